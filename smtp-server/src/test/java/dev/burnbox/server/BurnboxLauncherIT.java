@@ -1,0 +1,71 @@
+package dev.burnbox.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code ./burnbox scan} as a user does: the launcher script, the packaged jar, a real JVM. */
+class BurnboxLauncherIT {
+  private static final Path LAUNCHER = Path.of("..", "burnbox").toAbsolutePath().normalize();
+
+  @TempDir Path dir;
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private Run burnbox(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+    command.addAll(List.of(args));
+    Process process =
+        new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("out").toFile())
+            .redirectError(dir.resolve("err").toFile())
+            .start();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("finished").isTrue();
+    return new Run(
+        process.exitValue(),
+        Files.readString(dir.resolve("out")),
+        Files.readString(dir.resolve("err")));
+  }
+
+  @Test
+  void scanPrintsOccurrencesOfATermFile() throws Exception {
+    Path terms = Files.writeString(dir.resolve("terms.txt"), "# test\nwire transfer\nlottery\n");
+    Path mail =
+        Files.writeString(
+            dir.resolve("mail.txt"),
+            "You won the LOTTERY! Send a Wire Transfer fee today.",
+            StandardCharsets.UTF_8);
+
+    Run run = burnbox("scan", "--terms", terms.toString(), "--ignore-case", mail.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .isEqualTo(mail + "\t12\t19\tlottery\n" + mail + "\t28\t41\twire transfer\n");
+  }
+
+  @Test
+  void exitCodesSayWhatWentWrong() throws Exception {
+    Path mail = Files.writeString(dir.resolve("mail.txt"), "hello");
+
+    assertThat(burnbox("scan", mail.toString()).exitCode()).isZero();
+    assertThat(burnbox("scan", dir.resolve("absent").toString()).exitCode()).isEqualTo(1);
+    Run bad = burnbox("scan", "--algorithm", "nope", mail.toString());
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("Usage:");
+  }
+
+  @Test
+  void helpListsTheScanCommand() throws Exception {
+    Run help = burnbox("--help");
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.out()).contains("scan");
+  }
+}

@@ -3,8 +3,8 @@ package dev.burnbox.wordlists;
 import java.util.List;
 
 /**
- * The committed English word resources (see {@code wordlists/README.md}): lowercase ASCII words
- * of length 4-20. Loaded once, on first use; immutable and thread-safe.
+ * The committed English word resources (see {@code wordlists/README.md}): lowercase ASCII words of
+ * length 4-20. Loaded once, on first use; immutable and thread-safe.
  */
 final class EnglishWords {
   /** The most frequent words, most frequent first (SUBTLEX-US counts, SCOWL words only). */

@@ -53,16 +53,27 @@ class SpamTermsTest {
     String[] sections = text.split("# == ");
     for (int i = 1; i < sections.length; i++) {
       long terms =
-          sections[i].lines().skip(1).map(String::strip)
-              .filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
-      assertThat(terms).as(sections[i].lines().findFirst().orElseThrow()).isGreaterThanOrEqualTo(20);
+          sections[i]
+              .lines()
+              .skip(1)
+              .map(String::strip)
+              .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+              .count();
+      assertThat(terms)
+          .as(sections[i].lines().findFirst().orElseThrow())
+          .isGreaterThanOrEqualTo(20);
     }
   }
 
   @Test
   void containsTypicalSpamVocabulary() {
     assertThat(SpamTerms.defaults())
-        .contains("act now", "wire transfer", "verify your account", "100% free", "no prescription",
+        .contains(
+            "act now",
+            "wire transfer",
+            "verify your account",
+            "100% free",
+            "no prescription",
             "next of kin");
   }
 

@@ -28,12 +28,14 @@ class TermListTest {
 
   @Test
   void hashInsideATermIsPartOfIt() throws IOException {
-    assertThat(parse("c#\nf# sharp\nissue #42\n#comment\n")).containsExactly("c#", "f# sharp", "issue #42");
+    assertThat(parse("c#\nf# sharp\nissue #42\n#comment\n"))
+        .containsExactly("c#", "f# sharp", "issue #42");
   }
 
   @Test
   void handlesCrLfAndCrAndMissingFinalNewline() throws IOException {
-    assertThat(parse("one\r\ntwo\r\n# c\r\n\r\nthree\rfour")).containsExactly("one", "two", "three", "four");
+    assertThat(parse("one\r\ntwo\r\n# c\r\n\r\nthree\rfour"))
+        .containsExactly("one", "two", "three", "four");
   }
 
   @Test

@@ -170,8 +170,8 @@ public final class TermSetGenerator {
   }
 
   /**
-   * The sorted {@link #code codes} of every substring of 4 to {@link #GUARD_LENGTH}
-   * letters of the given lowercase words: a rare word found here would hit inside common words.
+   * The sorted {@link #code codes} of every substring of 4 to {@link #GUARD_LENGTH} letters of the
+   * given lowercase words: a rare word found here would hit inside common words.
    */
   private static long[] substringCodes(List<String> words) {
     long[] codes = new long[1 << 16];
@@ -193,8 +193,8 @@ public final class TermSetGenerator {
   }
 
   /**
-   * A base-27 number for {@code s[from, to)}, or -1 if it is longer than {@link #GUARD_LENGTH}
-   * or has a character outside {@code a-z}.
+   * A base-27 number for {@code s[from, to)}, or -1 if it is longer than {@link #GUARD_LENGTH} or
+   * has a character outside {@code a-z}.
    */
   private static long code(String s, int from, int to) {
     if (to - from > GUARD_LENGTH) {

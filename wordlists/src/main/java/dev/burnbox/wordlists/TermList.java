@@ -15,9 +15,10 @@ import java.util.List;
  * <ul>
  *   <li>Lines end with LF, CRLF or CR; files are UTF-8. A UTF-8 byte order mark (U+FEFF) at the
  *       very start of the input is skipped.
- *   <li>Leading and trailing whitespace of each line is removed ({@link String#strip()}).
- *   <li>A line whose first non-blank character is {@code #} is a comment and is ignored. A {@code
- *       #} anywhere else is part of the term, so {@code c#} is a term; a term cannot start with
+ *   <li>Leading and trailing whitespace of each line is removed ({@link String#strip()}, which uses
+ *       {@link Character#isWhitespace}: a no-break space is kept).
+ *   <li>A line whose first non-blank character is {@code #} is a comment and is ignored. Elsewhere
+ *       {@code #} is part of the term ({@code c#}, {@code issue #42}); so a term cannot start with
  *       {@code #}.
  *   <li>Blank lines are ignored.
  *   <li>Terms keep their file order and case; duplicates are kept (matchers deduplicate).

@@ -84,6 +84,20 @@ class SpamTermsTest {
   }
 
   @Test
+  void noTermHidesInsideCommonWords() {
+    List<String> common = EnglishWords.COMMON;
+    for (String term : SpamTerms.defaults()) {
+      String t = term.toLowerCase(Locale.ROOT);
+      assertThat(common.subList(0, 3_000)).as("common word").doesNotContain(t);
+      for (String word : common.subList(0, 10_000)) {
+        if (!word.equals(t)) {
+          assertThat(word).as("term %s", term).doesNotContain(t);
+        }
+      }
+    }
+  }
+
+  @Test
   void mostTermsHaveAtLeastFourCharacters() {
     List<String> terms = SpamTerms.defaults();
     long short3 = terms.stream().filter(t -> t.length() < 4).count();

@@ -39,6 +39,12 @@ class TermListTest {
   }
 
   @Test
+  void trimsWhitespaceButNotNoBreakSpace() throws IOException {
+    assertThat(parse("\u2003 em space\u3000\n\u00A0nbsp\n"))
+        .containsExactly("em space", "\u00A0nbsp");
+  }
+
+  @Test
   void keepsOrderCaseAndDuplicates() throws IOException {
     assertThat(parse("b\nA\nb\na\n")).containsExactly("b", "A", "b", "a");
   }

@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * <p>{@link #source()} says which of the two was used; reports and tests print it. Immutable.
  */
 public final class MailCorpus {
-  /** System property naming the corpus folder; by default {@code bench/corpus} or {@code corpus}. */
+  /**
+   * System property naming the corpus folder; by default {@code bench/corpus} or {@code corpus}.
+   */
   public static final String CORPUS_PROPERTY = "burnbox.corpus";
 
   /** The corpus group of legitimate mail. */
@@ -82,7 +84,9 @@ public final class MailCorpus {
     return new MailCorpus(source, ham, spam);
   }
 
-  /** Generated mail-like text (seeded, so identical on every run); see {@link MailTextGenerator}. */
+  /**
+   * Generated mail-like text (seeded, so identical on every run); see {@link MailTextGenerator}.
+   */
   public static MailCorpus generated() {
     MailTextGenerator generator = new MailTextGenerator(new Random(GENERATOR_SEED));
     List<String> ham = new ArrayList<>();
@@ -146,8 +150,8 @@ public final class MailCorpus {
 
   /**
    * A fixed batch of {@code count} mails of exactly {@code chars} characters each, cut from the
-   * bodies joined by blank lines, in order: short bodies are joined with the next ones, long ones are
-   * split. A mail that would end inside a surrogate pair ends with a space instead.
+   * bodies joined by blank lines, in order: short bodies are joined with the next ones, long ones
+   * are split. A mail that would end inside a surrogate pair ends with a space instead.
    *
    * @throws IllegalArgumentException if the bodies are too short for the batch
    */

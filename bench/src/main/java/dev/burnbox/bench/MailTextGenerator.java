@@ -3,26 +3,26 @@ package dev.burnbox.bench;
 import java.util.Random;
 
 /**
- * Deterministic mail-like text for when the real corpus is absent: English-looking prose with quoted
- * replies, signatures, URLs and numbers for ham, and the same plus shouting, money, HTML and the usual
- * spam phrases for spam.
+ * Deterministic mail-like text for when the real corpus is absent: English-looking prose with
+ * quoted replies, signatures, URLs and numbers for ham, and the same plus shouting, money, HTML and
+ * the usual spam phrases for spam.
  *
- * <p>It only has to look like mail to a matcher (word lengths, punctuation, line breaks, some
- * upper case); published numbers should come from the real corpus. Not thread-safe.
+ * <p>It only has to look like mail to a matcher (word lengths, punctuation, line breaks, some upper
+ * case); published numbers should come from the real corpus. Not thread-safe.
  */
 final class MailTextGenerator {
   private static final String[] WORDS =
       ("the of and to in is that it for was on are as with be at this have from or had by not but"
-              + " what all were when we there can an your which their said if will each about how up"
-              + " out them then she many some so these would other into has more her two like him see"
-              + " time could no make than first been its who now people my made over did down only way"
-              + " find use may water long little very after words called just where most know get"
-              + " through back much before go good new write our used me man too any day same right"
-              + " look think also around another came come work three must because does part even"
-              + " place well such here take why help put different away again off went old number"
-              + " server kernel patch build release package mailing list thread config debian python"
-              + " perl script network machine disk memory update version install error message file"
-              + " folder meeting tomorrow thanks regards question answer problem issue bug report")
+           + " what all were when we there can an your which their said if will each about how up"
+           + " out them then she many some so these would other into has more her two like him see"
+           + " time could no make than first been its who now people my made over did down only way"
+           + " find use may water long little very after words called just where most know get"
+           + " through back much before go good new write our used me man too any day same right"
+           + " look think also around another came come work three must because does part even"
+           + " place well such here take why help put different away again off went old number"
+           + " server kernel patch build release package mailing list thread config debian python"
+           + " perl script network machine disk memory update version install error message file"
+           + " folder meeting tomorrow thanks regards question answer problem issue bug report")
           .split(" ");
   private static final String[] SPAM_PHRASES = {
     "click here", "free", "100% guaranteed", "act now", "limited time offer", "unsubscribe",
@@ -91,7 +91,10 @@ final class MailTextGenerator {
           token = phrases[random.nextInt(phrases.length)];
           token = random.nextInt(3) == 0 ? token.toUpperCase(java.util.Locale.ROOT) : token;
         } else if (random.nextInt(25) == 0) {
-          token = phrases != null ? "$" + random.nextInt(10_000) : Integer.toString(random.nextInt(2003));
+          token =
+              phrases != null
+                  ? "$" + random.nextInt(10_000)
+                  : Integer.toString(random.nextInt(2003));
         } else {
           token = word();
         }

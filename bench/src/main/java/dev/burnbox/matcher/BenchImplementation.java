@@ -13,11 +13,11 @@ import java.util.TreeMap;
  * <ul>
  *   <li>{@value #HANKCS}: {@code com.hankcs.algorithm.AhoCorasickDoubleArrayTrie}, a popular
  *       double-array Aho-Corasick. It cannot ignore case, so it is built from the term set's folded
- *       scan patterns and scans each mail pre-folded with {@link CaseFolding#foldChar} (done once, in
- *       setup, not timed: this favours it). That yields exactly our matches, which setup checks.
+ *       scan patterns and scans each mail pre-folded with {@link CaseFolding#foldChar} (done once,
+ *       in setup, not timed: this favours it). That yields exactly our matches, which setup checks.
  *   <li>{@value #CALIBRATION}: not a matcher. One dependent lookup per character, {@code s =
- *       table[(s ^ c) & MASK]}, in a 64K-int table (256 KB, the size of a real automaton): the speed
- *       ceiling for any matcher that reads every character through a table. It finds nothing.
+ *       table[(s ^ c) & MASK]}, in a 64K-int table (256 KB, the size of a real automaton): the
+ *       speed ceiling for any matcher that reads every character through a table. It finds nothing.
  * </ul>
  *
  * <p>Instances are immutable after construction; {@link #scan} is thread-safe given one tally per

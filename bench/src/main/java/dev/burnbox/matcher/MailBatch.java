@@ -1,8 +1,8 @@
 package dev.burnbox.matcher;
 
 /**
- * The fixed batch of mails one benchmark operation scans, plus the same mails folded per {@code char}
- * with {@link CaseFolding#foldChar} for peers that cannot ignore case themselves.
+ * The fixed batch of mails one benchmark operation scans, plus the same mails folded per {@code
+ * char} with {@link CaseFolding#foldChar} for peers that cannot ignore case themselves.
  *
  * @param mails the mails as received
  * @param folded each mail folded (same length, so offsets agree)

@@ -2,9 +2,9 @@ package dev.burnbox.matcher;
 
 /**
  * A {@link MatchSink} that consumes every occurrence: it counts them and folds each {@code (term,
- * start, end)} into an order-independent checksum, so that two implementations agree on the tally only
- * if they very likely report the same occurrences. Benchmarks return the tally's {@link #digest()}
- * to JMH, which keeps the work from being optimised away.
+ * start, end)} into an order-independent checksum, so that two implementations agree on the tally
+ * only if they very likely report the same occurrences. Benchmarks return the tally's {@link
+ * #digest()} to JMH, which keeps the work from being optimised away.
  *
  * <p>Not thread-safe: one per benchmark thread.
  */

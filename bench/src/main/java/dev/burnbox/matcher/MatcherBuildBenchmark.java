@@ -16,10 +16,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Build time of every matcher and peer: the average time to compile an already-built {@link TermSet}
- * (case-insensitive) into a matcher, after JIT warm-up. Building the {@link TermSet} itself is shared
- * by every matcher and not included. For the peer {@code hankcs} the time includes putting the folded
- * patterns into the {@code TreeMap} it builds from; for {@code calibration} it is filling its table.
+ * Build time of every matcher and peer: the average time to compile an already-built {@link
+ * TermSet} (case-insensitive) into a matcher, after JIT warm-up. Building the {@link TermSet}
+ * itself is shared by every matcher and not included. For the peer {@code hankcs} the time includes
+ * putting the folded patterns into the {@code TreeMap} it builds from; for {@code calibration} it
+ * is filling its table.
  *
  * <p>For a cold, first-build figure run it in single-shot mode: {@code java -jar
  * bench/target/benchmarks.jar MatcherBuildBenchmark -bm ss -f 5 -wi 0 -i 1}. Retained heap is
@@ -29,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class MatcherBuildBenchmark {

@@ -3,8 +3,8 @@ package dev.burnbox.matcher;
 /**
  * Prints the implementation names the matcher benchmarks accept, comma-separated, for {@code -p
  * impl=...}: every {@link MatcherKind} of this build, then {@code hankcs} and {@code calibration}.
- * With {@code --kinds}, only the matcher kinds. {@code bench/run-matcher-bench.sh} uses it so that new
- * kinds are benchmarked without code changes.
+ * With {@code --kinds}, only the matcher kinds. {@code bench/run-matcher-bench.sh} uses it so that
+ * new kinds are benchmarked without code changes.
  */
 public final class MatcherImplementations {
   private MatcherImplementations() {}

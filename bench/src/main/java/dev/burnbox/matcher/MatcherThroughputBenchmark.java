@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class MatcherThroughputBenchmark {
@@ -54,9 +56,9 @@ public class MatcherThroughputBenchmark {
   private static final long RANDOM_TEXT_SEED = 7L;
 
   /**
-   * The implementation: a {@link MatcherKind#cliName()}, {@code hankcs} or {@code calibration}.
-   * The list below is the default; {@code run-matcher-bench.sh} passes every current kind with
-   * {@code -p impl=...}.
+   * The implementation: a {@link MatcherKind#cliName()}, {@code hankcs} or {@code calibration}. The
+   * list below is the default; {@code run-matcher-bench.sh} passes every current kind with {@code
+   * -p impl=...}.
    */
   @Param({"naive", "org-ahocorasick", "hankcs", "calibration"})
   public String impl;
@@ -92,13 +94,22 @@ public class MatcherThroughputBenchmark {
             String.format(
                 "%s reports %d occurrences (checksum %x) where the reference reports %d (%x):"
                     + " terms=%d set=%s text=%s",
-                impl, actual.count(), actual.checksum(), expected.count(), expected.checksum(),
-                terms, set, text));
+                impl,
+                actual.count(),
+                actual.checksum(),
+                expected.count(),
+                expected.checksum(),
+                terms,
+                set,
+                text));
       }
     }
     System.out.printf(
         "%n[setup] reference: %d occurrences in %d mails (%d chars); %s %s; corpus: %s%n",
-        expected.count(), MAILS, batch.chars(), impl,
+        expected.count(),
+        MAILS,
+        batch.chars(),
+        impl,
         implementation.reportsMatches() ? "agrees" : "is not checked (finds nothing)",
         Corpus.INSTANCE.source());
   }

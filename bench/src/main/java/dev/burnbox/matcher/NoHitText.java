@@ -5,8 +5,8 @@ import java.util.Random;
 
 /**
  * Random text that no term of a given set occurs in: random lower-case "words" of 1 to 10 letters
- * separated by spaces, punctuation and line breaks; then every accidental occurrence (found with the
- * reference matcher) is broken by replacing its middle character with one that no scan pattern
+ * separated by spaces, punctuation and line breaks; then every accidental occurrence (found with
+ * the reference matcher) is broken by replacing its middle character with one that no scan pattern
  * contains, so no new occurrence can appear. {@link #mails} verifies the result has no occurrence.
  *
  * <p>With large hit-heavy sets many letters end up replaced: {@link #replacedShare} says how many.

@@ -77,7 +77,6 @@ public class MatcherThroughputBenchmark {
 
   private MailBatch batch;
   private BenchImplementation implementation;
-  private final MatchTally tally = new MatchTally();
 
   /** Builds the batch and the implementation, and checks the implementation's matches. */
   @Setup(Level.Trial)
@@ -116,10 +115,17 @@ public class MatcherThroughputBenchmark {
 
   /** Scans the batch once; returns the tally's digest. */
   @Benchmark
-  public long scan() {
+  public long scan(Sink sink) {
+    MatchTally tally = sink.tally;
     tally.reset();
     implementation.scan(batch, tally);
     return tally.digest();
+  }
+
+  /** One tally per benchmark thread, so that {@code -t N} runs do not share counters. */
+  @State(Scope.Thread)
+  public static class Sink {
+    final MatchTally tally = new MatchTally();
   }
 
   /** The batch for a {@code text} parameter value. */

@@ -65,10 +65,9 @@ public record JmhResult(
       String shortName =
           parts.length >= 2 ? parts[parts.length - 2] + "." + parts[parts.length - 1] : benchmark;
       Map<String, String> params = new LinkedHashMap<>();
-      entry
-          .path("params")
-          .fields()
-          .forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
+      for (Map.Entry<String, JsonNode> param : entry.path("params").properties()) {
+        params.put(param.getKey(), param.getValue().asText());
+      }
       Map<String, String> settings = new LinkedHashMap<>();
       for (String key : SETTINGS) {
         if (entry.has(key)) {

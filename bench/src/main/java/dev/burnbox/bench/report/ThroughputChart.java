@@ -6,6 +6,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,11 +47,11 @@ public final class ThroughputChart {
   /** Writes the chart of {@code points} to {@code png}; panels and lines in first-seen order. */
   public static void write(List<Point> points, Path png) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    Map<String, Map<String, TreeMap<Integer, Double>>> panels = new java.util.LinkedHashMap<>();
+    Map<String, Map<String, TreeMap<Integer, Double>>> panels = new LinkedHashMap<>();
     List<String> impls = points.stream().map(Point::impl).distinct().toList();
     for (Point p : points) {
       panels
-          .computeIfAbsent(p.panel(), k -> new java.util.LinkedHashMap<>())
+          .computeIfAbsent(p.panel(), k -> new LinkedHashMap<>())
           .computeIfAbsent(p.impl(), k -> new TreeMap<>())
           .put(p.terms(), p.megabytesPerSecond());
     }

@@ -142,8 +142,9 @@ started="$(date +%s)"
 jmh throughput MatcherThroughputBenchmark "${scan_matrix[@]}" "${timing[@]}"
 jmh naive MatcherThroughputBenchmark "${naive_matrix[@]}" "${timing[@]}"
 jmh build MatcherBuildBenchmark "${build_matrix[@]}" "${timing[@]}"
-footprint=("$java" -Djdk.attach.allowAttachSelf=true -cp "$jar" dev.burnbox.matcher.MatcherFootprint
-  "$out/footprint.json" "$all" "$footprint_terms")
+# JOL attaches an agent to itself for exact object sizes.
+footprint=("$java" -Djdk.attach.allowAttachSelf=true -XX:+EnableDynamicAgentLoading -cp "$jar"
+  dev.burnbox.matcher.MatcherFootprint "$out/footprint.json" "$all" "$footprint_terms")
 echo "+ ${footprint[*]}" | tee -a "$out/commands.txt"
 "${footprint[@]}" 2>"$out/footprint.log"
 

@@ -17,9 +17,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 corpus="$here/corpus"
 stamp="$corpus/.complete-$VERSION"
 
-if [[ "${1:-}" == "--force" ]]; then
-  rm -rf "$corpus"
-elif [[ -f "$stamp" ]]; then
+if [[ "${1:-}" != "--force" && -f "$stamp" ]]; then
   echo "corpus already present in $corpus ($(cat "$stamp"))"
   exit 0
 fi
@@ -29,6 +27,7 @@ if ! command -v npm >/dev/null 2>&1; then
   echo "       or skip this step: the benchmarks then use generated mail-like text." >&2
   exit 1
 fi
+
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -28,7 +28,6 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 1
 fi
 
-
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

@@ -56,6 +56,10 @@ final class WuManberMatcher implements TermMatcher {
   private final int block;
   private final int mask;
   private final byte[] shift;
+
+  /** The largest shift, m - B + 1 (capped at 127): what SHIFT holds for blocks in no tail. */
+  private final int longestShift;
+
   private final byte[] shiftAfterHit;
   // HASH: the candidates for hash h are [bucketStart[h], bucketStart[h + 1]) in the cand* arrays.
   private final int[] bucketStart;
@@ -82,9 +86,9 @@ final class WuManberMatcher implements TermMatcher {
     this.mask = size - 1;
     this.shift = new byte[size];
     this.shiftAfterHit = new byte[size];
-    byte longest = (byte) Math.min(m - block + 1, MAX_SHIFT);
-    Arrays.fill(shift, longest);
-    Arrays.fill(shiftAfterHit, longest);
+    this.longestShift = Math.max(1, Math.min(m - block + 1, MAX_SHIFT));
+    Arrays.fill(shift, (byte) longestShift);
+    Arrays.fill(shiftAfterHit, (byte) longestShift);
 
     List<List<Integer>> buckets = new ArrayList<>(size);
     for (int h = 0; h < size; h++) {
@@ -208,19 +212,30 @@ final class WuManberMatcher implements TermMatcher {
     if (minLength == 0) {
       return false;
     }
+    // Locals, not fields: the verify call would otherwise force reloads on every window.
+    byte[] shift = this.shift;
+    int mask = this.mask;
+    int block = this.block;
+    int longest = this.longestShift;
     boolean found = false;
     int n = text.length();
     int pos = minLength - 1;
     while (pos < n) {
       int h;
-      if (block == 2) {
-        h = (text.charAt(pos - 1) << 7 ^ text.charAt(pos)) & mask;
-      } else if (block == 3) {
+      if (block == 3) {
         h = (text.charAt(pos - 2) << 10 ^ text.charAt(pos - 1) << 5 ^ text.charAt(pos)) & mask;
+      } else if (block == 2) {
+        h = (text.charAt(pos - 1) << 7 ^ text.charAt(pos)) & mask;
       } else {
         h = text.charAt(pos) & mask;
       }
       int s = shift[h];
+      if (s == longest) {
+        // A constant step: the CPU predicts this branch and runs ahead without waiting for the
+        // table load, where "pos += s" would make every window wait for the previous one.
+        pos += longest;
+        continue;
+      }
       if (s == 0) {
         if (verify(text, pos, h, sink)) {
           if (sink == null) {

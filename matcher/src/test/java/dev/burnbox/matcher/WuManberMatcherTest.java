@@ -35,21 +35,22 @@ class WuManberMatcherTest {
   private static void assertEveryBlockSizeAgreesWithNaive(TermSet set, String text, String name) {
     assertSameAsNaive(WuManberMatcher::new, set, text, name + " default B");
     int m = set.minPatternLength();
-    for (int b = 1; b <= Math.min(3, m); b++) {
+    for (int b = 1; b <= Math.min(4, m); b++) {
       int block = b;
       assertSameAsNaive(s -> new WuManberMatcher(s, block), set, text, name + " B=" + block);
     }
   }
 
   @Test
-  void blockSizeFollowsWuManberRuleCappedBelowShortestLength() {
+  void blockSizeFollowsWuManberRuleWithinThreeToFourAndShortestLength() {
     assertThat(WuManberMatcher.chooseBlock(1, 1000)).isEqualTo(1);
     assertThat(WuManberMatcher.chooseBlock(2, 1000)).isEqualTo(2);
-    assertThat(WuManberMatcher.chooseBlock(3, 1000)).isEqualTo(2);
-    assertThat(WuManberMatcher.chooseBlock(4, 10)).isEqualTo(2);
-    assertThat(WuManberMatcher.chooseBlock(6, 100)).isEqualTo(2);
-    assertThat(WuManberMatcher.chooseBlock(6, 1000)).isEqualTo(3);
-    assertThat(WuManberMatcher.chooseBlock(20, 5000)).isEqualTo(3);
+    assertThat(WuManberMatcher.chooseBlock(3, 1000)).isEqualTo(3);
+    assertThat(WuManberMatcher.chooseBlock(5, 5)).isEqualTo(3);
+    assertThat(WuManberMatcher.chooseBlock(5, 100)).isEqualTo(3);
+    assertThat(WuManberMatcher.chooseBlock(4, 1000)).isEqualTo(4);
+    assertThat(WuManberMatcher.chooseBlock(5, 1000)).isEqualTo(4);
+    assertThat(WuManberMatcher.chooseBlock(20, 100_000)).isEqualTo(4);
   }
 
   @Test
@@ -63,8 +64,8 @@ class WuManberMatcherTest {
 
   @Test
   void rejectsBlockLongerThanShortestTerm() {
-    TermSet set = TermSet.of(MatchOptions.EXACT, "ab", "abcdef");
-    assertThatThrownBy(() -> new WuManberMatcher(set, 3))
+    TermSet set = TermSet.of(MatchOptions.EXACT, "abc", "abcdef");
+    assertThatThrownBy(() -> new WuManberMatcher(set, 4))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new WuManberMatcher(set, 0))
         .isInstanceOf(IllegalArgumentException.class);
@@ -140,7 +141,7 @@ class WuManberMatcherTest {
   @Test
   void scansWithoutOccurrencesAllocateNothing() {
     for (MatchOptions options : List.of(MatchOptions.EXACT, ANY_CASE_WHOLE_WORDS)) {
-      for (int block = 1; block <= 3; block++) {
+      for (int block = 1; block <= 4; block++) {
         TermMatcher matcher =
             new WuManberMatcher(TermSet.of(options, "viagra", "casino", "free money"), block);
         // Near misses: every window passes the shift test and reaches verification.

@@ -35,6 +35,20 @@ class SetHorspoolMatcherTest {
   }
 
   @Test
+  void caseVariantsOutsideAsciiPassTheShiftTableAndPairFilter() {
+    // KELVIN SIGN folds to 'k' and LATIN SMALL LETTER LONG S to 's'.
+    SetHorspoolMatcher matcher = compile(MatchOptions.IGNORE_CASE, "kiss", "ask");
+    assertThat(spans(matcher, "\u212Ai\u017Fs a\u017F\u212A"))
+        .containsExactly("kiss@0-4", "ask@5-8");
+  }
+
+  @Test
+  void oneCharTermsDisableThePairFilter() {
+    SetHorspoolMatcher matcher = compile(MatchOptions.EXACT, "x", "yz");
+    assertThat(spans(matcher, "x ayz x")).containsExactly("x@0-1", "yz@3-5", "x@6-7");
+  }
+
+  @Test
   void emptySetNeverMatches() {
     SetHorspoolMatcher matcher = new SetHorspoolMatcher(TermSet.of(MatchOptions.EXACT));
     assertThat(matcher.findAll("anything at all")).isEmpty();

@@ -72,6 +72,30 @@ class WuManberMatcherTest {
   }
 
   @Test
+  void anchorIsTheWindowWithRarestBlocksAndTiesGoToTheEnd() {
+    assertThat(WuManberMatcher.anchorStart("the quiz", 4, 3)).isEqualTo(4);
+    assertThat(WuManberMatcher.anchorStart("quiz the", 4, 3)).isEqualTo(0);
+    assertThat(WuManberMatcher.anchorStart("aaaaaa", 3, 3)).isEqualTo(3);
+    assertThat(WuManberMatcher.anchorStart("abc", 3, 2)).isEqualTo(0);
+  }
+
+  @Test
+  void reportsByEndThenStartWhenAnchorsSitMidPattern() {
+    // "quiz" is the anchor of the long term, so it is found before "the quiz" ends.
+    WuManberMatcher matcher = compile(MatchOptions.EXACT, "the quiz show", "show", "the quiz");
+    assertThat(spans(matcher, "the quiz show"))
+        .containsExactly("the quiz@0-8", "the quiz show@0-13", "show@9-13");
+  }
+
+  @Test
+  void caseVariantsOutsideAsciiReachTheirBlocks() {
+    // KELVIN SIGN folds to 'k' and LATIN SMALL LETTER LONG S to 's'.
+    WuManberMatcher matcher = compile(MatchOptions.IGNORE_CASE, "kiss", "ask");
+    assertThat(spans(matcher, "\u212Ai\u017Fs a\u017F\u212A"))
+        .containsExactly("kiss@0-4", "ask@5-8");
+  }
+
+  @Test
   void emptySetNeverMatches() {
     WuManberMatcher matcher = new WuManberMatcher(TermSet.of(MatchOptions.EXACT));
     assertThat(matcher.findAll("anything at all")).isEmpty();

@@ -13,9 +13,9 @@ public enum MatcherKind {
   NAIVE(NaiveMatcher::new),
   /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
   ORG_AHOCORASICK(OrgAhoCorasickMatcher::new),
-  /** Set-Horspool: one right-to-left skipping pass for all terms, trie of reversed terms. */
+  /** Set-Horspool: one skipping pass for all terms, trie of reversed terms; for a few terms. */
   BOYER_MOORE(SetHorspoolMatcher::new),
-  /** Wu-Manber: skips on hashed blocks of 2-3 characters; best for many terms of length 5+. */
+  /** Wu-Manber: skips on hashed blocks of 3-4 characters; for ~100 terms of 4+ characters. */
   WU_MANBER(WuManberMatcher::new);
 
   private final Function<TermSet, TermMatcher> compiler;

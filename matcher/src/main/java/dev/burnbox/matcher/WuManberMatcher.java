@@ -68,7 +68,7 @@ final class WuManberMatcher implements TermMatcher {
   /** Table index bits by block size 1 to 4. */
   private static final int[] HASH_BITS = {12, 14, 15, 16};
 
-  /** Left shift of each block unit (first to last) in the hash, by block size. */
+  /** Left shift of each block unit (first to last) in the hash, by block size; as in scan. */
   private static final int[][] UNIT_SHIFTS = {{0}, {7, 0}, {10, 5, 0}, {12, 8, 4, 0}};
 
   private final TermSet terms;
@@ -83,7 +83,7 @@ final class WuManberMatcher implements TermMatcher {
 
   private final byte[] shift;
 
-  /** The largest shift, m - B + 1 (capped at 127): what SHIFT holds for blocks in no tail. */
+  /** The largest shift, m - B + 1 (capped at 127): what SHIFT holds for blocks in no anchor. */
   private final int longestShift;
 
   private final byte[] shiftAfterHit;
@@ -303,6 +303,7 @@ final class WuManberMatcher implements TermMatcher {
     int n = text.length();
     int pos = minLength - 1;
     while (pos < n) {
+      // The block hash, written out per block size (UNIT_SHIFTS holds the same shifts).
       int h;
       if (block == 3) {
         h =

@@ -236,6 +236,31 @@ class WuManberMatcherTest {
   }
 
   @Test
+  void agreesWithNaiveWhenTermsAreLongerThanTheLongestShift() {
+    Random random = new Random(16);
+    for (int i = 0; i < 100; i++) {
+      List<String> terms = randomTerms(random, "ab", 1 + random.nextInt(3), 126, 140);
+      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), false));
+      String text = plantedText(random, "abc", terms, random.nextInt(8));
+      assertEveryBlockSizeAgreesWithNaive(set, text, "long #" + i);
+    }
+  }
+
+  @Test
+  void agreesWithNaiveOnTextWithUnpairedSurrogates() {
+    Random random = new Random(17);
+    for (int i = 0; i < 1000; i++) {
+      List<String> terms = randomTerms(random, FOLDING_ALPHABET, 1 + random.nextInt(5), 1, 4);
+      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), random.nextBoolean()));
+      StringBuilder text = new StringBuilder(plantedText(random, FOLDING_ALPHABET, terms, 8));
+      for (int j = random.nextInt(3); j > 0; j--) {
+        text.insert(random.nextInt(text.length() + 1), random.nextBoolean() ? '\ud801' : '\udc28');
+      }
+      assertEveryBlockSizeAgreesWithNaive(set, text.toString(), "surrogates #" + i);
+    }
+  }
+
+  @Test
   void agreesWithNaiveOnLargeSets() {
     Random random = new Random(15);
     for (int i = 0; i < 30; i++) {

@@ -42,10 +42,11 @@ import java.util.List;
  *       ignoring case, each anchor block is entered under every combination of units that fold to
  *       its units, and ASCII units are hashed with bit 0x20 set so capitals share small letters'
  *       slots (otherwise the 2^B variants crowd the table and ignoring case costs ~50% more).
- *   <li>Result: ~0.65-0.75x the calibration time at 100 terms (m = 4 or 5, either case mode); at
- *       1,000 terms with m = 5, ~1.6-2x <em>slower</em> (B = 4, shift at most 2): two-word phrases
- *       make 5-unit anchors out of common English blocks. Sets that large need longer shortest
- *       terms to skip well.
+ *   <li>Result: ~0.65-0.8x the calibration time at 100 terms (m = 4 or 5, either case mode, on two
+ *       corpora: 18th-century prose and software licences); at 1,000 terms, 1.6-2.7x
+ *       <em>slower</em> (B = 4, shift at most 2 for m = 5 and 1 for m = 4): two-word phrases and
+ *       4-letter words make anchors out of common English blocks, and most windows stop short. Sets
+ *       that large need longer shortest terms to skip well.
  * </ul>
  *
  * <p>Cost: O(n / (m - B + 1)) when blocks rarely occur in anchors, O(n * lmax * k) in the

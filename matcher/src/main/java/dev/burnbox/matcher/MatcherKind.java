@@ -12,7 +12,11 @@ public enum MatcherKind {
   /** {@code indexOf} per term: the baseline and the test oracle. O(n * k). */
   NAIVE(NaiveMatcher::new),
   /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
-  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new);
+  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new),
+  /** Set-Horspool: one skipping pass for all terms, trie of reversed terms; for a few terms. */
+  BOYER_MOORE(SetHorspoolMatcher::new),
+  /** Wu-Manber: skips on hashed blocks of 3-4 characters; for ~100 terms of 4+ characters. */
+  WU_MANBER(WuManberMatcher::new);
 
   private final Function<TermSet, TermMatcher> compiler;
 

@@ -1,0 +1,117 @@
+package dev.burnbox.matcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+/**
+ * Seeded random cases for the skipping matchers' property tests, and the comparison with {@link
+ * MatcherKind#NAIVE}. Everything is derived from the seed, so a failure message names a
+ * reproducible case.
+ */
+final class SkippingMatcherCases {
+  /** Code points that stress simple case folding: Turkish, sharp s, sigmas, Kelvin, long s. */
+  static final String FOLDING_ALPHABET =
+      "aAbBiIsSkK\u0130\u0131\u00df\u1e9e\u03c3\u03c2\u03a3\u212a\u017f"
+          + "\ud801\udc00\ud801\udc28\ud83d\ude00 ";
+
+  /** Word characters and every kind of boundary: digits, hyphen, apostrophe, CRLF, tab. */
+  static final String WORD_ALPHABET = "abAB1-' \r\n\t";
+
+  private SkippingMatcherCases() {}
+
+  /** A string of {@code length} code points drawn from {@code alphabet}'s code points. */
+  static String randomString(Random random, String alphabet, int length) {
+    int[] cps = alphabet.codePoints().toArray();
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      out.appendCodePoint(cps[random.nextInt(cps.length)]);
+    }
+    return out.toString();
+  }
+
+  /** {@code count} random terms of {@code minLength..maxLength} code points. */
+  static List<String> randomTerms(
+      Random random, String alphabet, int count, int minLength, int maxLength) {
+    List<String> terms = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      terms.add(
+          randomString(random, alphabet, minLength + random.nextInt(maxLength - minLength + 1)));
+    }
+    return terms;
+  }
+
+  /** A text made of random filler with some of the terms (or their prefixes) planted in it. */
+  static String plantedText(Random random, String alphabet, List<String> terms, int pieces) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < pieces; i++) {
+      int kind = random.nextInt(4);
+      if (kind == 0 && !terms.isEmpty()) {
+        out.append(terms.get(random.nextInt(terms.size())));
+      } else if (kind == 1 && !terms.isEmpty()) {
+        String term = terms.get(random.nextInt(terms.size()));
+        out.append(
+            term,
+            0,
+            Character.offsetByCodePoints(term, 0, term.codePointCount(0, term.length()) / 2));
+      } else {
+        out.append(randomString(random, alphabet, random.nextInt(5)));
+      }
+    }
+    return out.toString();
+  }
+
+  /** Asserts {@code kind} finds exactly what {@link MatcherKind#NAIVE} finds, in the same order. */
+  static void assertSameAsNaive(
+      Function<TermSet, TermMatcher> compile, TermSet set, String text, String caseName) {
+    TermMatcher naive = MatcherKind.NAIVE.compile(set);
+    TermMatcher matcher = compile.apply(set);
+    List<Match> expected = naive.findAll(text);
+    assertThat(matcher.findAll(text))
+        .as("%s: %s in %s", caseName, set, escape(text))
+        .isEqualTo(expected);
+    assertThat(matcher.containsAny(text))
+        .as("containsAny %s: %s in %s", caseName, set, escape(text))
+        .isEqualTo(!expected.isEmpty());
+  }
+
+  /**
+   * Bytes allocated by the current thread while running {@code scan} {@code times} times: the least
+   * of three measurements, after one unmeasured run. The first call through a new lambda links it,
+   * and under JUnit in the interpreter ({@code -Xint}) one measurement in many picks up ~5 KiB that
+   * a plain {@code main} never shows; a scan that allocates shows up in all three.
+   */
+  static long allocatedBytes(Runnable scan, int times) {
+    com.sun.management.ThreadMXBean bean =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long thread = Thread.currentThread().threadId();
+    scan.run();
+    long least = Long.MAX_VALUE;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      long before = bean.getThreadAllocatedBytes(thread);
+      for (int i = 0; i < times; i++) {
+        scan.run();
+      }
+      least = Math.min(least, bean.getThreadAllocatedBytes(thread) - before);
+    }
+    return least;
+  }
+
+  static String escape(String s) {
+    StringBuilder out = new StringBuilder("\"");
+    s.chars()
+        .forEach(
+            c -> {
+              if (c >= 0x20 && c < 0x7f) {
+                out.append((char) c);
+              } else {
+                out.append(String.format("\\u%04x", c));
+              }
+            });
+    return out.append('"').toString();
+  }
+}

@@ -45,14 +45,22 @@ class NoAllocationTest {
     String text = NO_HITS.repeat(20);
     assertThat(matcher.containsAny(text)).isFalse();
 
+    // the counter occasionally picks up a few KiB from outside the scan (JIT and test-engine
+    // threads' bookkeeping), so keep the least of three measurements: a scan that allocates
+    // shows up in all three
+    long least = Long.MAX_VALUE;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      least = Math.min(least, bytesAllocatedBy20ScansOfEachKind(matcher, text));
+    }
+    assertThat(least).as("bytes allocated by 40 scans without occurrences").isZero();
+  }
+
+  private static long bytesAllocatedBy20ScansOfEachKind(TermMatcher matcher, String text) {
     long before = THREADS.getCurrentThreadAllocatedBytes();
-    long baseline = THREADS.getCurrentThreadAllocatedBytes() - before;
-    before = THREADS.getCurrentThreadAllocatedBytes();
     for (int i = 0; i < 20; i++) {
       matcher.containsAny(text);
       matcher.forEachMatch(text, IGNORE);
     }
-    long allocated = THREADS.getCurrentThreadAllocatedBytes() - before - baseline;
-    assertThat(allocated).as("bytes allocated by 40 scans without occurrences").isZero();
+    return THREADS.getCurrentThreadAllocatedBytes() - before;
   }
 }

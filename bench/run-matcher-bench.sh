@@ -30,54 +30,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 # --- a JDK 21+ (with javac, for the build)
-java_feature() { # prints the feature version of the java binary $1, or nothing
-  "$1" -XshowSettings:properties -version 2>&1 |
-    sed -n 's/^ *java\.specification\.version = \(1\.\)\{0,1\}\([0-9]*\).*/\2/p' | head -1
-}
-usable_jdk() { # $1 = a JDK home
-  [[ -x "$1/bin/java" && -x "$1/bin/javac" ]] || return 1
-  local v
-  v="$(java_feature "$1/bin/java")"
-  [[ -n "$v" && "$v" -ge 21 ]]
-}
-find_jdk() {
-  if [[ -n "${JAVA_HOME:-}" ]] && usable_jdk "$JAVA_HOME"; then
-    echo "$JAVA_HOME"
-    return
-  fi
-  if command -v java >/dev/null 2>&1; then
-    local home
-    home="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
-    if usable_jdk "$home"; then
-      echo "$home"
-      return
-    fi
-  fi
-  local best="" best_v=0 dir v
-  for dir in /usr/lib/jvm/*/; do
-    dir="${dir%/}"
-    usable_jdk "$dir" || continue
-    v="$(java_feature "$dir/bin/java")"
-    if [[ "$v" -gt "$best_v" ]]; then
-      best="$dir"
-      best_v="$v"
-    fi
-  done
-  [[ -n "$best" ]] && echo "$best"
-}
-if ! JAVA_HOME="$(find_jdk)" || [[ -z "$JAVA_HOME" ]]; then
-  echo "error: no JDK 21+ found (tried JAVA_HOME, java on PATH, /usr/lib/jvm/*); set JAVA_HOME" >&2
-  exit 1
-fi
+JAVA_HOME="$(scripts/java-home.sh)"
 export JAVA_HOME
 java="$JAVA_HOME/bin/java"
-echo "JDK: $JAVA_HOME ($(java_feature "$java"))"
+echo "JDK: $JAVA_HOME ($("$java" -version 2>&1 | head -1))"
 
 # --- build
 jar="bench/target/benchmarks.jar"
 if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$jar" ]]; then
   echo "building $jar..."
-  mvn -q -pl bench -am package -DskipTests
+  mvn -q -B -pl bench -am package -DskipTests
 fi
 
 out="bench/target/matcher-bench"

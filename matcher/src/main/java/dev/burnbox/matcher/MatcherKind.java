@@ -12,7 +12,9 @@ public enum MatcherKind {
   /** {@code indexOf} per term: the baseline and the test oracle. O(n * k). */
   NAIVE(NaiveMatcher::new),
   /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
-  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new);
+  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new),
+  /** Array-based trie walked from every offset: Mailinator's final approach. O(n * L). */
+  TRIE(TrieMatcher::new);
 
   private final Function<TermSet, TermMatcher> compiler;
 

@@ -14,7 +14,9 @@ public enum MatcherKind {
   /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
   ORG_AHOCORASICK(OrgAhoCorasickMatcher::new),
   /** Array-based trie walked from every offset: Mailinator's final approach. O(n * L). */
-  TRIE(TrieMatcher::new);
+  TRIE(TrieMatcher::new),
+  /** Aho-Corasick with precomputed transitions over character classes. O(n + occurrences). */
+  AHO_CORASICK(AhoCorasickMatcher::new);
 
   private final Function<TermSet, TermMatcher> compiler;
 

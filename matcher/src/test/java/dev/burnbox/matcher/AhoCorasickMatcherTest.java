@@ -1,0 +1,76 @@
+package dev.burnbox.matcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link AhoCorasickMatcher}: the shared behaviour and properties, with every state dense (the
+ * default for small sets) and again with a tiny dense-row budget, so that most states are sparse
+ * and the difference-list transitions are exercised too.
+ */
+class AhoCorasickMatcherTest extends AbstractMatcherTest {
+
+  @Override
+  TermMatcher compile(TermSet terms) {
+    return new AhoCorasickMatcher(terms);
+  }
+
+  @Test
+  void isRegisteredAsAhoCorasick() {
+    assertThat(MatcherKind.fromCliName("aho-corasick")).isEqualTo(MatcherKind.AHO_CORASICK);
+    TermMatcher matcher = MatcherKind.AHO_CORASICK.compile(TermSet.of(MatchOptions.EXACT, "x"));
+    assertThat(matcher).isInstanceOf(AhoCorasickMatcher.class);
+    assertThat(matcher.kind()).isEqualTo(MatcherKind.AHO_CORASICK);
+  }
+
+  @Test
+  void smallSetsAreEntirelyDense() {
+    AhoCorasickMatcher matcher =
+        new AhoCorasickMatcher(TermSet.of(MatchOptions.IGNORE_CASE, "he", "she", "his", "hers"));
+    assertThat(matcher.denseStates()).isEqualTo(matcher.states());
+  }
+
+  @Test
+  void largeSetsStayWithinTheDenseRowBudget() {
+    Random random = new Random(42);
+    List<String> terms = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      StringBuilder term = new StringBuilder();
+      for (int length = 4 + random.nextInt(17); term.length() < length; ) {
+        term.append((char) ('a' + random.nextInt(26)));
+      }
+      terms.add(term.toString());
+    }
+    AhoCorasickMatcher matcher = new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
+    assertThat(matcher.denseStates()).isLessThan(matcher.states());
+    assertThat(matcher.tableBytes()).isLessThan(4L << 20);
+    assertThat(matcher.findAll(terms.get(7) + " " + terms.get(9)))
+        .extracting(Match::termIndex)
+        .contains(7, 9);
+  }
+
+  /** The same tests with room for only a few dense rows. */
+  @Nested
+  class WithMostStatesSparse extends AbstractMatcherTest {
+    @Override
+    TermMatcher compile(TermSet terms) {
+      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, 1);
+      assertThat(matcher.denseStates()).isEqualTo(1);
+      return matcher;
+    }
+  }
+
+  /** A budget of a few rows: the dense prefix ends part-way through a breadth-first level. */
+  @Nested
+  class WithAFewDenseRows extends AbstractMatcherTest {
+    @Override
+    TermMatcher compile(TermSet terms) {
+      return new AhoCorasickMatcher(terms, 40);
+    }
+  }
+}

@@ -48,6 +48,8 @@ final class AhoCorasickMatcher implements TermMatcher {
   private final TermSet terms;
   private final char[] classOf;
   private final int classCount;
+  /** ceil(2^32 / classCount): turns the division by the class count into a multiplication. */
+  private final long classReciprocal;
   private final int[] delta;
   private final int outLimit;
   private final int denseEnd;
@@ -88,6 +90,7 @@ final class AhoCorasickMatcher implements TermMatcher {
       }
     }
     this.classCount = classes;
+    this.classReciprocal = ((1L << 32) + classes - 1) / classes;
     this.classOf = new char[Character.MAX_VALUE + 1];
     char[] fold = terms.options().ignoreCase() ? CaseFolding.charFoldTable() : null;
     for (int c = 0; c <= Character.MAX_VALUE; c++) {
@@ -261,6 +264,11 @@ final class AhoCorasickMatcher implements TermMatcher {
    * Runs the automaton over {@code text}. With a null {@code sink}, stops at the first accepted
    * occurrence; otherwise reports every accepted one, in order.
    *
+   * <p>The outer loop is the dense fast path: one class lookup, one row lookup and one comparison
+   * per character. Codes at or above {@code outLimit} (dense states with output, sparse states) drop
+   * into the inner loop, which reports outputs and steps through sparse states until the automaton
+   * is back on a dense state.
+   *
    * @return whether an occurrence was accepted
    */
   private boolean scan(String text, MatchSink sink) {
@@ -268,26 +276,56 @@ final class AhoCorasickMatcher implements TermMatcher {
     final int[] delta = this.delta;
     final int outLimit = this.outLimit;
     final int denseEnd = this.denseEnd;
+    final int n = text.length();
     boolean found = false;
     int s = 0;
-    for (int i = 0, n = text.length(); i < n; ) {
-      int c = classOf[text.charAt(i++)];
-      s = s < denseEnd ? delta[s + c] : sparseStep(s - denseEnd, c);
-      if (s >= outLimit) {
-        int slot = s < denseEnd ? (s - outLimit) / classCount : denseWithOutput + (s - denseEnd);
-        for (int k = outStart[slot], last = outStart[slot + 1]; k < last; k++) {
-          int start = i - outLength[k];
-          if (terms.acceptsBoundaries(text, start, i)) {
-            if (sink == null) {
-              return true;
-            }
-            found = true;
-            sink.onMatch(outTerm[k], start, i);
+    int i = 0;
+    while (i < n) {
+      s = delta[s + classOf[text.charAt(i++)]];
+      while (s >= outLimit) {
+        if (report(text, i, slotOf(s), sink)) {
+          if (sink == null) {
+            return true;
           }
+          found = true;
         }
+        if (s < denseEnd || i == n) {
+          break;
+        }
+        s = sparseStep(s - denseEnd, classOf[text.charAt(i++)]);
       }
     }
     return found;
+  }
+
+  /** The output slot of code {@code s}, which is at least {@code outLimit}. */
+  private int slotOf(int s) {
+    if (s >= denseEnd) {
+      return denseWithOutput + (s - denseEnd);
+    }
+    // (s - outLimit) / classCount, exactly, for multiples of classCount below 2^31
+    return (int) (((long) (s - outLimit) * classReciprocal) >>> 32);
+  }
+
+  /**
+   * Reports the outputs of {@code slot} that end at {@code end} and pass the boundary check; with a
+   * null {@code sink}, stops at the first.
+   *
+   * @return whether any was accepted
+   */
+  private boolean report(String text, int end, int slot, MatchSink sink) {
+    boolean accepted = false;
+    for (int k = outStart[slot], last = outStart[slot + 1]; k < last; k++) {
+      int start = end - outLength[k];
+      if (terms.acceptsBoundaries(text, start, end)) {
+        if (sink == null) {
+          return true;
+        }
+        accepted = true;
+        sink.onMatch(outTerm[k], start, end);
+      }
+    }
+    return accepted;
   }
 
   /** The DFA step from sparse state {@code i} on class {@code c}. */

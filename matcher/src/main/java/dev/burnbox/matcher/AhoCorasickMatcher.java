@@ -42,38 +42,54 @@ import java.util.Arrays;
  * construction. Immutable and thread-safe.
  */
 final class AhoCorasickMatcher implements TermMatcher {
-  /** Dense-row budget, in {@code int} entries (4 bytes each): 2 MiB. */
-  static final int DEFAULT_MAX_DENSE_ENTRIES = 1 << 19;
+  /** Budget for the transition tables (rows and sparse states), in bytes: 3.5 MiB. */
+  static final int DEFAULT_MAX_TABLE_BYTES = 7 << 19;
+
+  /** What the int layout reserves per state for sparse transitions before sizing dense rows. */
+  private static final int SPARSE_STATE_BYTES = 20;
 
   private final TermSet terms;
   private final char[] classOf;
   private final int classCount;
-  /** ceil(2^32 / classCount): turns the division by the class count into a multiplication. */
-  private final long classReciprocal;
+  /** ceil(2^32 / stride): turns the division by the stride into a multiplication. */
+  private final long strideReciprocal;
+  /** Rows of {@code int} codes (int layout), or null. */
   private final int[] delta;
+  /** Rows of {@code char} state ids (compact layout), or null. */
+  private final char[] compactDelta;
+  /** Distance between the codes of consecutive dense states: 1 (compact) or the class count. */
+  private final int stride;
   private final int outLimit;
   private final int denseEnd;
   private final int denseWithOutput;
 
-  // Sparse state i: difference entries sparseStart[i] .. sparseStart[i + 1] - 1, then the fallback.
+  /** Sparse codes at or above this have outputs. */
+  private final int sparseOutCode;
+
+  // Sparse state with code denseEnd + i: difference entries sparseStart[i] .. sparseStart[i + 1] - 1
+  // (classes ascending), else the dense row at code sparseFallback[i].
   private final int[] sparseStart;
   private final char[] sparseClass;
   private final int[] sparseTarget;
   private final int[] sparseFallback;
 
-  // Output slot k (dense-with-output states first, then every sparse state): entries
-  // outStart[k] .. outStart[k + 1] - 1, longest first.
-  private final int[] outStart;
-  private final int[] outTerm;
-  private final int[] outLength;
+  // Output slot k (dense states with output first, then sparse ones): outs[3k] is the term of the
+  // state's longest output, outs[3k + 1] its length, outs[3k + 2] the index in outs of the next
+  // shorter output (the dictionary-suffix link), or -1. One array so a hit touches one cache line.
+  private final int[] outs;
+  private final boolean wholeWords;
 
   AhoCorasickMatcher(TermSet terms) {
-    this(terms, DEFAULT_MAX_DENSE_ENTRIES);
+    this(terms, DEFAULT_MAX_TABLE_BYTES, true);
   }
 
-  /** Compiles with a dense-row budget of {@code maxDenseEntries} table entries (tests lower it). */
-  AhoCorasickMatcher(TermSet terms, int maxDenseEntries) {
+  /**
+   * Compiles with a budget of {@code maxTableBytes} for transition rows, using the compact layout
+   * only if allowed and possible. Tests use this to exercise every layout.
+   */
+  AhoCorasickMatcher(TermSet terms, int maxTableBytes, boolean allowCompact) {
     this.terms = terms;
+    this.wholeWords = terms.options().wholeWords();
     PatternTrie trie = new PatternTrie(terms);
     int nodes = trie.nodeCount;
 
@@ -90,7 +106,6 @@ final class AhoCorasickMatcher implements TermMatcher {
       }
     }
     this.classCount = classes;
-    this.classReciprocal = ((1L << 32) + classes - 1) / classes;
     this.classOf = new char[Character.MAX_VALUE + 1];
     char[] fold = terms.options().ignoreCase() ? CaseFolding.charFoldTable() : null;
     for (int c = 0; c <= Character.MAX_VALUE; c++) {
@@ -122,64 +137,98 @@ final class AhoCorasickMatcher implements TermMatcher {
       }
     }
 
-    // Codes: dense states are a breadth-first prefix, so failure targets of dense states are dense.
-    int dense = Math.max(1, Math.min(nodes, maxDenseEntries / classes));
+    // Layout: compact if every state fits in char rows within the budget; otherwise int rows for a
+    // breadth-first prefix of states (so failure targets of dense states are dense).
+    boolean compact =
+        allowCompact
+            && nodes <= Character.MAX_VALUE + 1
+            && (long) nodes * classes * 2 <= maxTableBytes;
+    long rowBytes = maxTableBytes - (long) SPARSE_STATE_BYTES * nodes;
+    int dense = compact ? nodes : (int) Math.max(1, Math.min(nodes, rowBytes / 4 / classes));
+    this.stride = compact ? 1 : classes;
+    this.strideReciprocal = ((1L << 32) + stride - 1) / stride;
     int densePlain = 0;
-    for (int n = 0; n < dense; n++) {
-      densePlain += outputs[n] == 0 ? 1 : 0;
+    int sparsePlain = 0;
+    for (int n = 0; n < nodes; n++) {
+      if (outputs[n] == 0) {
+        densePlain += n < dense ? 1 : 0;
+        sparsePlain += n < dense ? 0 : 1;
+      }
     }
     this.denseWithOutput = dense - densePlain;
-    this.outLimit = densePlain * classes;
-    this.denseEnd = dense * classes;
+    this.outLimit = densePlain * stride;
+    this.denseEnd = dense * stride;
+    this.sparseOutCode = denseEnd + sparsePlain;
     int[] code = new int[nodes];
+    int[] row = new int[dense]; // where each dense state's row starts
     int[] slot = new int[nodes]; // output slot of each state with outputs, or -1
     int nextPlain = 0;
     int nextOutput = densePlain;
-    for (int n = 0; n < nodes; n++) {
-      if (n >= dense) {
-        code[n] = denseEnd + (n - dense);
-        slot[n] = denseWithOutput + (n - dense);
+    int nextSparsePlain = 0;
+    int nextSparseOutput = 0;
+    int[] order = compact ? depthFirstOrder(trie) : null;
+    for (int k = 0; k < nodes; k++) {
+      int n = compact ? order[k] : k;
+      if (n >= dense && outputs[n] == 0) {
+        code[n] = denseEnd + nextSparsePlain++;
+        slot[n] = -1;
+      } else if (n >= dense) {
+        slot[n] = denseWithOutput + nextSparseOutput;
+        code[n] = sparseOutCode + nextSparseOutput++;
       } else if (outputs[n] == 0) {
-        code[n] = nextPlain++ * classes;
+        row[n] = nextPlain * classes;
+        code[n] = nextPlain++ * stride;
         slot[n] = -1;
       } else {
         slot[n] = nextOutput - densePlain;
-        code[n] = nextOutput++ * classes;
+        row[n] = nextOutput * classes;
+        code[n] = nextOutput++ * stride;
       }
     }
 
     // Dense rows: children, else the failure state's row (already filled: it is shallower).
-    this.delta = new int[denseEnd];
+    int[] rows = new int[dense * classes];
     for (int n = 0; n < dense; n++) {
-      int row = code[n];
       if (n != 0) {
-        System.arraycopy(delta, code[fail[n]], delta, row, classes);
+        System.arraycopy(rows, row[fail[n]], rows, row[n], classes);
       }
       int first = trie.firstChild[n];
       for (int child = first; child < first + trie.childCount[n]; child++) {
-        delta[row + classOfPatternChar[trie.label[child]]] = code[child];
+        rows[row[n] + classOfPatternChar[trie.label[child]]] = code[child];
       }
+    }
+    if (compact) {
+      this.delta = null;
+      this.compactDelta = new char[rows.length];
+      for (int k = 0; k < rows.length; k++) {
+        compactDelta[k] = (char) rows[k];
+      }
+    } else {
+      this.delta = rows;
+      this.compactDelta = null;
     }
 
     // Sparse states: the difference from the nearest dense failure ancestor's row.
+    // Built in breadth-first order (a state inherits from its shallower failure state), then laid
+    // out in code order.
     int sparse = nodes - dense;
-    this.sparseStart = new int[sparse + 1];
-    this.sparseFallback = new int[sparse];
+    int[] bfsStart = new int[sparse + 1];
+    int[] bfsFallback = new int[sparse];
     char[] diffClass = new char[Math.max(16, sparse * 2)];
     int[] diffTarget = new int[diffClass.length];
     int size = 0;
     for (int i = 0; i < sparse; i++) {
       int n = dense + i;
       int f = fail[n];
-      sparseStart[i] = size;
+      bfsStart[i] = size;
       int inheritedFrom = size;
       int inheritedTo = size;
       if (f < dense) {
-        sparseFallback[i] = code[f];
+        bfsFallback[i] = code[f];
       } else {
-        sparseFallback[i] = sparseFallback[f - dense];
-        inheritedFrom = sparseStart[f - dense];
-        inheritedTo = sparseStart[f - dense + 1];
+        bfsFallback[i] = bfsFallback[f - dense];
+        inheritedFrom = bfsStart[f - dense];
+        inheritedTo = bfsStart[f - dense + 1];
       }
       int first = trie.firstChild[n];
       int last = first + trie.childCount[n];
@@ -207,37 +256,62 @@ final class AhoCorasickMatcher implements TermMatcher {
         }
       }
     }
-    sparseStart[sparse] = size;
-    this.sparseClass = Arrays.copyOf(diffClass, size);
-    this.sparseTarget = Arrays.copyOf(diffTarget, size);
+    bfsStart[sparse] = size;
+    this.sparseStart = new int[sparse + 1];
+    this.sparseFallback = new int[sparse];
+    this.sparseClass = new char[size];
+    this.sparseTarget = new int[size];
+    int[] nodeOfSparseCode = new int[sparse];
+    for (int n = dense; n < nodes; n++) {
+      nodeOfSparseCode[code[n] - denseEnd] = n;
+    }
+    int laid = 0;
+    for (int i = 0; i < sparse; i++) {
+      int b = nodeOfSparseCode[i] - dense;
+      int length = bfsStart[b + 1] - bfsStart[b];
+      sparseStart[i] = laid;
+      sparseFallback[i] = bfsFallback[b];
+      System.arraycopy(diffClass, bfsStart[b], sparseClass, laid, length);
+      System.arraycopy(diffTarget, bfsStart[b], sparseTarget, laid, length);
+      laid += length;
+    }
+    sparseStart[sparse] = laid;
 
     // Outputs, longest first: the state's own pattern, then its dictionary-suffix chain.
-    int slots = denseWithOutput + sparse;
-    this.outStart = new int[slots + 1];
-    int total = 0;
-    for (int n = 0; n < nodes; n++) {
-      total += outputs[n];
-    }
-    this.outTerm = new int[total];
-    this.outLength = new int[total];
-    int[] perSlot = new int[slots];
-    int[] stateOfSlot = new int[slots];
+    int slots = denseWithOutput + (sparse - sparsePlain);
+    this.outs = new int[slots * 3];
     for (int n = 0; n < nodes; n++) {
       if (slot[n] >= 0) {
-        perSlot[slot[n]] = outputs[n];
-        stateOfSlot[slot[n]] = n;
+        int p = trie.pattern[n] >= 0 ? n : dict[n];
+        int k = slot[n] * 3;
+        outs[k] = terms.termOfPattern(trie.pattern[p]);
+        outs[k + 1] = trie.depth[p];
+        outs[k + 2] = dict[p] == 0 ? -1 : slot[dict[p]] * 3;
       }
     }
-    int at = 0;
-    for (int k = 0; k < slots; k++) {
-      outStart[k] = at;
-      int n = stateOfSlot[k];
-      for (int x = trie.pattern[n] >= 0 ? n : dict[n]; perSlot[k] > 0 && x != 0; x = dict[x]) {
-        outTerm[at] = terms.termOfPattern(trie.pattern[x]);
-        outLength[at++] = trie.depth[x];
+  }
+
+  /**
+   * The trie's nodes in depth-first preorder. Numbering compact rows this way puts a state's row
+   * next to its first child's, so walking along a term touches neighbouring cache lines.
+   */
+  private static int[] depthFirstOrder(PatternTrie trie) {
+    int[] order = new int[trie.nodeCount];
+    int[] stack = new int[trie.nodeCount];
+    int top = 0;
+    int size = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      int n = stack[--top];
+      order[size++] = n;
+      // push children last-first so the first child is visited next
+      for (int child = trie.firstChild[n] + trie.childCount[n] - 1;
+          child >= trie.firstChild[n];
+          child--) {
+        stack[top++] = child;
       }
     }
-    outStart[slots] = at;
+    return order;
   }
 
   @Override
@@ -272,6 +346,9 @@ final class AhoCorasickMatcher implements TermMatcher {
    * @return whether an occurrence was accepted
    */
   private boolean scan(String text, MatchSink sink) {
+    if (compactDelta != null) {
+      return scanCompact(text, sink);
+    }
     final char[] classOf = this.classOf;
     final int[] delta = this.delta;
     final int outLimit = this.outLimit;
@@ -283,7 +360,8 @@ final class AhoCorasickMatcher implements TermMatcher {
     while (i < n) {
       s = delta[s + classOf[text.charAt(i++)]];
       while (s >= outLimit) {
-        if (report(text, i, slotOf(s), sink)) {
+        int slot = slotOf(s);
+        if (slot >= 0 && report(text, i, slot, sink)) {
           if (sink == null) {
             return true;
           }
@@ -298,13 +376,34 @@ final class AhoCorasickMatcher implements TermMatcher {
     return found;
   }
 
-  /** The output slot of code {@code s}, which is at least {@code outLimit}. */
+  /** The output slot of code {@code s}, which is at least {@code outLimit}, or -1 if none. */
   private int slotOf(int s) {
     if (s >= denseEnd) {
-      return denseWithOutput + (s - denseEnd);
+      return s >= sparseOutCode ? denseWithOutput + (s - sparseOutCode) : -1;
     }
-    // (s - outLimit) / classCount, exactly, for multiples of classCount below 2^31
-    return (int) (((long) (s - outLimit) * classReciprocal) >>> 32);
+    // (s - outLimit) / stride, exactly, for multiples of stride below 2^31
+    return (int) (((long) (s - outLimit) * strideReciprocal) >>> 32);
+  }
+
+  /** {@link #scan} for the compact layout: every state is dense, codes are state ids. */
+  private boolean scanCompact(String text, MatchSink sink) {
+    final char[] classOf = this.classOf;
+    final char[] delta = this.compactDelta;
+    final int classes = this.classCount;
+    final int outLimit = this.outLimit;
+    final int n = text.length();
+    boolean found = false;
+    int s = 0;
+    for (int i = 0; i < n; ) {
+      s = delta[s * classes + classOf[text.charAt(i++)]];
+      if (s >= outLimit && report(text, i, s - outLimit, sink)) {
+        if (sink == null) {
+          return true;
+        }
+        found = true;
+      }
+    }
+    return found;
   }
 
   /**
@@ -314,15 +413,16 @@ final class AhoCorasickMatcher implements TermMatcher {
    * @return whether any was accepted
    */
   private boolean report(String text, int end, int slot, MatchSink sink) {
+    final int[] outs = this.outs;
     boolean accepted = false;
-    for (int k = outStart[slot], last = outStart[slot + 1]; k < last; k++) {
-      int start = end - outLength[k];
-      if (terms.acceptsBoundaries(text, start, end)) {
+    for (int k = slot * 3; k >= 0; k = outs[k + 2]) {
+      int start = end - outs[k + 1];
+      if (!wholeWords || terms.acceptsBoundaries(text, start, end)) {
         if (sink == null) {
           return true;
         }
         accepted = true;
-        sink.onMatch(outTerm[k], start, end);
+        sink.onMatch(outs[k], start, end);
       }
     }
     return accepted;
@@ -341,19 +441,22 @@ final class AhoCorasickMatcher implements TermMatcher {
   /** Bytes held by this matcher's tables (array payloads plus 16-byte headers). */
   long tableBytes() {
     return arrayBytes(classOf.length, 2)
-        + arrayBytes(delta.length, 4)
+        + (delta == null ? 0 : arrayBytes(delta.length, 4))
+        + (compactDelta == null ? 0 : arrayBytes(compactDelta.length, 2))
         + arrayBytes(sparseStart.length, 4)
         + arrayBytes(sparseClass.length, 2)
         + arrayBytes(sparseTarget.length, 4)
         + arrayBytes(sparseFallback.length, 4)
-        + arrayBytes(outStart.length, 4)
-        + arrayBytes(outTerm.length, 4)
-        + arrayBytes(outLength.length, 4);
+        + arrayBytes(outs.length, 4);
   }
 
   /** Number of states with a dense row, and in all; for tests and the numbers in the Javadoc. */
   int denseStates() {
-    return denseEnd / classCount;
+    return denseEnd / stride;
+  }
+
+  boolean isCompact() {
+    return compactDelta != null;
   }
 
   int states() {

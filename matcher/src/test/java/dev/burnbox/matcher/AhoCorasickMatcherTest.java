@@ -29,14 +29,15 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   }
 
   @Test
-  void smallSetsAreEntirelyDense() {
+  void smallSetsUseTheCompactLayout() {
     AhoCorasickMatcher matcher =
         new AhoCorasickMatcher(TermSet.of(MatchOptions.IGNORE_CASE, "he", "she", "his", "hers"));
+    assertThat(matcher.isCompact()).isTrue();
     assertThat(matcher.denseStates()).isEqualTo(matcher.states());
   }
 
   @Test
-  void largeSetsStayWithinTheDenseRowBudget() {
+  void largeSetsOfRandomTermsStayUnderFourMebibytes() {
     Random random = new Random(42);
     List<String> terms = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
@@ -47,6 +48,8 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
       terms.add(term.toString());
     }
     AhoCorasickMatcher matcher = new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
+    assertThat(matcher.states()).isGreaterThan(65_536);
+    assertThat(matcher.isCompact()).isFalse();
     assertThat(matcher.denseStates()).isLessThan(matcher.states());
     assertThat(matcher.tableBytes()).isLessThan(4L << 20);
     assertThat(matcher.findAll(terms.get(7) + " " + terms.get(9)))
@@ -54,12 +57,23 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
         .contains(7, 9);
   }
 
-  /** The same tests with room for only a few dense rows. */
+  /** The same tests with the int layout and a row for every state. */
   @Nested
-  class WithMostStatesSparse extends AbstractMatcherTest {
+  class WithIntRowsForEveryState extends AbstractMatcherTest {
     @Override
     TermMatcher compile(TermSet terms) {
-      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, 1);
+      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, Integer.MAX_VALUE, false);
+      assertThat(matcher.denseStates()).isEqualTo(matcher.states());
+      return matcher;
+    }
+  }
+
+  /** The same tests with a row for the root only: every other state is sparse. */
+  @Nested
+  class WithEveryOtherStateSparse extends AbstractMatcherTest {
+    @Override
+    TermMatcher compile(TermSet terms) {
+      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, 4, false);
       assertThat(matcher.denseStates()).isEqualTo(1);
       return matcher;
     }
@@ -70,7 +84,12 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   class WithAFewDenseRows extends AbstractMatcherTest {
     @Override
     TermMatcher compile(TermSet terms) {
-      return new AhoCorasickMatcher(terms, 40);
+      int nodes = 1;
+      for (int p = 0; p < terms.patternCount(); p++) {
+        nodes += terms.pattern(p).length();
+      }
+      // the int layout first reserves 20 bytes a state for sparse transitions
+      return new AhoCorasickMatcher(terms, 20 * nodes + 160, false);
     }
   }
 }

@@ -79,15 +79,22 @@ final class AhoCorasickMatcher implements TermMatcher {
   private final int[] outs;
   private final boolean wholeWords;
 
-  AhoCorasickMatcher(TermSet terms) {
-    this(terms, DEFAULT_MAX_TABLE_BYTES, true);
+  /** Which transition layout to build; tests force each one. */
+  enum Layout {
+    /** Int rows for every state if they fit the budget, else char rows, else int rows + sparse. */
+    AUTO,
+    /** Int rows for as many states as the budget allows, sparse states for the rest. */
+    INT_ROWS,
+    /** Char rows for every state whenever there are at most 65,536 states, budget or not. */
+    CHAR_ROWS
   }
 
-  /**
-   * Compiles with a budget of {@code maxTableBytes} for transition rows, using the compact layout
-   * only if allowed and possible. Tests use this to exercise every layout.
-   */
-  AhoCorasickMatcher(TermSet terms, int maxTableBytes, boolean allowCompact) {
+  AhoCorasickMatcher(TermSet terms) {
+    this(terms, DEFAULT_MAX_TABLE_BYTES, Layout.AUTO);
+  }
+
+  /** Compiles with a budget of {@code maxTableBytes} for the transition tables. */
+  AhoCorasickMatcher(TermSet terms, int maxTableBytes, Layout layout) {
     this.terms = terms;
     this.wholeWords = terms.options().wholeWords();
     PatternTrie trie = new PatternTrie(terms);
@@ -139,12 +146,20 @@ final class AhoCorasickMatcher implements TermMatcher {
 
     // Layout: compact if every state fits in char rows within the budget; otherwise int rows for a
     // breadth-first prefix of states (so failure targets of dense states are dense).
+    boolean intRowsFit = (long) nodes * classes * 4 <= maxTableBytes;
+    boolean charRowsFit = (long) nodes * classes * 2 <= maxTableBytes;
     boolean compact =
-        allowCompact
-            && nodes <= Character.MAX_VALUE + 1
-            && (long) nodes * classes * 2 <= maxTableBytes;
+        nodes <= Character.MAX_VALUE + 1
+            && switch (layout) {
+              case AUTO -> !intRowsFit && charRowsFit;
+              case INT_ROWS -> false;
+              case CHAR_ROWS -> true;
+            };
     long rowBytes = maxTableBytes - (long) SPARSE_STATE_BYTES * nodes;
-    int dense = compact ? nodes : (int) Math.max(1, Math.min(nodes, rowBytes / 4 / classes));
+    int dense =
+        compact || intRowsFit
+            ? nodes
+            : (int) Math.max(1, Math.min(nodes, rowBytes / 4 / classes));
     this.stride = compact ? 1 : classes;
     this.strideReciprocal = ((1L << 32) + stride - 1) / stride;
     int densePlain = 0;

@@ -13,7 +13,8 @@ import java.util.Arrays;
  *
  * <p>Built by sorting the patterns and splitting sorted ranges by their {@code char} at each depth:
  * O(P log P) comparisons for P patterns plus O(total pattern length). If two patterns are equal
- * (the contract says a span matches at most one term, so this is not expected) the lower index wins.
+ * (the contract says a span matches at most one term, so this is not expected) the lower index
+ * wins.
  *
  * <p>Immutable after construction; fields are exposed to the matchers of this package, which must
  * not modify them.
@@ -21,14 +22,19 @@ import java.util.Arrays;
 final class PatternTrie {
   /** Number of nodes, the root included. */
   final int nodeCount;
+
   /** The {@code char} on the edge into each node (0 for the root). */
   final char[] label;
+
   /** First child of each node; meaningless when {@code childCount} is 0. */
   final int[] firstChild;
+
   /** Number of children of each node. */
   final int[] childCount;
+
   /** The scan pattern that ends at each node, or -1. */
   final int[] pattern;
+
   /** Depth of each node: the length of the pattern prefix it stands for. */
   final int[] depth;
 

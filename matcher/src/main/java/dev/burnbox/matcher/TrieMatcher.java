@@ -13,20 +13,23 @@ package dev.burnbox.matcher;
  * on the first accepted occurrence, and emitted sorted by end, then start. A scan without
  * occurrences allocates nothing.
  *
- * <p>Complexity: O(n * L) for n characters of text and patterns of at most L characters (each
- * step down the trie is a bisection over at most the alphabet's size). Memory: 256 KiB for the
+ * <p>Complexity: O(n * L) for n characters of text and patterns of at most L characters (each step
+ * down the trie is a bisection over at most the alphabet's size). Memory: 256 KiB for the
  * first-level table plus 18 bytes a trie node. Immutable and thread-safe.
  */
 final class TrieMatcher implements TermMatcher {
   private final TermSet terms;
+
   /** The fold table when ignoring case, null when case-sensitive. */
   private final char[] fold;
+
   /** For each text {@code char}, the root's child along its (folded) form, or 0 for none. */
   private final int[] rootChild;
 
   private final char[] label;
   private final int[] firstChild;
   private final int[] childCount;
+
   /** The distinct term whose pattern ends at each node, or -1. */
   private final int[] termAt;
 

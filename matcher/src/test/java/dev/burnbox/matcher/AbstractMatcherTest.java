@@ -96,7 +96,8 @@ abstract class AbstractMatcherTest {
     // Deseret capital long I (U+10400) and its small form (U+10428)
     String capital = "\uD801\uDC00";
     String small = "\uD801\uDC28";
-    assertThat(find(MatchOptions.IGNORE_CASE, "x" + capital + "y" + small + "😀", small + "y", "😀"))
+    assertThat(
+            find(MatchOptions.IGNORE_CASE, "x" + capital + "y" + small + "😀", small + "y", "😀"))
         .containsExactly(match(small + "y", 0, 1, 4), match("😀", 1, 6, 8));
     assertThat(find(MatchOptions.EXACT, capital + small, small))
         .containsExactly(match(small, 0, 2, 4));
@@ -105,7 +106,9 @@ abstract class AbstractMatcherTest {
   @Test
   void wholeWordsTreatsPunctuationAsBoundariesAndDigitsAsWordCharacters() {
     String text = "win-win, don't win2 2win win's\r\n\twin";
-    assertThat(find(WHOLE_WORDS, text, "win")).extracting(Match::start).containsExactly(0, 4, 25, 33);
+    assertThat(find(WHOLE_WORDS, text, "win"))
+        .extracting(Match::start)
+        .containsExactly(0, 4, 25, 33);
     assertThat(find(WHOLE_WORDS, text, "don")).extracting(Match::start).containsExactly(9);
     assertThat(find(WHOLE_WORDS_IGNORE_CASE, "WIN winner", "win")).hasSize(1);
   }
@@ -144,13 +147,14 @@ abstract class AbstractMatcherTest {
   void summarizeCountsOccurrencesPerTerm() {
     MatchSummary summary =
         compile(TermSet.of(MatchOptions.IGNORE_CASE, "free", "cash")).summarize("FREE cash, free!");
-    assertThat(summary.counts()).containsExactly(
-        java.util.Map.entry("free", 2), java.util.Map.entry("cash", 1));
+    assertThat(summary.counts())
+        .containsExactly(java.util.Map.entry("free", 2), java.util.Map.entry("cash", 1));
   }
 
   @Test
   void scanningTextWithoutOccurrencesAllocatesNothing() {
-    String text = "Dear colleague, the report is attached. Ünïcödé σοφός 😀 \uD801\uDC00\r\n".repeat(10);
+    String text =
+        "Dear colleague, the report is attached. Ünïcödé σοφός 😀 \uD801\uDC00\r\n".repeat(10);
     for (MatchOptions options :
         List.of(MatchOptions.EXACT, MatchOptions.IGNORE_CASE, WHOLE_WORDS_IGNORE_CASE)) {
       // partial matches ("report" in "reports", "dear" in "dearest") walk deep states; with whole
@@ -158,7 +162,8 @@ abstract class AbstractMatcherTest {
       TermMatcher matcher =
           options.wholeWords()
               ? compile(TermSet.of(options, "viagra", "qq", "rep", "ear", "olleague"))
-              : compile(TermSet.of(options, "viagra", "wire transfer", "xyz", "reports", "dearest"));
+              : compile(
+                  TermSet.of(options, "viagra", "wire transfer", "xyz", "reports", "dearest"));
       long before = THREADS.getCurrentThreadAllocatedBytes();
       long baseline = THREADS.getCurrentThreadAllocatedBytes() - before;
       before = THREADS.getCurrentThreadAllocatedBytes();
@@ -219,7 +224,11 @@ abstract class AbstractMatcherTest {
   }
 
   private void checkAgainstNaive(
-      int seed, Random random, int[] alphabet, MatchOptions options, int maxTermLength,
+      int seed,
+      Random random,
+      int[] alphabet,
+      MatchOptions options,
+      int maxTermLength,
       int maxText) {
     List<String> terms = new ArrayList<>();
     int count = random.nextInt(10);

@@ -39,7 +39,8 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   @Test
   void midSizeSetsGetACharRowForEveryState() {
     List<String> terms = randomTerms(5_000);
-    AhoCorasickMatcher matcher = new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
+    AhoCorasickMatcher matcher =
+        new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
     assertThat(matcher.isCompact()).isTrue();
     assertThat(matcher.denseStates()).isEqualTo(matcher.states());
     assertThat(matcher.tableBytes()).isLessThan(4L << 20);
@@ -51,7 +52,8 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   @Test
   void largeSetsOfRandomTermsStayUnderFourMebibytes() {
     List<String> terms = randomTerms(10_000);
-    AhoCorasickMatcher matcher = new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
+    AhoCorasickMatcher matcher =
+        new AhoCorasickMatcher(TermSet.of(terms, MatchOptions.IGNORE_CASE));
     assertThat(matcher.states()).isGreaterThan(65_536);
     assertThat(matcher.isCompact()).isFalse();
     assertThat(matcher.denseStates()).isLessThan(matcher.states());
@@ -82,7 +84,9 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
     TermMatcher compile(TermSet terms) {
       AhoCorasickMatcher matcher =
           new AhoCorasickMatcher(
-              terms, AhoCorasickMatcher.DEFAULT_MAX_TABLE_BYTES, AhoCorasickMatcher.Layout.CHAR_ROWS);
+              terms,
+              AhoCorasickMatcher.DEFAULT_MAX_TABLE_BYTES,
+              AhoCorasickMatcher.Layout.CHAR_ROWS);
       assertThat(matcher.isCompact()).isTrue();
       return matcher;
     }
@@ -93,7 +97,8 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   class WithIntRowsForEveryState extends AbstractMatcherTest {
     @Override
     TermMatcher compile(TermSet terms) {
-      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, Integer.MAX_VALUE, AhoCorasickMatcher.Layout.INT_ROWS);
+      AhoCorasickMatcher matcher =
+          new AhoCorasickMatcher(terms, Integer.MAX_VALUE, AhoCorasickMatcher.Layout.INT_ROWS);
       assertThat(matcher.denseStates()).isEqualTo(matcher.states());
       return matcher;
     }
@@ -104,7 +109,8 @@ class AhoCorasickMatcherTest extends AbstractMatcherTest {
   class WithEveryOtherStateSparse extends AbstractMatcherTest {
     @Override
     TermMatcher compile(TermSet terms) {
-      AhoCorasickMatcher matcher = new AhoCorasickMatcher(terms, 4, AhoCorasickMatcher.Layout.INT_ROWS);
+      AhoCorasickMatcher matcher =
+          new AhoCorasickMatcher(terms, 4, AhoCorasickMatcher.Layout.INT_ROWS);
       assertThat(matcher.denseStates()).isEqualTo(1);
       return matcher;
     }

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * <p>Nodes are numbered in breadth-first order (so by depth), the root is node 0, and the children
  * of a node have consecutive numbers sorted by their edge label, so a node's children are the range
  * {@code firstChild[n] .. firstChild[n] + childCount[n] - 1} and can be binary-searched. No boxed
- * maps: five parallel arrays of one entry per node (14 bytes a node).
+ * maps: five parallel arrays of one entry per node (18 bytes a node).
  *
  * <p>Built by sorting the patterns and splitting sorted ranges by their {@code char} at each depth:
  * O(P log P) comparisons for P patterns plus O(total pattern length). If two patterns are equal

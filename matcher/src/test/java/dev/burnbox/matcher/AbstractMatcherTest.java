@@ -6,6 +6,7 @@ import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -147,8 +148,7 @@ abstract class AbstractMatcherTest {
   void summarizeCountsOccurrencesPerTerm() {
     MatchSummary summary =
         compile(TermSet.of(MatchOptions.IGNORE_CASE, "free", "cash")).summarize("FREE cash, free!");
-    assertThat(summary.counts())
-        .containsExactly(java.util.Map.entry("free", 2), java.util.Map.entry("cash", 1));
+    assertThat(summary.counts()).containsExactly(Map.entry("free", 2), Map.entry("cash", 1));
   }
 
   @Test

@@ -103,16 +103,21 @@ final class AhoCorasickMatcher implements TermMatcher {
   /** Distance between the codes of consecutive dense states: 1 (compact) or the class count. */
   private final int stride;
 
+  /** Codes at or above this are dense states with outputs or sparse states: the slow path. */
   private final int outLimit;
+
+  /** Codes at or above this are sparse states ({@code denseEnd + i}). */
   private final int denseEnd;
+
+  /** Number of dense states with outputs: they take output slots 0 .. denseWithOutput - 1. */
   private final int denseWithOutput;
 
   /** Sparse codes at or above this have outputs. */
   private final int sparseOutCode;
 
-  // Sparse state with code denseEnd + i: difference entries sparseStart[i] .. sparseStart[i + 1] -
-  // 1
-  // (classes ascending), else the dense row at code sparseFallback[i].
+  // Sparse state with code denseEnd + i: difference entries from sparseStart[i] (inclusive) to
+  // sparseStart[i + 1] (exclusive), classes ascending; any other class: the dense row at code
+  // sparseFallback[i].
   private final int[] sparseStart;
   private final char[] sparseClass;
   private final int[] sparseTarget;
@@ -189,8 +194,8 @@ final class AhoCorasickMatcher implements TermMatcher {
       }
     }
 
-    // Layout: compact if every state fits in char rows within the budget; otherwise int rows for a
-    // breadth-first prefix of states (so failure targets of dense states are dense).
+    // Layout (see the class Javadoc). Dense states are always a breadth-first prefix, so the
+    // failure target of a dense state is dense.
     boolean intRowsFit = (long) nodes * classes * 4 <= maxTableBytes;
     boolean charRowsFit = (long) nodes * classes * 2 <= maxTableBytes;
     boolean compact =

@@ -11,12 +11,16 @@ import java.util.function.Function;
 public enum MatcherKind {
   /** {@code indexOf} per term: the baseline and the test oracle. O(n * k). */
   NAIVE(NaiveMatcher::new),
-  /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
-  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new),
   /** Set-Horspool: one skipping pass for all terms, trie of reversed terms; for a few terms. */
   BOYER_MOORE(SetHorspoolMatcher::new),
+  /** Array-based trie walked from every offset: Mailinator's final approach. O(n * L). */
+  TRIE(TrieMatcher::new),
+  /** Aho-Corasick with precomputed transitions over character classes. O(n + occurrences). */
+  AHO_CORASICK(AhoCorasickMatcher::new),
   /** Wu-Manber: skips on hashed blocks of 3-4 characters; for ~100 terms of 4+ characters. */
-  WU_MANBER(WuManberMatcher::new);
+  WU_MANBER(WuManberMatcher::new),
+  /** The {@code org.ahocorasick} library behind an adapter: the reference implementation. */
+  ORG_AHOCORASICK(OrgAhoCorasickMatcher::new);
 
   private final Function<TermSet, TermMatcher> compiler;
 

@@ -4,12 +4,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Unicode simple case folding (CaseFolding.txt statuses C and S), per code point, independent of the
- * default locale.
+ * Unicode simple case folding (CaseFolding.txt statuses C and S), per code point, independent of
+ * the default locale.
  *
- * <p>The JDK has no case-folding API, so a code point is folded as {@code toLowerCase(toUpperCase(cp))},
- * which yields the same equivalence classes as simple folding with these exceptions, handled
- * explicitly:
+ * <p>The JDK has no case-folding API, so a code point is folded as {@code
+ * toLowerCase(toUpperCase(cp))}, which yields the same equivalence classes as simple folding with
+ * these exceptions, handled explicitly:
  *
  * <ul>
  *   <li>Turkish {@code İ} (U+0130) and {@code ı} (U+0131): simple folding leaves both alone (their
@@ -21,8 +21,8 @@ import java.util.Map;
  * <p>{@code CaseFoldingTest} checks every code point against ICU.
  *
  * <p>Simple folding maps BMP code points to BMP code points and supplementary ones to supplementary
- * ones, so folding never changes a string's length in {@code char}s. That is what lets matchers report
- * offsets in the original text while comparing folded characters.
+ * ones, so folding never changes a string's length in {@code char}s. That is what lets matchers
+ * report offsets in the original text while comparing folded characters.
  *
  * <p>Thread-safe: all tables are immutable after class initialisation.
  */
@@ -61,7 +61,10 @@ final class CaseFolding {
     return CHAR_FOLD;
   }
 
-  /** Folds every code point of {@code s}; the result has the same length as {@code s}. */
+  /**
+   * Folds every code point of {@code s}; the result has the same length as {@code s}, and is {@code
+   * s} itself when folding changes nothing (so term sets do not hold two equal copies).
+   */
   static String foldString(String s) {
     StringBuilder out = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); ) {
@@ -69,12 +72,12 @@ final class CaseFolding {
       out.appendCodePoint(foldCodePoint(cp));
       i += Character.charCount(cp);
     }
-    return out.toString();
+    return s.contentEquals(out) ? s : out.toString();
   }
 
   /**
-   * Every code point whose folding equals that of the supplementary code point {@code cp},
-   * {@code cp} included. Scanning loops fold only BMP units, so terms are expanded into one literal
+   * Every code point whose folding equals that of the supplementary code point {@code cp}, {@code
+   * cp} included. Scanning loops fold only BMP units, so terms are expanded into one literal
    * variant per supplementary case form (Deseret, Osage, Adlam and a few other scripts have them).
    */
   static int[] caseVariants(int cp) {
@@ -92,7 +95,8 @@ final class CaseFolding {
       for (int cp = Character.MIN_SUPPLEMENTARY_CODE_POINT; cp <= Character.MAX_CODE_POINT; cp++) {
         int folded = foldCodePoint(cp);
         if (folded != cp) {
-          classes.computeIfAbsent(folded, f -> new StringBuilder().appendCodePoint(f))
+          classes
+              .computeIfAbsent(folded, f -> new StringBuilder().appendCodePoint(f))
               .appendCodePoint(cp);
         }
       }

@@ -9,12 +9,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An immutable set of distinct terms plus the {@link MatchOptions} they are matched with: the input of
- * every {@link TermMatcher}.
+ * An immutable set of distinct terms plus the {@link MatchOptions} they are matched with: the input
+ * of every {@link TermMatcher}.
  *
  * <p>Terms are deduplicated by their comparison form (the term itself, or its case folding when
- * ignoring case); the first spelling given is kept and later duplicates are dropped, so each distinct
- * term has exactly one index. Terms must be non-empty, well-formed UTF-16 (no unpaired surrogates).
+ * ignoring case); the first spelling given is kept and later duplicates are dropped, so each
+ * distinct term has exactly one index. Terms must be non-empty, well-formed UTF-16 (no unpaired
+ * surrogates).
  *
  * <p>Thread-safe. Building costs O(total term length).
  */
@@ -94,12 +95,16 @@ public final class TermSet {
   }
 
   private static List<String> expandSupplementary(String foldedTerm) {
+    if (foldedTerm.codePoints().noneMatch(Character::isSupplementaryCodePoint)) {
+      return List.of(foldedTerm);
+    }
     List<StringBuilder> out = new ArrayList<>();
     out.add(new StringBuilder());
     for (int i = 0; i < foldedTerm.length(); ) {
       int cp = foldedTerm.codePointAt(i);
       i += Character.charCount(cp);
-      int[] forms = Character.isSupplementaryCodePoint(cp) ? CaseFolding.caseVariants(cp) : new int[] {cp};
+      int[] forms =
+          Character.isSupplementaryCodePoint(cp) ? CaseFolding.caseVariants(cp) : new int[] {cp};
       List<StringBuilder> next = new ArrayList<>(out.size() * forms.length);
       for (StringBuilder prefix : out) {
         for (int form : forms) {
@@ -170,8 +175,8 @@ public final class TermSet {
   }
 
   /**
-   * Whether an occurrence at {@code [start, end)} is acceptable under the whole-words option: always
-   * true without it; with it, true if neither neighbouring code point is a letter or digit.
+   * Whether an occurrence at {@code [start, end)} is acceptable under the whole-words option:
+   * always true without it; with it, true if neither neighbouring code point is a letter or digit.
    */
   boolean acceptsBoundaries(String text, int start, int end) {
     if (!options.wholeWords()) {

@@ -13,16 +13,16 @@ import java.util.Random;
 final class MailTextGenerator {
   private static final String[] WORDS =
       ("the of and to in is that it for was on are as with be at this have from or had by not but"
-           + " what all were when we there can an your which their said if will each about how up"
-           + " out them then she many some so these would other into has more her two like him see"
-           + " time could no make than first been its who now people my made over did down only way"
-           + " find use may water long little very after words called just where most know get"
-           + " through back much before go good new write our used me man too any day same right"
-           + " look think also around another came come work three must because does part even"
-           + " place well such here take why help put different away again off went old number"
-           + " server kernel patch build release package mailing list thread config debian python"
-           + " perl script network machine disk memory update version install error message file"
-           + " folder meeting tomorrow thanks regards question answer problem issue bug report")
+              + " what all were when we there can an your which their said if will each about how up"
+              + " out them then she many some so these would other into has more her two like him see"
+              + " time could no make than first been its who now people my made over did down only way"
+              + " find use may water long little very after words called just where most know get"
+              + " through back much before go good new write our used me man too any day same right"
+              + " look think also around another came come work three must because does part even"
+              + " place well such here take why help put different away again off went old number"
+              + " server kernel patch build release package mailing list thread config debian python"
+              + " perl script network machine disk memory update version install error message file"
+              + " folder meeting tomorrow thanks regards question answer problem issue bug report")
           .split(" ");
   private static final String[] SPAM_PHRASES = {
     "click here", "free", "100% guaranteed", "act now", "limited time offer", "unsubscribe",

@@ -3,7 +3,8 @@ package dev.burnbox.matcher;
 import java.util.Arrays;
 
 /**
- * Collects occurrences found out of the contract's order and hands them on sorted by end, then start.
+ * Collects occurrences found out of the contract's order and hands them on sorted by end, then
+ * start.
  *
  * <p>Not thread-safe: make one per scan, and only once the first occurrence is found, so that scans
  * without occurrences allocate nothing.

@@ -5,14 +5,15 @@ package dev.burnbox.matcher;
  *
  * <ul>
  *   <li>{@code ignoreCase}: a term matches text that is equal to it under Unicode <em>simple</em>
- *       case folding (CaseFolding.txt statuses C and S), applied per code point and independent of the
- *       default locale. Simple folding never changes a string's length, so match offsets are offsets
- *       in the original text. It follows that {@code ß} does not match {@code ss} (that is a full
- *       folding), that Turkish dotted {@code İ} and dotless {@code ı} match only themselves, and that
- *       Greek final sigma {@code ς} matches {@code σ} and {@code Σ}.
+ *       case folding (CaseFolding.txt statuses C and S), applied per code point and independent of
+ *       the default locale. Simple folding never changes a string's length, so match offsets are
+ *       offsets in the original text. It follows that {@code ß} does not match {@code ss} (that is
+ *       a full folding), that Turkish dotted {@code İ} and dotless {@code ı} match only themselves,
+ *       and that Greek final sigma {@code ς} matches {@code σ} and {@code Σ}.
  *   <li>{@code wholeWords}: a match is reported only if the code point right before it and the code
  *       point right after it (where they exist) are not letters or digits ({@link
- *       Character#isLetterOrDigit(int)}). Hyphens, apostrophes, punctuation and spaces are boundaries.
+ *       Character#isLetterOrDigit(int)}). Hyphens, apostrophes, punctuation and spaces are
+ *       boundaries.
  * </ul>
  *
  * <p>Immutable and thread-safe.

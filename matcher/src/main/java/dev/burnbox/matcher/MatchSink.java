@@ -1,8 +1,8 @@
 package dev.burnbox.matcher;
 
 /**
- * Receives occurrences from {@link TermMatcher#forEachMatch}, one call per occurrence, in the contract's
- * order: by end offset, then by start offset.
+ * Receives occurrences from {@link TermMatcher#forEachMatch}, one call per occurrence, in the
+ * contract's order: by end offset, then by start offset.
  *
  * <p>Called on the scanning thread. Implementations should be cheap: the matcher does not buffer
  * occurrences unless its algorithm needs to reorder them.

@@ -4,10 +4,12 @@ package dev.burnbox.matcher;
  * The baseline Mailinator started from, and the oracle of the property tests: for each term, find
  * every occurrence with an {@code indexOf}-style search, then sort.
  *
- * <p>Deliberately independent of the other matchers' machinery: it compares whole code points folded
- * with {@link CaseFolding#foldCodePoint} against each term's folding, and does not use scan patterns.
+ * <p>Deliberately independent of the other matchers' machinery: it compares whole code points
+ * folded with {@link CaseFolding#foldCodePoint} against each term's folding, and does not use scan
+ * patterns.
  *
- * <p>O(n * k) for n characters of text and k terms (O(n * total term length) worst case). Thread-safe.
+ * <p>O(n * k) for n characters of text and k terms (O(n * total term length) worst case).
+ * Thread-safe.
  */
 final class NaiveMatcher implements TermMatcher {
   private final TermSet terms;

@@ -4,14 +4,15 @@ import org.ahocorasick.trie.PayloadEmit;
 import org.ahocorasick.trie.PayloadTrie;
 
 /**
- * The reference: an adapter around the {@code org.ahocorasick} library, made to honour our contract.
+ * The reference: an adapter around the {@code org.ahocorasick} library, made to honour our
+ * contract.
  *
  * <p>Where the library's own rules differ, the adapter does not use them:
  *
  * <ul>
  *   <li>its {@code ignoreCase()} lower-cases with {@link Character#toLowerCase(char)}, which is not
- *       simple case folding (Turkish {@code ı} would match {@code i}), so the adapter folds the text
- *       itself into a same-length copy and feeds the library folded scan patterns;
+ *       simple case folding (Turkish {@code ı} would match {@code i}), so the adapter folds the
+ *       text itself into a same-length copy and feeds the library folded scan patterns;
  *   <li>its {@code onlyWholeWords()} uses {@link Character#isAlphabetic} and ignores digits, so the
  *       adapter filters boundaries itself;
  *   <li>it reports overlapping matches (we never call {@code ignoreOverlaps()}), with inclusive end

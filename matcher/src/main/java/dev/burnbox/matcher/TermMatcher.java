@@ -10,11 +10,11 @@ import java.util.List;
  * tests against {@link MatcherKind#NAIVE}):
  *
  * <ul>
- *   <li>Occurrences are reported as {@code (term, start, end)} with {@code String} indices; overlapping
- *       occurrences are all reported, including terms that are prefixes, suffixes or infixes of
- *       others.
- *   <li>They come in order of end offset, then start offset. A given span matches at most one distinct
- *       term (see {@link TermSet}), so the order is total.
+ *   <li>Occurrences are reported as {@code (term, start, end)} with {@code String} indices;
+ *       overlapping occurrences are all reported, including terms that are prefixes, suffixes or
+ *       infixes of others.
+ *   <li>They come in order of end offset, then start offset. A given span matches at most one
+ *       distinct term (see {@link TermSet}), so the order is total.
  *   <li>{@link MatchOptions} decide case and word boundaries.
  *   <li>When the text has no occurrence, {@link #containsAny} and {@link #forEachMatch} allocate
  *       nothing (except {@link MatcherKind#ORG_AHOCORASICK}, which wraps a library that does).

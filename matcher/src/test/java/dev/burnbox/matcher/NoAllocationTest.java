@@ -12,8 +12,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Scanning a text with no occurrence allocates nothing, measured with the JVM's per-thread allocation
- * counter. The first calls run in the interpreter, where escape analysis cannot hide an allocation.
+ * Scanning a text with no occurrence allocates nothing, measured with the JVM's per-thread
+ * allocation counter. The first calls run in the interpreter, where escape analysis cannot hide an
+ * allocation.
  */
 class NoAllocationTest {
   private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -30,9 +31,7 @@ class NoAllocationTest {
         .flatMap(
             kind ->
                 Stream.of(
-                        MatchOptions.EXACT,
-                        MatchOptions.IGNORE_CASE,
-                        new MatchOptions(true, true))
+                        MatchOptions.EXACT, MatchOptions.IGNORE_CASE, new MatchOptions(true, true))
                     .map(options -> Arguments.of(kind, options)));
   }
 

@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract of {@link TermMatcher}, as one table of cases crossed with every {@link MatcherKind}.
+ * The contract of {@link TermMatcher}, as one table of cases crossed with every {@link
+ * MatcherKind}.
  *
  * <p>Each row is run as written and again with the text padded on both sides by characters that no
  * term contains and that are not letters or digits, so offsets shift but matches do not change.
@@ -24,7 +25,8 @@ class TermMatcherContractTest {
   private static final MatchOptions IGNORE_CASE_WHOLE_WORDS = new MatchOptions(true, true);
 
   /** One row: terms matched against a text with options, and every occurrence expected. */
-  record Row(String name, MatchOptions options, List<String> terms, String text, List<Match> expected) {
+  record Row(
+      String name, MatchOptions options, List<String> terms, String text, List<Match> expected) {
     @Override
     public String toString() {
       return name;
@@ -78,8 +80,13 @@ class TermMatcherContractTest {
             "he@0-2",
             "her@0-3",
             "hers@0-4"),
-        row("terms that are suffixes of each other", EXACT, List.of("he", "she"), "she",
-            "she@0-3", "he@1-3"),
+        row(
+            "terms that are suffixes of each other",
+            EXACT,
+            List.of("he", "she"),
+            "she",
+            "she@0-3",
+            "he@1-3"),
         row(
             "classic Aho-Corasick example",
             EXACT,
@@ -110,8 +117,13 @@ class TermMatcherContractTest {
             List.of("Viagra", "VIAGRA"),
             "viagra",
             "Viagra@0-6"),
-        row("case variants stay distinct when exact", EXACT, List.of("ab", "AB"), "abAB",
-            "ab@0-2", "AB@2-4"),
+        row(
+            "case variants stay distinct when exact",
+            EXACT,
+            List.of("ab", "AB"),
+            "abAB",
+            "ab@0-2",
+            "AB@2-4"),
         // case
         row(
             "ignore case on ASCII",
@@ -123,10 +135,19 @@ class TermMatcherContractTest {
             "free@10-14"),
         row("exact case", EXACT, List.of("free"), "FREE free", "free@5-9"),
         row("Turkish dotless i matches only itself", IGNORE_CASE, List.of("ı"), "iIıİ", "ı@2-3"),
-        row("Turkish dotted capital I matches only itself", IGNORE_CASE, List.of("İ"), "iIıİ",
+        row(
+            "Turkish dotted capital I matches only itself",
+            IGNORE_CASE,
+            List.of("İ"),
+            "iIıİ",
             "İ@3-4"),
-        row("ASCII i does not match Turkish forms", IGNORE_CASE, List.of("i"), "iIıİ",
-            "i@0-1", "i@1-2"),
+        row(
+            "ASCII i does not match Turkish forms",
+            IGNORE_CASE,
+            List.of("i"),
+            "iIıİ",
+            "i@0-1",
+            "i@1-2"),
         row(
             "German sharp s under simple folding: capital sharp s matches, SS does not",
             IGNORE_CASE,
@@ -143,8 +164,14 @@ class TermMatcherContractTest {
             "σοφος@0-5",
             "σοφος@6-11",
             "σοφος@12-17"),
-        row("Kelvin sign folds to k", IGNORE_CASE, List.of("k"), "K k \u212A",
-            "k@0-1", "k@2-3", "k@4-5"),
+        row(
+            "Kelvin sign folds to k",
+            IGNORE_CASE,
+            List.of("k"),
+            "K k \u212A",
+            "k@0-1",
+            "k@2-3",
+            "k@4-5"),
         row("symbols under ignore case", IGNORE_CASE, List.of("$$$"), "$$$$", "$$$@0-3", "$$$@1-4"),
         // surrogate pairs
         row(
@@ -164,9 +191,17 @@ class TermMatcherContractTest {
         row("term between emoji", EXACT, List.of("ab"), "😀ab😀", "ab@2-4"),
         // whole words
         row("whole word alone", WHOLE_WORDS, List.of("cash"), "cash", "cash@0-4"),
-        row("whole words not inside a word", WHOLE_WORDS, List.of("cash"), "cashier ecash cash.",
+        row(
+            "whole words not inside a word",
+            WHOLE_WORDS,
+            List.of("cash"),
+            "cashier ecash cash.",
             "cash@14-18"),
-        row("digits are word characters", WHOLE_WORDS, List.of("win"), "win2 2win win",
+        row(
+            "digits are word characters",
+            WHOLE_WORDS,
+            List.of("win"),
+            "win2 2win win",
             "win@10-13"),
         row(
             "hyphens and apostrophes are boundaries",
@@ -176,10 +211,18 @@ class TermMatcherContractTest {
             "free@0-4",
             "free@19-23",
             "free@24-28"),
-        row("phrase with inner space", IGNORE_CASE_WHOLE_WORDS, List.of("act now"),
-            "ACT NOW! react now", "act now@0-7"),
-        row("emoji are boundaries, CJK letters are not", WHOLE_WORDS, List.of("sale"),
-            "💥sale💥 売sale", "sale@2-6"),
+        row(
+            "phrase with inner space",
+            IGNORE_CASE_WHOLE_WORDS,
+            List.of("act now"),
+            "ACT NOW! react now",
+            "act now@0-7"),
+        row(
+            "emoji are boundaries, CJK letters are not",
+            WHOLE_WORDS,
+            List.of("sale"),
+            "💥sale💥 売sale",
+            "sale@2-6"),
         row(
             "whole words with overlapping terms",
             WHOLE_WORDS,
@@ -224,10 +267,16 @@ class TermMatcherContractTest {
     for (String pad : List.of("☃", "☃ ☃", "☃\n")) {
       List<Match> shifted =
           row.expected().stream()
-              .map(m -> new Match(m.term(), m.termIndex(), m.start() + pad.length(),
-                  m.end() + pad.length()))
+              .map(
+                  m ->
+                      new Match(
+                          m.term(),
+                          m.termIndex(),
+                          m.start() + pad.length(),
+                          m.end() + pad.length()))
               .toList();
-      assertThat(matcher.findAll(pad + row.text() + pad)).as("padded with %s", pad)
+      assertThat(matcher.findAll(pad + row.text() + pad))
+          .as("padded with %s", pad)
           .containsExactlyElementsOf(shifted);
     }
   }

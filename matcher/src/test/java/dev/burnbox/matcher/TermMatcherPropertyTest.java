@@ -58,7 +58,8 @@ class TermMatcherPropertyTest {
                 ALPHABETS.stream()
                     .flatMap(
                         alphabet ->
-                            OPTIONS.stream().map(options -> Arguments.of(kind, alphabet, options))));
+                            OPTIONS.stream()
+                                .map(options -> Arguments.of(kind, alphabet, options))));
   }
 
   @ParameterizedTest(name = "{0} over {1} with {2}")
@@ -88,7 +89,8 @@ class TermMatcherPropertyTest {
       // derived terms make prefix, suffix and infix relations common
       if (!terms.isEmpty() && random.nextInt(3) == 0) {
         String other = terms.get(random.nextInt(terms.size()));
-        int cut = other.offsetByCodePoints(0, random.nextInt(other.codePointCount(0, other.length())));
+        int cut =
+            other.offsetByCodePoints(0, random.nextInt(other.codePointCount(0, other.length())));
         term = random.nextBoolean() ? other.substring(cut) + term : other.substring(0, cut) + term;
       }
       if (!term.isEmpty()) {
@@ -101,7 +103,10 @@ class TermMatcherPropertyTest {
   private static String randomString(Random random, Alphabet alphabet, int codePoints) {
     StringBuilder out = new StringBuilder();
     IntStream.range(0, codePoints)
-        .forEach(i -> out.appendCodePoint(alphabet.codePoints()[random.nextInt(alphabet.codePoints().length)]));
+        .forEach(
+            i ->
+                out.appendCodePoint(
+                    alphabet.codePoints()[random.nextInt(alphabet.codePoints().length)]));
     return out.toString();
   }
 }

@@ -23,17 +23,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code burnbox scan}: prints every occurrence of the terms in each file, one line each, as
- * {@code path<TAB>start<TAB>end<TAB>term}, in the matcher contract's order (end, then start; offsets
- * are UTF-16 {@code String} indices into the file's text).
+ * {@code burnbox scan}: prints every occurrence of the terms in each file, one line each, as {@code
+ * path<TAB>start<TAB>end<TAB>term}, in the matcher contract's order (end, then start; offsets are
+ * UTF-16 {@code String} indices into the file's text).
  *
- * <p>Files are read as UTF-8 with no MIME decoding; malformed bytes become U+FFFD. A file that cannot
- * be read is reported on stderr, the other files are still scanned, and the exit code is 1.
+ * <p>Files are read as UTF-8 with no MIME decoding; malformed bytes become U+FFFD. A file that
+ * cannot be read is reported on stderr, the other files are still scanned, and the exit code is 1.
  */
 @Command(
     name = "scan",
     mixinStandardHelpOptions = true,
-    description = "Print every occurrence of spam terms in files: path, start, end, term (tab-separated).")
+    description =
+        "Print every occurrence of spam terms in files: path, start, end, term (tab-separated).")
 final class ScanCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -88,8 +89,14 @@ final class ScanCommand implements Callable<Integer> {
       matcher.forEachMatch(
           text,
           (term, start, end) ->
-              out.append(file).append('\t').append(Integer.toString(start)).append('\t')
-                  .append(Integer.toString(end)).append('\t').append(set.term(term)).append('\n'));
+              out.append(file)
+                  .append('\t')
+                  .append(Integer.toString(start))
+                  .append('\t')
+                  .append(Integer.toString(end))
+                  .append('\t')
+                  .append(set.term(term))
+                  .append('\n'));
     }
     out.flush();
     err.flush();

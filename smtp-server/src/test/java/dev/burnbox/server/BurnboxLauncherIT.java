@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Runs {@code ./burnbox scan} as a user does: the launcher script, the packaged jar, a real JVM. */
+/**
+ * Runs {@code ./burnbox scan} as a user does: the launcher script, the packaged jar, a real JVM.
+ */
 class BurnboxLauncherIT {
   private static final Path LAUNCHER = Path.of("..", "burnbox").toAbsolutePath().normalize();
 

@@ -34,8 +34,15 @@ class ScanCommandTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"naive", "boyer-moore", "trie", "aho-corasick", "wu-manber", "org-ahocorasick",
-          "best"})
+      strings = {
+        "naive",
+        "boyer-moore",
+        "trie",
+        "aho-corasick",
+        "wu-manber",
+        "org-ahocorasick",
+        "best"
+      })
   void printsEveryOccurrenceAsPathStartEndTermInContractOrder(String algorithm) throws IOException {
     Path terms = write("terms.txt", "# spam\n  he \n\nshe\nhers\nhis\n");
     Path mail = write("mail.txt", "ushers");
@@ -52,8 +59,8 @@ class ScanCommandTest {
     Path terms = write("terms.txt", "Cash\n");
     Path mail = write("mail.txt", "CASH cashier cash-back");
 
-    Result result = scan("--terms", terms.toString(), "--ignore-case", "--whole-words",
-        mail.toString());
+    Result result =
+        scan("--terms", terms.toString(), "--ignore-case", "--whole-words", mail.toString());
 
     assertThat(result.out()).isEqualTo(mail + "\t0\t4\tCash\n" + mail + "\t13\t17\tCash\n");
   }

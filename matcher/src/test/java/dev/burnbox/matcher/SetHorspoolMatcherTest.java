@@ -1,17 +1,11 @@
 package dev.burnbox.matcher;
 
-import static dev.burnbox.matcher.SkippingMatcherCases.FOLDING_ALPHABET;
-import static dev.burnbox.matcher.SkippingMatcherCases.WORD_ALPHABET;
 import static dev.burnbox.matcher.SkippingMatcherCases.allocatedBytes;
 import static dev.burnbox.matcher.SkippingMatcherCases.assertSameAsNaive;
-import static dev.burnbox.matcher.SkippingMatcherCases.plantedText;
-import static dev.burnbox.matcher.SkippingMatcherCases.randomString;
-import static dev.burnbox.matcher.SkippingMatcherCases.randomTerms;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SetHorspoolMatcherTest {
@@ -153,86 +147,42 @@ class SetHorspoolMatcherTest {
 
   @Test
   void agreesWithNaiveOnTinyAlphabets() {
-    Random random = new Random(11);
-    for (int i = 0; i < 3000; i++) {
-      String alphabet = random.nextBoolean() ? "a" : "ab";
-      TermSet set =
-          TermSet.of(
-              randomTerms(random, alphabet, 1 + random.nextInt(6), 1, 7),
-              new MatchOptions(random.nextBoolean(), random.nextBoolean()));
-      String text =
-          randomString(random, alphabet + (random.nextBoolean() ? " " : ""), random.nextInt(40));
-      assertAgreesWithNaive(set, text, "tiny #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnTinyAlphabets(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveOnMixedCaseUnicodeIgnoringCase() {
-    Random random = new Random(12);
-    for (int i = 0; i < 3000; i++) {
-      List<String> terms = randomTerms(random, FOLDING_ALPHABET, 1 + random.nextInt(8), 1, 5);
-      TermSet set = TermSet.of(terms, new MatchOptions(true, random.nextInt(4) == 0));
-      String text = plantedText(random, FOLDING_ALPHABET, terms, random.nextInt(12));
-      assertAgreesWithNaive(set, text, "unicode #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnMixedCaseUnicodeIgnoringCase(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveOnWholeWordsWithDigitsHyphensApostrophesAndLineBreaks() {
-    Random random = new Random(13);
-    for (int i = 0; i < 3000; i++) {
-      List<String> terms = randomTerms(random, "abAB1-'", 1 + random.nextInt(6), 1, 5);
-      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), true));
-      String text = plantedText(random, WORD_ALPHABET, terms, random.nextInt(12));
-      assertAgreesWithNaive(set, text, "words #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnWholeWordsWithDigitsHyphensApostrophesAndLineBreaks(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveOnVeryDifferentTermLengths() {
-    Random random = new Random(14);
-    for (int i = 0; i < 500; i++) {
-      List<String> terms = randomTerms(random, "abcd", 1 + random.nextInt(3), 1, 2);
-      terms.addAll(randomTerms(random, "abcd", 1 + random.nextInt(3), 30, 40));
-      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), false));
-      String text = plantedText(random, "abcd", terms, random.nextInt(20));
-      assertAgreesWithNaive(set, text, "lengths #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnVeryDifferentTermLengths(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveWhenTermsAreLongerThanTheLongestShift() {
-    Random random = new Random(16);
-    for (int i = 0; i < 100; i++) {
-      List<String> terms = randomTerms(random, "ab", 1 + random.nextInt(3), 126, 140);
-      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), false));
-      String text = plantedText(random, "abc", terms, random.nextInt(8));
-      assertAgreesWithNaive(set, text, "long #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveWhenTermsAreLongerThanTheLongestShift(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveOnTextWithUnpairedSurrogates() {
-    Random random = new Random(17);
-    for (int i = 0; i < 1000; i++) {
-      List<String> terms = randomTerms(random, FOLDING_ALPHABET, 1 + random.nextInt(5), 1, 4);
-      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), random.nextBoolean()));
-      StringBuilder text = new StringBuilder(plantedText(random, FOLDING_ALPHABET, terms, 8));
-      for (int j = random.nextInt(3); j > 0; j--) {
-        text.insert(random.nextInt(text.length() + 1), random.nextBoolean() ? '\ud801' : '\udc28');
-      }
-      assertAgreesWithNaive(set, text.toString(), "surrogates #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnTextWithUnpairedSurrogates(
+        SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 
   @Test
   void agreesWithNaiveOnLargeSets() {
-    Random random = new Random(15);
-    for (int i = 0; i < 30; i++) {
-      List<String> terms = randomTerms(random, "etaoinshrdlu ", 50 + random.nextInt(500), 3, 12);
-      TermSet set = TermSet.of(terms, new MatchOptions(random.nextBoolean(), random.nextBoolean()));
-      String text = plantedText(random, "etaoinshrdlu .,ETAOIN", terms, 400);
-      assertAgreesWithNaive(set, text, "large #" + i);
-    }
+    SkippingMatcherCases.agreesWithNaiveOnLargeSets(SetHorspoolMatcherTest::assertAgreesWithNaive);
   }
 }

@@ -99,6 +99,15 @@ final class PatternTrie {
 
   /** The child of {@code node} along {@code c}, or -1 if there is none. */
   int child(int node, char c) {
+    return child(label, firstChild, childCount, node, c);
+  }
+
+  /**
+   * The child of {@code node} along {@code c} in trie arrays laid out as {@link PatternTrie}'s, or
+   * -1 if there is none: a bisection over the node's sorted child range. For matchers that keep
+   * only the arrays they scan with.
+   */
+  static int child(char[] label, int[] firstChild, int[] childCount, int node, char c) {
     int a = firstChild[node];
     int b = a + childCount[node] - 1;
     while (a <= b) {

@@ -84,7 +84,7 @@ final class TrieMatcher implements TermMatcher {
     for (int start = 0; start < n; start++) {
       int node = rootChild[text.charAt(start)];
       int end = start + 1;
-      while (node != 0) {
+      while (node > 0) { // 0 is the root, never a child; -1 is no child
         int term = termAt[node];
         if (term >= 0 && terms.acceptsBoundaries(text, start, end)) {
           if (sink == null) {
@@ -99,7 +99,7 @@ final class TrieMatcher implements TermMatcher {
           break;
         }
         char c = text.charAt(end++);
-        node = child(node, fold == null ? c : fold[c]);
+        node = PatternTrie.child(label, firstChild, childCount, node, fold == null ? c : fold[c]);
       }
     }
     if (found == null) {
@@ -107,23 +107,5 @@ final class TrieMatcher implements TermMatcher {
     }
     found.emitSorted(sink);
     return true;
-  }
-
-  /** The child of {@code node} along {@code c}, or 0 (the root, never a child) for none. */
-  private int child(int node, char c) {
-    int a = firstChild[node];
-    int b = a + childCount[node] - 1;
-    while (a <= b) {
-      int mid = (a + b) >>> 1;
-      char m = label[mid];
-      if (m < c) {
-        a = mid + 1;
-      } else if (m > c) {
-        b = mid - 1;
-      } else {
-        return mid;
-      }
-    }
-    return 0;
   }
 }

@@ -1,5 +1,7 @@
 package dev.burnbox.mailstore;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -24,7 +26,7 @@ public sealed interface DeliveryResult {
   record Delivered(Map<InboxName, MessageId> ids) implements DeliveryResult {
     /** Copies {@code ids}, keeping its order. */
     public Delivered {
-      ids = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ids));
+      ids = Collections.unmodifiableMap(new LinkedHashMap<>(ids));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.burnbox.mailstore;
 import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -320,7 +321,12 @@ final class MemoryInboxStore implements InboxStore {
 
   /** Evicts every expired entry: a prefix of {@code entries}. Under the lock. */
   private void expire(Instant now) {
-    Instant cutoff = now.minus(ttl);
+    Instant cutoff;
+    try {
+      cutoff = now.minus(ttl);
+    } catch (DateTimeException | ArithmeticException e) {
+      return; // a time to live longer than the clock's past: nothing can have expired
+    }
     while (!entries.isEmpty()) {
       Entry oldest = entries.firstEntry().getValue();
       if (oldest.delivery().storedAt.isAfter(cutoff)) {

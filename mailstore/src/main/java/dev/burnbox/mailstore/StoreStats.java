@@ -1,5 +1,6 @@
 package dev.burnbox.mailstore;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -28,7 +29,7 @@ public record StoreStats(
     for (EvictionCause cause : EvictionCause.values()) {
       all.put(cause, evictions.getOrDefault(cause, 0L));
     }
-    evictions = java.util.Collections.unmodifiableMap(all);
+    evictions = Collections.unmodifiableMap(all);
   }
 
   /** Evictions for every cause together. */

@@ -215,4 +215,12 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     assertThat(store.get(second)).isEmpty();
     assertThat(store.stats().evictions()).containsEntry(EvictionCause.TTL, 2L);
   }
+
+  @Test
+  void aTimeToLiveLongerThanTheClocksPastNeverExpires() {
+    InboxStore store = store(Limits.defaults().withTtl(Duration.ofSeconds(Long.MAX_VALUE)));
+    MessageId id = deliverOne(store, message("forever", "a"));
+    clock.advance(Duration.ofDays(365_000));
+    assertThat(store.get(id)).isPresent();
+  }
 }

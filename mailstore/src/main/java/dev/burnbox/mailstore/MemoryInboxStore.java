@@ -61,19 +61,24 @@ import java.util.function.Consumer;
  * <h2>Byte accounting</h2>
  *
  * {@code storedBytes} is the sum of the encoded body lengths plus a fixed estimate per object,
- * taken for a 64-bit JVM with compressed references and rounded up: {@value #ENTRY_OVERHEAD} bytes
- * per entry (entry object, id with its string, a hash-map node and a tree-map node with boxed key),
- * {@value #DELIVERY_OVERHEAD} bytes per delivery plus 2 bytes per character of its sender, from,
- * subject and spam terms (object, two instants, verdict, list and string headers), {@value
- * #BODY_OVERHEAD} bytes per body (object, array header, SHA-256 hash code, map node) and {@value
- * #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character (name, tree map, map node).
- * Characters count 2 bytes though most are stored in one, so the estimate errs on the large side.
+ * taken for a 64-bit JVM with compressed references, checked against heap measured with JOL ({@code
+ * MemoryFootprintTest}) and rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id
+ * with its string and bytes, a linked-hash-map node and table slot, a tree-map node with its boxed
+ * key), {@value #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list,
+ * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
+ * from, subject and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256
+ * hash code, map node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per
+ * name character (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored
+ * in one, so the estimate errs on the large side; an entry of a message listed in one inbox costs
+ * about 1 KB before its body. Without compressed references (heaps of 32 GiB and more) objects are
+ * larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 224;
-  static final int DELIVERY_OVERHEAD = 224;
-  static final int BODY_OVERHEAD = 160;
-  static final int INBOX_OVERHEAD = 176;
+  static final int ENTRY_OVERHEAD = 256;
+  static final int DELIVERY_OVERHEAD = 320;
+  static final int TERM_OVERHEAD = 48;
+  static final int BODY_OVERHEAD = 192;
+  static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -169,10 +174,12 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   private static final class Inbox {
+    final InboxName name; // the one instance every entry of this inbox refers to
     final TreeMap<Long, Entry> bySeq = new TreeMap<>();
     final long cost;
 
     Inbox(InboxName name) {
+      this.name = name;
       this.cost = inboxCost(name);
     }
   }
@@ -195,7 +202,7 @@ final class MemoryInboxStore implements InboxStore {
     for (String term : m.verdict().terms()) {
       chars += term.length();
     }
-    return DELIVERY_OVERHEAD + 2 * chars;
+    return DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars;
   }
 
   private InboxName canonical(InboxName name) {
@@ -282,13 +289,13 @@ final class MemoryInboxStore implements InboxStore {
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
       for (InboxName t : targets) {
-        Entry e = new Entry(idIt.next(), t, nextSeq++, delivery);
         Inbox inbox = inboxes.get(t);
         if (inbox == null) {
           inbox = new Inbox(t);
           inboxes.put(t, inbox);
           storedBytes += inbox.cost;
         }
+        Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
         inbox.bySeq.put(e.seq(), e);
         entries.put(e.id(), e);
         delivery.liveEntries++;

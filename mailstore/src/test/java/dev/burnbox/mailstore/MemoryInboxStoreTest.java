@@ -109,6 +109,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         MemoryInboxStore.BODY_OVERHEAD
             + 3000
             + MemoryInboxStore.DELIVERY_OVERHEAD
+            + 2 * MemoryInboxStore.TERM_OVERHEAD
             + 2 * (7 + 4 + 4 + 7)
             + 2 * MemoryInboxStore.ENTRY_OVERHEAD
             + (MemoryInboxStore.INBOX_OVERHEAD + 2)

@@ -27,6 +27,9 @@ import java.util.function.Consumer;
  *       delivered} is retrievable until deleted or evicted by those limits.
  * </ul>
  *
+ * <p>Costs depend on the backend; the memory backend's are O(log n) per entry added, read or
+ * removed plus the bytes copied, with n the entries held.
+ *
  * <p>Names given to any method are normalized the same way (for instance {@code +tag}s stripped
  * when the store is so configured), so {@code list}, {@code subscribe} and {@code deliver} agree.
  */

@@ -58,6 +58,11 @@ import java.util.function.Consumer;
  * deliveries of one body store it once. Ids come from {@link java.security.SecureRandom} outside
  * the lock. Listeners run after the lock is released.
  *
+ * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
+ * background thread), so under steady traffic expiry is spread over operations; the first operation
+ * after a long idle period removes everything that expired meanwhile, in O(k log n) for k entries
+ * under the lock (about a second per million entries).
+ *
  * <h2>Byte accounting</h2>
  *
  * {@code storedBytes} is the sum of the encoded body lengths plus a fixed estimate per object,

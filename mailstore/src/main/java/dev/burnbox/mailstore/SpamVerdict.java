@@ -5,6 +5,7 @@ import java.util.Objects;
 
 /**
  * What the intake pipeline's spam scan concluded about a message, stored with it for listing.
+ * Immutable.
  *
  * @param terms the distinct spam terms found, in the order the scanner reported them; copied
  * @param score the score the pipeline computed from them; finite and not negative

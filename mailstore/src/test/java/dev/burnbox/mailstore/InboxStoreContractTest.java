@@ -205,6 +205,19 @@ abstract class InboxStoreContractTest {
   }
 
   @Test
+  void nullArgumentsAreRefused() {
+    InboxStore store = store();
+    assertThatThrownBy(() -> store.deliver(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.list(null, 10, null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.get(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.delete(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.subscribe(null, s -> {}))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.subscribe(inbox("a"), null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
   void unknownIdsAreAbsent() {
     InboxStore store = store();
     deliverOne(store, message("x", "a"));
@@ -346,7 +359,7 @@ abstract class InboxStoreContractTest {
         new Thread(
             () -> {
               try {
-                for (int i = 201; !stop.get() && i < 100_000; i++) {
+                for (int i = 201; !stop.get() && i < 30_000; i++) {
                   deliverOne(store, message("m" + i, "a"));
                 }
               } catch (Throwable t) {

@@ -61,7 +61,7 @@ import java.util.function.Consumer;
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
  * after a long idle period removes everything that expired meanwhile, in O(k log n) for k entries
- * under the lock (about a second per million entries).
+ * under the lock.
  *
  * <h2>Byte accounting</h2>
  *

@@ -1,0 +1,151 @@
+package dev.burnbox.mailstore;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The name of an inbox: the local part of a recipient address, lower-cased.
+ *
+ * <p>Names are case-insensitive ({@code Bob} and {@code bob} are one inbox) and restricted to a
+ * conservative set that is safe in a URL path without escaping: ASCII letters and digits, {@code
+ * .}, {@code -}, {@code _} and {@code +}; 1 to {@value #MAX_LENGTH} characters; no leading or
+ * trailing dot and no two dots in a row. A {@code +tag} (everything from the first {@code +}) is
+ * part of the name; {@link #withoutTag()} drops it, which a store does for every name when built
+ * with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the first {@code +} obeys
+ * the same rules as the whole name, so it is never empty.
+ *
+ * <p>Immutable and thread-safe; equal names have equal {@link #value()}s.
+ */
+public final class InboxName implements Comparable<InboxName> {
+  /** The longest name accepted, in characters (the SMTP limit on a local part). */
+  public static final int MAX_LENGTH = 64;
+
+  private final String value;
+
+  private InboxName(String value) {
+    this.value = value;
+  }
+
+  /**
+   * The inbox for a local part such as {@code Bob+news}.
+   *
+   * @throws NullPointerException if {@code localPart} is null
+   * @throws IllegalArgumentException if it is not a valid name (see the class comment)
+   */
+  public static InboxName of(String localPart) {
+    Objects.requireNonNull(localPart, "localPart");
+    validate(localPart, "inbox name");
+    int plus = localPart.indexOf('+');
+    if (plus >= 0) {
+      validate(localPart.substring(0, plus), "inbox name before '+'");
+    }
+    // validated as ASCII first: lower-casing may turn non-ASCII letters (the Kelvin sign) into
+    // ASCII
+    return new InboxName(localPart.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * The inbox for a full address {@code local@domain}; the domain is not checked beyond being
+   * non-empty (which domains are served is the SMTP layer's business).
+   *
+   * @throws NullPointerException if {@code address} is null
+   * @throws IllegalArgumentException if there is no {@code @}, the domain is empty, or the local
+   *     part is not a valid name
+   */
+  public static InboxName fromAddress(String address) {
+    Objects.requireNonNull(address, "address");
+    int at = address.lastIndexOf('@');
+    if (at < 0) {
+      throw new IllegalArgumentException("address has no '@': " + excerpt(address));
+    }
+    if (at == address.length() - 1) {
+      throw new IllegalArgumentException("address has an empty domain: " + excerpt(address));
+    }
+    return of(address.substring(0, at));
+  }
+
+  private static void validate(String s, String what) {
+    if (s.isEmpty()) {
+      throw new IllegalArgumentException(what + " is empty");
+    }
+    if (s.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          what + " is longer than " + MAX_LENGTH + " characters: " + excerpt(s));
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '-'
+              || c == '_'
+              || c == '+';
+      if (!ok) {
+        throw new IllegalArgumentException(
+            String.format(
+                "%s has a character outside [A-Za-z0-9._+-] (U+%04X) at index %d: %s",
+                what, (int) c, i, excerpt(s)));
+      }
+      if (c == '.' && i + 1 < s.length() && s.charAt(i + 1) == '.') {
+        throw new IllegalArgumentException(what + " has two dots in a row: " + excerpt(s));
+      }
+    }
+    if (s.charAt(0) == '.' || s.charAt(s.length() - 1) == '.') {
+      throw new IllegalArgumentException(what + " starts or ends with a dot: " + excerpt(s));
+    }
+  }
+
+  // Names come from hostile senders: quote at most a bounded, escaped prefix in messages.
+  private static String excerpt(String s) {
+    StringBuilder out = new StringBuilder("\"");
+    int n = Math.min(s.length(), MAX_LENGTH);
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+        out.append(c);
+      } else {
+        out.append(String.format("\\u%04x", (int) c));
+      }
+    }
+    return out.append(s.length() > n ? "\"..." : "\"").toString();
+  }
+
+  /** The lower-cased name, including any {@code +tag}. */
+  public String value() {
+    return value;
+  }
+
+  /** True if the name has a {@code +tag}. */
+  public boolean hasTag() {
+    return value.indexOf('+') >= 0;
+  }
+
+  /** This name without its {@code +tag} ({@code bob+news} becomes {@code bob}); this if none. */
+  public InboxName withoutTag() {
+    int plus = value.indexOf('+');
+    return plus < 0 ? this : new InboxName(value.substring(0, plus));
+  }
+
+  @Override
+  public int compareTo(InboxName other) {
+    return value.compareTo(other.value);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof InboxName other && value.equals(other.value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
+  /** The same as {@link #value()}. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,241 @@
+package dev.burnbox.mailstore;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Bounded, deduplicated inboxes of received mail: the contract every backend honours.
+ *
+ * <p>A delivered message is stored once and listed in each recipient inbox; each listing (an
+ * <em>entry</em>) has its own {@link MessageId}, and the stored body goes when its last entry goes.
+ *
+ * <p>Guarantees:
+ *
+ * <ul>
+ *   <li>Thread-safe. A delivery is atomic: readers see all of its entries or none, never a partial
+ *       message. Entries of one inbox are listed in delivery order, newest first.
+ *   <li>Bounded by three limits, each documented on {@link Builder}: a per-inbox cap (the inbox's
+ *       oldest entry goes first), a byte budget (the oldest entry in the whole store goes first)
+ *       and a time to live. Every removal not asked for by {@link #delete} is counted in {@link
+ *       #stats()} by {@link EvictionCause}.
+ *   <li>Nothing is silently dropped: a message that can never fit is {@linkplain
+ *       DeliveryResult.Refused refused}; a message answered as {@linkplain DeliveryResult.Delivered
+ *       delivered} is retrievable until deleted or evicted by those limits.
+ * </ul>
+ *
+ * <p>Costs depend on the backend; the memory backend's are O(log n) per entry added, read or
+ * removed plus the bytes copied, with n the entries held.
+ *
+ * <p>Names given to any method are normalized the same way (for instance {@code +tag}s stripped
+ * when the store is so configured), so {@code list}, {@code subscribe} and {@code deliver} agree.
+ */
+public interface InboxStore {
+
+  /** A builder for the in-memory store, with the documented defaults. */
+  static Builder memory() {
+    return new Builder();
+  }
+
+  /**
+   * Stores {@code message} and lists it in each of its (distinct) recipient inboxes, evicting old
+   * entries as the limits require. New-message events go to the recipients' subscribers after the
+   * message is visible to readers.
+   *
+   * @return {@link DeliveryResult.Delivered} with each inbox's new id, or {@link
+   *     DeliveryResult.Refused} if nothing was stored
+   * @throws NullPointerException if {@code message} is null
+   */
+  DeliveryResult deliver(IncomingMessage message);
+
+  /**
+   * One page of {@code inbox}, newest first. Paging is stable: following cursors from a first page
+   * returns every entry that existed when that page was read and is still held, each exactly once
+   * and in order, however many messages arrive meanwhile (they are newer, so they belong before the
+   * first page). An unknown or empty inbox gives an empty page.
+   *
+   * @param limit the most entries to return, at least 1
+   * @param cursor null for the newest page, else a {@link InboxPage#nextCursor()} from this store
+   * @throws NullPointerException if {@code inbox} is null
+   * @throws IllegalArgumentException if {@code limit} is below 1 or {@code cursor} is malformed
+   */
+  InboxPage list(InboxName inbox, int limit, String cursor);
+
+  /**
+   * The entry {@code id} with its raw bytes exactly as received, or empty if there is no such entry
+   * (never delivered, deleted or evicted).
+   *
+   * @throws NullPointerException if {@code id} is null
+   */
+  Optional<StoredMessage> get(MessageId id);
+
+  /**
+   * Removes the entry {@code id} from its inbox; the stored body goes with the last entry that uses
+   * it. Not counted as an eviction.
+   *
+   * @return true if the entry existed
+   * @throws NullPointerException if {@code id} is null
+   */
+  boolean delete(MessageId id);
+
+  /**
+   * Calls {@code listener} with each entry delivered to {@code inbox} from now on until the
+   * returned subscription is closed. Listeners must be quick and must not block (hand the event to
+   * a queue): see {@link Builder#listenerExecutor} for which thread runs them. A listener that
+   * throws is logged and stays subscribed; it never affects delivery. Events of concurrent
+   * deliveries to one inbox may arrive out of order; each carries its entry's id.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener);
+
+  /** A consistent snapshot of the store's contents and eviction counters. */
+  StoreStats stats();
+
+  /**
+   * Configures and builds an in-memory {@link InboxStore}. Not thread-safe; each {@link #build()}
+   * returns a new, independent store.
+   */
+  final class Builder {
+    /** The default per-inbox cap: {@value}. */
+    public static final int DEFAULT_INBOX_CAP = 50;
+
+    /** The default byte budget: 256 MiB. */
+    public static final long DEFAULT_MAX_BYTES = 256L << 20;
+
+    /** The default time to live: 24 hours. */
+    public static final Duration DEFAULT_TTL = Duration.ofHours(24);
+
+    private int inboxCap = DEFAULT_INBOX_CAP;
+    private long maxBytes = DEFAULT_MAX_BYTES;
+    private Duration ttl = DEFAULT_TTL;
+    private InstantSource clock = InstantSource.system();
+    private boolean stripPlusTags;
+    private Executor listenerExecutor = Runnable::run;
+    private BodyCodec codec = BodyCodec.identity();
+
+    Builder() {}
+
+    /**
+     * The most entries one inbox holds ({@code --inbox-cap}); delivering to a full inbox evicts its
+     * oldest entry ({@link EvictionCause#INBOX_CAP}).
+     *
+     * @throws IllegalArgumentException if {@code cap} is below 1
+     */
+    public Builder inboxCap(int cap) {
+      if (cap < 1) {
+        throw new IllegalArgumentException("inbox cap must be at least 1: " + cap);
+      }
+      this.inboxCap = cap;
+      return this;
+    }
+
+    /**
+     * The byte budget ({@code --store-max-bytes}): stored bodies plus the estimated index overhead
+     * of entries, deliveries and inboxes (see {@link StoreStats#storedBytes()}). Over it, the
+     * oldest entries in the whole store are evicted ({@link EvictionCause#MEMORY_BUDGET}); a
+     * message that alone exceeds it is refused ({@link RefusalReason#TOO_LARGE_FOR_STORE}). The
+     * budget bounds the store's estimate, not the JVM heap exactly; the estimate errs on the large
+     * side (measured 1.1 to 1.5 times the retained heap, with compressed references, i.e. heaps
+     * under 32 GiB). The memory backend counts about 1 KB for a message listed in one new inbox,
+     * plus its stored body and 2 bytes per character of its metadata. Default 256 MiB.
+     *
+     * @throws IllegalArgumentException if {@code bytes} is below 1
+     */
+    public Builder maxBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("max bytes must be at least 1: " + bytes);
+      }
+      this.maxBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long an entry is kept after delivery ({@code --ttl}), measured on {@link #clock}. Expired
+     * entries disappear from every read at once ({@link EvictionCause#TTL}).
+     *
+     * @throws NullPointerException if {@code ttl} is null
+     * @throws IllegalArgumentException if {@code ttl} is zero or negative
+     */
+    public Builder ttl(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.isZero() || ttl.isNegative()) {
+        throw new IllegalArgumentException("ttl must be positive: " + ttl);
+      }
+      this.ttl = ttl;
+      return this;
+    }
+
+    /**
+     * The time source for the time to live; the system clock by default. Tests pass a fake.
+     *
+     * @throws NullPointerException if {@code clock} is null
+     */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Whether {@code bob+news} is delivered to and read from inbox {@code bob}; false by default.
+     */
+    public Builder stripPlusTags(boolean strip) {
+      this.stripPlusTags = strip;
+      return this;
+    }
+
+    /**
+     * Where listeners run. By default they run on the delivering thread, after the store's lock is
+     * released and after the delivery is visible, one after another; a listener's exception is
+     * caught and logged. Pass an executor to take them off the delivering thread.
+     *
+     * @throws NullPointerException if {@code executor} is null
+     */
+    public Builder listenerExecutor(Executor executor) {
+      this.listenerExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** How bodies are stored (compression); {@link BodyCodec#identity()} by default. */
+    Builder codec(BodyCodec codec) {
+      this.codec = Objects.requireNonNull(codec, "codec");
+      return this;
+    }
+
+    int inboxCap() {
+      return inboxCap;
+    }
+
+    long maxBytes() {
+      return maxBytes;
+    }
+
+    Duration ttl() {
+      return ttl;
+    }
+
+    InstantSource clock() {
+      return clock;
+    }
+
+    boolean stripPlusTags() {
+      return stripPlusTags;
+    }
+
+    Executor listenerExecutor() {
+      return listenerExecutor;
+    }
+
+    BodyCodec codec() {
+      return codec;
+    }
+
+    /** A new in-memory store with these settings. */
+    public InboxStore build() {
+      return new MemoryInboxStore(this);
+    }
+  }
+}

@@ -1,0 +1,584 @@
+package dev.burnbox.mailstore;
+
+import com.google.common.hash.HashCode;
+import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The in-memory {@link InboxStore}: one JVM, no disk.
+ *
+ * <h2>Layout</h2>
+ *
+ * <ul>
+ *   <li>{@code entries}: every entry by id, in delivery order (a {@link LinkedHashMap}). Its head
+ *       is the oldest entry of the whole store, so it is both the id index and the eviction queue
+ *       for the byte budget and the time to live. Times are made monotonic (a delivery's time is
+ *       never before the previous one's), so the head is always the first to expire.
+ *   <li>{@code inboxes}: per inbox, its entries by delivery sequence number (a {@link TreeMap});
+ *       newest-first pages and cursors are ranges of it, the cap evicts its first key.
+ *   <li>{@code bodies}: stored bodies by SHA-256 of the raw bytes, each with the number of
+ *       deliveries using it. A delivery (sender, from, subject, verdict) is shared by its entries
+ *       and counts its live entries. An entry's removal releases its delivery, whose removal
+ *       releases its body.
+ * </ul>
+ *
+ * <p>Identical raw bodies are deduplicated by SHA-256 alone, after checking the lengths agree: a
+ * collision needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean
+ * decoding (decompressing) the stored body on every hit, 10,000 times for spam sent to 10,000
+ * inboxes.
+ *
+ * <h2>Concurrency</h2>
+ *
+ * One {@link ReentrantLock} guards all structure and counters; under it run only map updates and
+ * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
+ * decoding run outside it; an encoded body is checked under the lock again before use, so racing
+ * deliveries of one body store it once. Ids come from {@link java.security.SecureRandom} outside
+ * the lock. Listeners run after the lock is released.
+ *
+ * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
+ * background thread), so under steady traffic expiry is spread over operations; the first operation
+ * after a long idle period removes everything that expired meanwhile, in O(k log n) for k entries
+ * under the lock.
+ *
+ * <h2>Byte accounting</h2>
+ *
+ * {@code storedBytes} is the sum of the encoded body lengths plus a fixed estimate per object,
+ * taken for a 64-bit JVM with compressed references, checked against heap measured with JOL ({@code
+ * MemoryFootprintTest}) and rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id
+ * with its string and bytes, a linked-hash-map node and table slot, a tree-map node with its boxed
+ * key), {@value #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list,
+ * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
+ * from, subject and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256
+ * hash code, map node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per
+ * name character (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored
+ * in one, so the estimate errs on the large side; an entry of a message listed in one inbox costs
+ * about 1 KB before its body. Without compressed references (heaps of 32 GiB and more) objects are
+ * larger than estimated.
+ */
+final class MemoryInboxStore implements InboxStore {
+  static final int ENTRY_OVERHEAD = 256;
+  static final int DELIVERY_OVERHEAD = 320;
+  static final int TERM_OVERHEAD = 48;
+  static final int BODY_OVERHEAD = 192;
+  static final int INBOX_OVERHEAD = 208;
+
+  private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
+  private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
+
+  private final int inboxCap;
+  private final long maxBytes;
+  private final Duration ttl;
+  private final InstantSource clock;
+  private final boolean stripPlusTags;
+  private final Executor listenerExecutor;
+  private final BodyCodec codec;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  // all guarded by lock
+  private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
+  private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
+  private final HashMap<HashCode, Body> bodies = new HashMap<>();
+  private final long[] evictions = new long[EvictionCause.values().length];
+  private long nextSeq = 1;
+  private Instant lastStoredAt = Instant.MIN;
+  private long rawBytes;
+  private long storedBytes;
+
+  private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> listeners =
+      new ConcurrentHashMap<>();
+
+  MemoryInboxStore(InboxStore.Builder builder) {
+    this.inboxCap = builder.inboxCap();
+    this.maxBytes = builder.maxBytes();
+    this.ttl = builder.ttl();
+    this.clock = builder.clock();
+    this.stripPlusTags = builder.stripPlusTags();
+    this.listenerExecutor = builder.listenerExecutor();
+    this.codec = builder.codec();
+  }
+
+  /** A stored body shared by every delivery of identical raw bytes. */
+  private static final class Body {
+    final HashCode hash;
+    final byte[] stored;
+    final int rawLength;
+    final long cost;
+    int deliveries;
+
+    Body(HashCode hash, byte[] stored, int rawLength) {
+      this.hash = hash;
+      this.stored = stored;
+      this.rawLength = rawLength;
+      this.cost = BODY_OVERHEAD + (long) stored.length;
+    }
+  }
+
+  /**
+   * One {@code deliver} call: metadata shared by its entries. It keeps the message's fields, not
+   * the message, whose raw bytes a deduplicated delivery must not hold on to.
+   */
+  private static final class Delivery {
+    final String envelopeSender;
+    final String from;
+    final String subject;
+    final Instant receivedAt;
+    final SpamVerdict verdict;
+    final Body body;
+    final Instant storedAt;
+    final long cost;
+    int liveEntries;
+
+    Delivery(IncomingMessage m, Body body, Instant storedAt, long cost) {
+      this.envelopeSender = m.envelopeSender();
+      this.from = m.from();
+      this.subject = m.subject();
+      this.receivedAt = m.receivedAt();
+      this.verdict = m.verdict();
+      this.body = body;
+      this.storedAt = storedAt;
+      this.cost = cost;
+    }
+  }
+
+  private record Entry(MessageId id, InboxName inbox, long seq, Delivery delivery) {
+    MessageSummary summary() {
+      Delivery d = delivery;
+      return new MessageSummary(
+          id,
+          inbox,
+          d.envelopeSender,
+          d.from,
+          d.subject,
+          d.receivedAt,
+          d.body.rawLength,
+          d.verdict);
+    }
+  }
+
+  private static final class Inbox {
+    final InboxName name; // the one instance every entry of this inbox refers to
+    final TreeMap<Long, Entry> bySeq = new TreeMap<>();
+    final long cost;
+
+    Inbox(InboxName name) {
+      this.name = name;
+      this.cost = inboxCost(name);
+    }
+  }
+
+  /** One subscription; identity matters, so one consumer may be subscribed twice. */
+  private static final class Listener {
+    final Consumer<? super MessageSummary> consumer;
+
+    Listener(Consumer<? super MessageSummary> consumer) {
+      this.consumer = consumer;
+    }
+  }
+
+  private static long inboxCost(InboxName name) {
+    return INBOX_OVERHEAD + 2L * name.value().length();
+  }
+
+  private static long deliveryCost(IncomingMessage m) {
+    long chars = m.envelopeSender().length() + m.from().length() + m.subject().length();
+    for (String term : m.verdict().terms()) {
+      chars += term.length();
+    }
+    return DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars;
+  }
+
+  private InboxName canonical(InboxName name) {
+    Objects.requireNonNull(name, "inbox");
+    return stripPlusTags ? name.withoutTag() : name;
+  }
+
+  @Override
+  public DeliveryResult deliver(IncomingMessage message) {
+    Objects.requireNonNull(message, "message");
+    Set<InboxName> targets = new LinkedHashSet<>();
+    for (InboxName r : message.recipients()) {
+      targets.add(canonical(r));
+    }
+    byte[] raw = message.rawView();
+    HashCode hash = Hashing.sha256().hashBytes(raw);
+    List<MessageId> ids = new ArrayList<>(targets.size());
+    for (int i = 0; i < targets.size(); i++) {
+      ids.add(MessageId.random());
+    }
+    long deliveryCost = deliveryCost(message);
+
+    List<Entry> added = new ArrayList<>(targets.size());
+    DeliveryResult result = tryDeliver(message, targets, ids, hash, deliveryCost, null, added);
+    if (result == null) {
+      // a new body: encode it outside the lock, then try again (another thread may have won)
+      byte[] stored = codec.encode(raw);
+      result = tryDeliver(message, targets, ids, hash, deliveryCost, stored, added);
+    }
+    for (Entry e : added) {
+      notifyListeners(e);
+    }
+    return result;
+  }
+
+  /**
+   * Delivers under the lock, or returns null if the body is new and {@code stored} is null. Appends
+   * the new entries to {@code added}.
+   */
+  private DeliveryResult tryDeliver(
+      IncomingMessage message,
+      Set<InboxName> targets,
+      List<MessageId> ids,
+      HashCode hash,
+      long deliveryCost,
+      byte[] stored,
+      List<Entry> added) {
+    int rawLength = message.rawView().length;
+    lock.lock();
+    try {
+      Instant now = now();
+      expire(now);
+      Body body = bodies.get(hash);
+      if (body != null && body.rawLength != rawLength) {
+        throw new IllegalStateException("SHA-256 collision between bodies of different lengths");
+      }
+      if (body == null && stored == null) {
+        return null;
+      }
+      long bodyCost = body != null ? body.cost : BODY_OVERHEAD + (long) stored.length;
+      long alone = bodyCost + deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
+      for (InboxName t : targets) {
+        alone += inboxCost(t);
+      }
+      if (alone > maxBytes) {
+        return new DeliveryResult.Refused(
+            RefusalReason.TOO_LARGE_FOR_STORE,
+            "message needs "
+                + alone
+                + " bytes stored and indexed ("
+                + rawLength
+                + " raw), the store's budget is "
+                + maxBytes);
+      }
+      if (body == null) {
+        body = new Body(hash, stored, rawLength);
+        bodies.put(hash, body);
+        rawBytes += rawLength;
+        storedBytes += body.cost;
+      }
+      body.deliveries++;
+      Delivery delivery = new Delivery(message, body, now, deliveryCost);
+      storedBytes += deliveryCost;
+      Map<InboxName, MessageId> result = new LinkedHashMap<>();
+      Iterator<MessageId> idIt = ids.iterator();
+      for (InboxName t : targets) {
+        Inbox inbox = inboxes.get(t);
+        if (inbox == null) {
+          inbox = new Inbox(t);
+          inboxes.put(t, inbox);
+          storedBytes += inbox.cost;
+        }
+        Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
+        inbox.bySeq.put(e.seq(), e);
+        entries.put(e.id(), e);
+        delivery.liveEntries++;
+        storedBytes += ENTRY_OVERHEAD;
+        added.add(e);
+        result.put(t, e.id());
+        if (inbox.bySeq.size() > inboxCap) {
+          remove(inbox.bySeq.firstEntry().getValue(), EvictionCause.INBOX_CAP);
+        }
+      }
+      // the new entries are the newest and cost at most maxBytes alone: they are never reached
+      while (storedBytes > maxBytes) {
+        remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET);
+      }
+      return new DeliveryResult.Delivered(result);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The clock's time, never before a time already used. Under the lock. */
+  private Instant now() {
+    Instant now = clock.instant();
+    if (now.isBefore(lastStoredAt)) {
+      now = lastStoredAt;
+    }
+    lastStoredAt = now;
+    return now;
+  }
+
+  /** Evicts every expired entry: a prefix of {@code entries}. Under the lock. */
+  private void expire(Instant now) {
+    Instant cutoff;
+    try {
+      cutoff = now.minus(ttl);
+    } catch (DateTimeException | ArithmeticException e) {
+      return; // a time to live longer than the clock's past: nothing can have expired
+    }
+    while (!entries.isEmpty()) {
+      Entry oldest = entries.firstEntry().getValue();
+      if (oldest.delivery().storedAt.isAfter(cutoff)) {
+        return;
+      }
+      remove(oldest, EvictionCause.TTL);
+    }
+  }
+
+  /** Removes {@code e}, releasing what only it used. {@code cause} is null for a delete. */
+  private void remove(Entry e, EvictionCause cause) {
+    entries.remove(e.id());
+    Inbox inbox = inboxes.get(e.inbox());
+    inbox.bySeq.remove(e.seq());
+    storedBytes -= ENTRY_OVERHEAD;
+    if (inbox.bySeq.isEmpty()) {
+      inboxes.remove(e.inbox());
+      storedBytes -= inbox.cost;
+    }
+    Delivery d = e.delivery();
+    if (--d.liveEntries == 0) {
+      storedBytes -= d.cost;
+      Body b = d.body;
+      if (--b.deliveries == 0) {
+        bodies.remove(b.hash);
+        storedBytes -= b.cost;
+        rawBytes -= b.rawLength;
+      }
+    }
+    if (cause != null) {
+      evictions[cause.ordinal()]++;
+    }
+  }
+
+  private void notifyListeners(Entry e) {
+    CopyOnWriteArrayList<Listener> subscribed = listeners.get(e.inbox());
+    if (subscribed == null) {
+      return;
+    }
+    MessageSummary summary = e.summary();
+    for (Listener l : subscribed) {
+      try {
+        listenerExecutor.execute(() -> callListener(l, summary));
+      } catch (RuntimeException ex) {
+        LOG.log(System.Logger.Level.WARNING, "listener executor refused an event", ex);
+      }
+    }
+  }
+
+  private static void callListener(Listener l, MessageSummary summary) {
+    try {
+      l.consumer.accept(summary);
+    } catch (RuntimeException ex) {
+      LOG.log(System.Logger.Level.WARNING, "inbox listener failed", ex);
+    }
+  }
+
+  @Override
+  public InboxPage list(InboxName inbox, int limit, String cursor) {
+    InboxName name = canonical(inbox);
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1: " + limit);
+    }
+    long before = cursor == null ? Long.MAX_VALUE : parseCursor(cursor);
+    List<MessageSummary> page = new ArrayList<>(Math.min(limit, inboxCap));
+    boolean more = false;
+    long last = 0;
+    lock.lock();
+    try {
+      expire(now());
+      Inbox box = inboxes.get(name);
+      if (box != null) {
+        NavigableMap<Long, Entry> older = box.bySeq.headMap(before, false).descendingMap();
+        for (Entry e : older.values()) {
+          if (page.size() == limit) {
+            more = true;
+            break;
+          }
+          page.add(e.summary());
+          last = e.seq();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    return new InboxPage(page, more ? Optional.of(cursorFor(last)) : Optional.empty());
+  }
+
+  private static String cursorFor(long seq) {
+    return CURSOR_ENCODER.encodeToString(ByteBuffer.allocate(Long.BYTES).putLong(seq).array());
+  }
+
+  private static long parseCursor(String cursor) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getUrlDecoder().decode(cursor);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("malformed cursor", e);
+    }
+    if (bytes.length != Long.BYTES || cursor.length() != 11) {
+      throw new IllegalArgumentException("malformed cursor");
+    }
+    long seq = ByteBuffer.wrap(bytes).getLong();
+    if (seq < 1) {
+      throw new IllegalArgumentException("malformed cursor");
+    }
+    return seq;
+  }
+
+  @Override
+  public Optional<StoredMessage> get(MessageId id) {
+    Objects.requireNonNull(id, "id");
+    MessageSummary summary;
+    byte[] stored;
+    lock.lock();
+    try {
+      expire(now());
+      Entry e = entries.get(id);
+      if (e == null) {
+        return Optional.empty();
+      }
+      summary = e.summary();
+      stored = e.delivery().body.stored;
+    } finally {
+      lock.unlock();
+    }
+    // stored arrays are never modified, so decoding outside the lock is safe
+    byte[] raw = codec.decode(stored);
+    if (raw == stored) {
+      raw = raw.clone();
+    }
+    return Optional.of(new StoredMessage(summary, raw));
+  }
+
+  @Override
+  public boolean delete(MessageId id) {
+    Objects.requireNonNull(id, "id");
+    lock.lock();
+    try {
+      expire(now());
+      Entry e = entries.get(id);
+      if (e == null) {
+        return false;
+      }
+      remove(e, null);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener) {
+    InboxName name = canonical(inbox);
+    Listener l = new Listener(Objects.requireNonNull(listener, "listener"));
+    // compute and computeIfPresent are atomic per key: a list emptied by close is never added to
+    listeners.compute(
+        name,
+        (k, list) -> {
+          CopyOnWriteArrayList<Listener> out = list == null ? new CopyOnWriteArrayList<>() : list;
+          out.add(l);
+          return out;
+        });
+    return () ->
+        listeners.computeIfPresent(
+            name,
+            (k, list) -> {
+              list.remove(l);
+              return list.isEmpty() ? null : list;
+            });
+  }
+
+  @Override
+  public StoreStats stats() {
+    lock.lock();
+    try {
+      expire(now());
+      Map<EvictionCause, Long> byCause = new EnumMap<>(EvictionCause.class);
+      for (EvictionCause c : EvictionCause.values()) {
+        byCause.put(c, evictions[c.ordinal()]);
+      }
+      return new StoreStats(entries.size(), inboxes.size(), rawBytes, storedBytes, byCause);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Recomputes every count and cost from the structure and throws {@link AssertionError} if any
+   * differs from the maintained one. For tests; O(n) under the lock.
+   */
+  void checkInvariants() {
+    lock.lock();
+    try {
+      long entryCount = 0;
+      long expectStored = 0;
+      Map<Delivery, Integer> liveByDelivery = new HashMap<>();
+      for (Map.Entry<InboxName, Inbox> ie : inboxes.entrySet()) {
+        Inbox inbox = ie.getValue();
+        check(!inbox.bySeq.isEmpty(), "empty inbox kept: " + ie.getKey());
+        check(inbox.bySeq.size() <= inboxCap, "inbox over cap: " + ie.getKey());
+        expectStored += inbox.cost;
+        for (Entry e : inbox.bySeq.values()) {
+          check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
+          check(e.inbox().equals(ie.getKey()), "entry in the wrong inbox: " + e.id());
+          liveByDelivery.merge(e.delivery(), 1, Integer::sum);
+          entryCount++;
+        }
+      }
+      check(entryCount == entries.size(), "id index and inboxes disagree");
+      expectStored += entryCount * ENTRY_OVERHEAD;
+      long prevSeq = 0;
+      for (Entry e : entries.values()) {
+        check(e.seq() > prevSeq, "id index out of delivery order");
+        prevSeq = e.seq();
+      }
+      Map<Body, Integer> deliveriesByBody = new HashMap<>();
+      for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
+        check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
+        expectStored += de.getKey().cost;
+        deliveriesByBody.merge(de.getKey().body, 1, Integer::sum);
+      }
+      check(deliveriesByBody.size() == bodies.size(), "bodies held without deliveries");
+      long expectRaw = 0;
+      for (Body b : bodies.values()) {
+        check(deliveriesByBody.getOrDefault(b, 0) == b.deliveries, "body's count is wrong");
+        expectStored += b.cost;
+        expectRaw += b.rawLength;
+      }
+      check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
+      check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);
+      check(storedBytes <= maxBytes, "over budget: " + storedBytes);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new AssertionError(message);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.burnbox.mailstore;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * The identifier of one message in one inbox, as the web API addresses it.
+ *
+ * <p>An id is {@value #BITS} random bits from {@link SecureRandom}, written as {@value #LENGTH}
+ * characters of URL-safe base64 without padding. Ids are unguessable and never sequential, so
+ * knowing one id tells nothing about any other message. A message delivered to several inboxes has
+ * a different id in each.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class MessageId {
+  /** Random bits in an id. */
+  public static final int BITS = 128;
+
+  /** Characters in an id's text form. */
+  public static final int LENGTH = 22;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+
+  private final String value;
+
+  private MessageId(String value) {
+    this.value = value;
+  }
+
+  /** A new random id. Thread-safe. */
+  static MessageId random() {
+    byte[] bytes = new byte[BITS / 8];
+    RANDOM.nextBytes(bytes);
+    return new MessageId(ENCODER.encodeToString(bytes));
+  }
+
+  /**
+   * The id written as {@code text}.
+   *
+   * @throws NullPointerException if {@code text} is null
+   * @throws IllegalArgumentException unless {@code text} is the canonical text of an id: exactly
+   *     {@value #LENGTH} characters of {@code [A-Za-z0-9_-]} encoding {@value #BITS} bits
+   */
+  public static MessageId parse(String text) {
+    Objects.requireNonNull(text, "text");
+    if (text.length() != LENGTH) {
+      throw new IllegalArgumentException(
+          "message id must be " + LENGTH + " characters, got " + text.length());
+    }
+    for (int i = 0; i < LENGTH; i++) {
+      char c = text.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
+      if (!ok) {
+        throw new IllegalArgumentException(
+            "message id has a character outside URL-safe base64 at index " + i);
+      }
+    }
+    // the last character carries 4 unused bits: only one spelling per id is canonical
+    if (!ENCODER.encodeToString(Base64.getUrlDecoder().decode(text)).equals(text)) {
+      throw new IllegalArgumentException("message id is not canonical: " + text);
+    }
+    return new MessageId(text);
+  }
+
+  /** The text form, safe in a URL path. */
+  public String value() {
+    return value;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MessageId other && value.equals(other.value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
+  /** The same as {@link #value()}. */
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Bounded, deduplicated inboxes of received mail.
+ *
+ * <p>{@link dev.burnbox.mailstore.InboxStore} is the contract; {@link
+ * dev.burnbox.mailstore.InboxStore#memory()} builds the in-memory backend. The SMTP intake calls
+ * {@code deliver} with an {@link dev.burnbox.mailstore.IncomingMessage} and maps a {@link
+ * dev.burnbox.mailstore.RefusalReason} to its reply; the web layer calls {@code list}, {@code get},
+ * {@code delete}, {@code subscribe} and {@code stats}, addressing inboxes by {@link
+ * dev.burnbox.mailstore.InboxName} and messages by {@link dev.burnbox.mailstore.MessageId}.
+ * Implementations are package-private.
+ */
+package dev.burnbox.mailstore;

@@ -1,0 +1,67 @@
+package dev.burnbox.mailstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.openjdk.jol.info.GraphLayout;
+
+/**
+ * Checks that {@link StoreStats#storedBytes()}, the memory backend's estimate that the byte budget
+ * bounds, is not below the heap the store really retains (measured with JOL) for mail of several
+ * shapes. The estimate may be larger: the budget then errs on the safe side.
+ */
+class MemoryFootprintTest {
+
+  @BeforeAll
+  static void letJolReadRecordFields() {
+    // JOL cannot read record field offsets through Unsafe on recent JDKs without this
+    if (System.getProperty("jol.magicFieldOffset") == null) {
+      System.setProperty("jol.magicFieldOffset", "true");
+    }
+  }
+
+  @ParameterizedTest(name = "body {0} B, up to {1} recipients, rich metadata {2}")
+  @CsvSource({"0, 1, false", "0, 3, true", "100, 1, true", "2000, 3, false"})
+  void estimateIsNotBelowTheMeasuredHeap(int bodySize, int maxRecipients, boolean rich) {
+    InboxStore empty = InboxStore.memory().build();
+    InboxStore store = InboxStore.memory().inboxCap(1000).build();
+    Random random = new Random(bodySize);
+    for (int i = 0; i < 1000; i++) {
+      byte[] raw = new byte[bodySize];
+      random.nextBytes(raw);
+      raw =
+          (i + ":" + new String(raw, java.nio.charset.StandardCharsets.ISO_8859_1))
+              .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1); // distinct bodies
+      List<InboxName> to = new ArrayList<>();
+      for (int k = 0, n = 1 + random.nextInt(maxRecipients); k < n; k++) {
+        to.add(InboxName.of("u" + random.nextInt(300) + (k == 0 ? "" : "+t" + k)));
+      }
+      IncomingMessage m =
+          rich
+              ? new IncomingMessage(
+                  raw,
+                  "bounce-" + i + "@spammer.example",
+                  to,
+                  Instant.ofEpochSecond(1_700_000_000L + i),
+                  "\"Best Deals\" <deals@spammer.example>",
+                  "Cheap offer " + random.nextInt(1_000_000) + " just for you",
+                  new SpamVerdict(List.of("cheap", "offer"), 2.5))
+              : new IncomingMessage(
+                  raw, "", to, Instant.ofEpochSecond(i), "", "", SpamVerdict.CLEAN);
+      assertThat(store.deliver(m).isDelivered()).isTrue();
+    }
+    long measured =
+        GraphLayout.parseInstance(store).totalSize() - GraphLayout.parseInstance(empty).totalSize();
+    long estimated = store.stats().storedBytes();
+    assertThat(estimated)
+        .as("estimate %d vs measured %d bytes", estimated, measured)
+        .isGreaterThanOrEqualTo(measured)
+        .isLessThan(measured * 2);
+  }
+}

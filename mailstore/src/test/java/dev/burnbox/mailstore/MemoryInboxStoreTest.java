@@ -1,0 +1,227 @@
+package dev.burnbox.mailstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The shared contract, run against the memory backend, plus what only the memory backend says. */
+class MemoryInboxStoreTest extends InboxStoreContractTest {
+
+  @Override
+  InboxStore newStore(Limits limits, InstantSource clock) {
+    return builder(limits, clock).build();
+  }
+
+  private static InboxStore.Builder builder(Limits limits, InstantSource clock) {
+    return InboxStore.memory()
+        .inboxCap(limits.inboxCap())
+        .maxBytes(limits.maxBytes())
+        .ttl(limits.ttl())
+        .stripPlusTags(limits.stripPlusTags())
+        .clock(clock);
+  }
+
+  @Override
+  void checkInvariants(InboxStore store) {
+    assertThat(store).isInstanceOf(MemoryInboxStore.class);
+    ((MemoryInboxStore) store).checkInvariants();
+  }
+
+  /** Stores {@code raw} reversed behind a one-byte marker, and counts its calls. */
+  static final class CountingCodec implements BodyCodec {
+    final AtomicInteger encodes = new AtomicInteger();
+    final AtomicInteger decodes = new AtomicInteger();
+
+    @Override
+    public byte[] encode(byte[] raw) {
+      encodes.incrementAndGet();
+      byte[] out = new byte[raw.length + 1];
+      out[0] = 'R';
+      for (int i = 0; i < raw.length; i++) {
+        out[out.length - 1 - i] = raw[i];
+      }
+      return out;
+    }
+
+    @Override
+    public byte[] decode(byte[] stored) {
+      decodes.incrementAndGet();
+      assertThat(stored[0]).isEqualTo((byte) 'R');
+      byte[] out = new byte[stored.length - 1];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = stored[stored.length - 1 - i];
+      }
+      return out;
+    }
+
+    @Override
+    public String name() {
+      return "reverse";
+    }
+  }
+
+  @Test
+  void buildsWithTheDocumentedDefaults() {
+    assertThat(InboxStore.Builder.DEFAULT_INBOX_CAP).isEqualTo(50);
+    assertThat(InboxStore.Builder.DEFAULT_MAX_BYTES).isEqualTo(256L * 1024 * 1024);
+    assertThat(InboxStore.Builder.DEFAULT_TTL).isEqualTo(Duration.ofHours(24));
+    InboxStore store = InboxStore.memory().build();
+    assertThat(store.stats().messages()).isZero();
+  }
+
+  @Test
+  void builderRefusesLimitsThatMakeNoSense() {
+    InboxStore.Builder b = InboxStore.memory();
+    assertThatThrownBy(() -> b.inboxCap(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.maxBytes(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.ttl(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.ttl(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.ttl(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> b.clock(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> b.listenerExecutor(null)).isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void storedBytesFollowTheDocumentedOverheadEstimate() {
+    InboxStore store = store();
+    byte[] raw = randomBytes(7, 3000);
+    IncomingMessage m =
+        new IncomingMessage(
+            raw,
+            "s@x.org", // 7
+            List.of(inbox("a"), inbox("bc")),
+            T0,
+            "From", // 4
+            "Subj", // 4
+            new SpamVerdict(List.of("spam", "ham"), 1)); // 7
+    store.deliver(m);
+    long expected =
+        MemoryInboxStore.BODY_OVERHEAD
+            + 3000
+            + MemoryInboxStore.DELIVERY_OVERHEAD
+            + 2 * MemoryInboxStore.TERM_OVERHEAD
+            + 2 * (7 + 4 + 4 + 7)
+            + 2 * MemoryInboxStore.ENTRY_OVERHEAD
+            + (MemoryInboxStore.INBOX_OVERHEAD + 2)
+            + (MemoryInboxStore.INBOX_OVERHEAD + 4);
+    assertThat(store.stats().storedBytes()).isEqualTo(expected);
+  }
+
+  @Test
+  void aMessageThatFitsExactlyIsDeliveredAndOneByteMoreIsRefused() {
+    byte[] raw = randomBytes(8, 1000);
+    IncomingMessage m = message(raw, "s", "a");
+    InboxStore probe = store();
+    probe.deliver(m);
+    long exact = probe.stats().storedBytes();
+
+    assertThat(store(Limits.defaults().withMaxBytes(exact)).deliver(m).isDelivered()).isTrue();
+    DeliveryResult refused = store(Limits.defaults().withMaxBytes(exact - 1)).deliver(m);
+    assertThat(refused).isInstanceOf(DeliveryResult.Refused.class);
+    assertThat(((DeliveryResult.Refused) refused).detail()).contains(Long.toString(exact - 1));
+  }
+
+  @Test
+  void encodesEachDistinctBodyOnceAndDecodesOnRead() {
+    CountingCodec codec = new CountingCodec();
+    InboxStore store = builder(Limits.defaults(), clock).codec(codec).build();
+    byte[] spam = randomBytes(9, 5000);
+    List<MessageId> ids = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      ids.addAll(delivered(store.deliver(message(spam, "spam", "u" + i, "v" + i))).values());
+    }
+    assertThat(codec.encodes).hasValue(1);
+    StoreStats stats = store.stats();
+    assertThat(stats.messages()).isEqualTo(200);
+    assertThat(stats.rawBytes()).isEqualTo(5000);
+    assertThat(store.get(ids.get(150)).orElseThrow().raw()).isEqualTo(spam);
+    assertThat(codec.decodes).hasValue(1);
+    assertThat(store.list(inbox("u3"), 10, null).messages()).hasSize(1);
+    assertThat(codec.decodes).as("listing decodes nothing").hasValue(1);
+    ((MemoryInboxStore) store).checkInvariants();
+  }
+
+  @Test
+  void racingDeliveriesOfOneNewBodyStoreItOnce() throws Exception {
+    CountingCodec codec = new CountingCodec();
+    InboxStore store = builder(Limits.defaults(), clock).codec(codec).build();
+    byte[] spam = randomBytes(10, 50_000);
+    int threads = 4;
+    CountDownLatch start = new CountDownLatch(1);
+    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    List<Thread> started = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int n = t;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < 50; i++) {
+                    store.deliver(message(spam, "spam", "t" + n + "x" + i));
+                  }
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              });
+      thread.start();
+      started.add(thread);
+    }
+    start.countDown();
+    for (Thread t : started) {
+      t.join();
+    }
+    assertThat(failures).isEmpty();
+    assertThat(codec.encodes.get()).isBetween(1, threads);
+    assertThat(store.stats().rawBytes()).isEqualTo(50_000);
+    assertThat(store.stats().messages()).isEqualTo(threads * 50);
+    ((MemoryInboxStore) store).checkInvariants();
+  }
+
+  @Test
+  void listenersRunOnTheConfiguredExecutorAfterTheDeliveryIsVisible() {
+    List<Runnable> queued = new ArrayList<>();
+    InboxStore store = builder(Limits.defaults(), clock).listenerExecutor(queued::add).build();
+    List<MessageSummary> seen = new ArrayList<>();
+    store.subscribe(inbox("a"), s -> seen.add(store.get(s.id()).orElseThrow().summary()));
+    Map<InboxName, MessageId> ids = delivered(store.deliver(message("x", "a", "b")));
+    assertThat(seen).isEmpty();
+    assertThat(queued).hasSize(1);
+    queued.forEach(Runnable::run);
+    assertThat(seen).extracting(MessageSummary::id).containsExactly(ids.get(inbox("a")));
+  }
+
+  @Test
+  void aClockThatStepsBackNeitherKeepsNorDropsMailEarly() {
+    InboxStore store = store(Limits.defaults().withTtl(Duration.ofHours(1)));
+    MessageId first = deliverOne(store, message("first", "a"));
+    clock.advance(Duration.ofMinutes(-30));
+    MessageId second = deliverOne(store, message("second", "b"));
+    // the second delivery counts as made at the latest time seen, so both expire together
+    clock.advance(Duration.ofMinutes(89));
+    assertThat(store.get(first)).isPresent();
+    assertThat(store.get(second)).isPresent();
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(store.get(first)).isEmpty();
+    assertThat(store.get(second)).isEmpty();
+    assertThat(store.stats().evictions()).containsEntry(EvictionCause.TTL, 2L);
+  }
+
+  @Test
+  void aTimeToLiveLongerThanTheClocksPastNeverExpires() {
+    InboxStore store = store(Limits.defaults().withTtl(Duration.ofSeconds(Long.MAX_VALUE)));
+    MessageId id = deliverOne(store, message("forever", "a"));
+    clock.advance(Duration.ofDays(365_000));
+    assertThat(store.get(id)).isPresent();
+  }
+}

@@ -23,8 +23,8 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p><b>Memory.</b> Heap: the reservoir, at most {@code reservoirBytes} plus 16 bytes per sample;
  * during training a copy of the reservoir's sample references and a {@code dictionaryBytes} buffer.
- * Time: training 1,000 mails (about 7 MB) into 64 KiB takes about a second of one core on the
- * machine of {@code docs/benchmarks.md}, off the encoding thread if the executor is.
+ * Time: training 1,000 mails (about 7 MB) into 112 KiB takes about a quarter of a second of one
+ * core on the machine of {@code docs/benchmarks.md}, off the encoding thread if the executor is.
  *
  * <p>Thread-safe: recording takes a short lock (a copy of at most {@code sampleBytes} is made
  * before it); at most one training runs at a time.
@@ -66,11 +66,11 @@ final class DictionaryTrainer {
     }
 
     /**
-     * The measured choice ({@code docs/benchmarks.md}): 64 KiB dictionaries, first after 1,000
+     * The measured choice ({@code docs/benchmarks.md}): 112 KiB dictionaries, first after 1,000
      * bodies, then every 100,000; an 8 MiB reservoir of 16 KiB samples; at most 16 dictionaries.
      */
     static Policy defaults() {
-      return new Policy(64 << 10, 1_000, 100_000, 8 << 20, 16 << 10, 16);
+      return new Policy(112 << 10, 1_000, 100_000, 8 << 20, 16 << 10, 16);
     }
   }
 

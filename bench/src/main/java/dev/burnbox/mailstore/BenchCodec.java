@@ -25,10 +25,10 @@ enum BenchCodec {
   ZSTD_19_DICT112("zstd-19+dict112k", "zstd level 19 (near its maximum), 112 KiB dictionary"),
   ZSTD_3_DICT112_PER_CALL(
       "zstd-3+dict112k/per-call", "as zstd-3+dict112k, a new native context per call (no pool)"),
-  ZSTD_3_TRAINED(
-      "zstd-3+trained",
-      "the store's codec: ZstdCodec.adaptive at level 3, default policy (112 KiB), after"
-          + " encoding the training mails");
+  ZSTD_TRAINED(
+      "zstd-" + ZstdCodec.RECOMMENDED_LEVEL + "+trained",
+      "the store's codec as recommended: ZstdCodec.adaptive at RECOMMENDED_LEVEL, default policy"
+          + " (112 KiB), after encoding the training mails");
 
   /** Bytes of each training mail given to the dictionary trainer. */
   static final int SAMPLE_BYTES = 16 << 10;
@@ -77,8 +77,10 @@ enum BenchCodec {
       case ZSTD_9_DICT112 -> dictionaryCodec(9, 112, corpus, ZstdCodec.DEFAULT_POOL_CAPACITY);
       case ZSTD_19_DICT112 -> dictionaryCodec(19, 112, corpus, ZstdCodec.DEFAULT_POOL_CAPACITY);
       case ZSTD_3_DICT112_PER_CALL -> dictionaryCodec(3, 112, corpus, 0);
-      case ZSTD_3_TRAINED -> {
-        ZstdCodec codec = ZstdCodec.adaptive(3, DictionaryTrainer.Policy.defaults(), Runnable::run);
+      case ZSTD_TRAINED -> {
+        ZstdCodec codec =
+            ZstdCodec.adaptive(
+                ZstdCodec.RECOMMENDED_LEVEL, DictionaryTrainer.Policy.defaults(), Runnable::run);
         for (byte[] mail : corpus.training()) {
           codec.encode(mail);
         }

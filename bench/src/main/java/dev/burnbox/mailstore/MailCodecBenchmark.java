@@ -50,7 +50,7 @@ public class MailCodecBenchmark {
     "zstd-9+dict112k",
     "zstd-19+dict112k",
     "zstd-3+dict112k/per-call",
-    "zstd-3+trained"
+    "zstd-6+trained"
   })
   public String codec;
 

@@ -82,7 +82,7 @@ final class DictionaryTrainer {
   private long seen;
   private long nextTrainingAt;
   private boolean training;
-  private boolean done;
+  private volatile boolean done;
   private volatile String lastFailure;
 
   /**

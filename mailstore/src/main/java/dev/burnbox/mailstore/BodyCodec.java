@@ -2,9 +2,43 @@ package dev.burnbox.mailstore;
 
 /** Turns raw message bytes into stored bytes and back. Implementations are thread-safe. */
 interface BodyCodec {
-  byte[] encode(byte[] raw); // stored form, self-describing
+  /** The stored form of {@code raw}, self-describing. Must not modify {@code raw}. */
+  byte[] encode(byte[] raw);
 
-  byte[] decode(byte[] stored); // exactly the raw bytes
+  /** Exactly the raw bytes {@code stored} was encoded from. Must not modify {@code stored}. */
+  byte[] decode(byte[] stored);
 
+  /** A short stable name, for logs and stats. */
   String name();
+
+  /**
+   * The codec that stores raw bytes as they are; {@link #encode} and {@link #decode} copy nothing.
+   */
+  static BodyCodec identity() {
+    return Identity.INSTANCE;
+  }
+
+  /**
+   * Stores bytes unchanged: the arrays returned are the arrays given, so callers never mutate them.
+   */
+  final class Identity implements BodyCodec {
+    static final Identity INSTANCE = new Identity();
+
+    private Identity() {}
+
+    @Override
+    public byte[] encode(byte[] raw) {
+      return raw;
+    }
+
+    @Override
+    public byte[] decode(byte[] stored) {
+      return stored;
+    }
+
+    @Override
+    public String name() {
+      return "identity";
+    }
+  }
 }

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Describes the machine a report is written on: CPU model, core count, OS. */
-final class Machine {
+public final class Machine {
   private Machine() {}
 
   /** E.g. {@code AMD EPYC 7B13, 2 cores available to the JVM, Linux 6.1 (amd64)}. */
-  static String describe() {
+  public static String describe() {
     return String.format(
         "%s, %d cores available to the JVM, %s %s (%s)",
         cpuModel(),

@@ -1,0 +1,194 @@
+package dev.burnbox.mailstore;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdDictDecompress;
+import com.github.luben.zstd.ZstdException;
+import java.lang.ref.Reference;
+import java.util.Arrays;
+import java.util.concurrent.Executor;
+
+/**
+ * zstd (through zstd-jni) as a {@link BodyCodec}: plain, with one fixed dictionary, or adaptive
+ * (starts plain and trains dictionaries from recent mail with a {@link DictionaryTrainer}).
+ *
+ * <p><b>Stored form.</b> {@link StoredForm}'s header (tag {@code 'Z'}, raw length), the varint id
+ * of the dictionary used (0: none, see {@link ZstdDictionaries}), then a zstd frame without magic
+ * number, content size or dictionary id (the header has them) and with zstd's 4-byte content
+ * checksum: 7-8 bytes of framing for a typical mail. A body names its dictionary, so it decodes
+ * after newer dictionaries are trained; a damaged body fails the checksum or a size check and
+ * throws {@link DamagedBodyException}. Only the codec object that wrote a body with a dictionary
+ * can read it (dictionaries live in memory, like the store).
+ *
+ * <p>Thread-safe: zstd contexts are not, so each call takes one from a bounded {@link ContextPool}
+ * (default: 2 per core kept idle) and gives it back; the dictionary is read once per call, so a
+ * call racing with a new dictionary uses the old one consistently.
+ */
+final class ZstdCodec implements BodyCodec {
+  /**
+   * The level measured best for the store ({@code docs/benchmarks.md}, "Mail store compression"):
+   * with a trained dictionary, 7% smaller than level 3 and still faster than Deflate level 6 to
+   * encode (heap, not intake CPU, is what a mail store runs out of); decoding speed does not depend
+   * on the level.
+   */
+  static final int RECOMMENDED_LEVEL = 6;
+
+  /** Idle contexts kept per direction by default. */
+  static final int DEFAULT_POOL_CAPACITY = 2 * Runtime.getRuntime().availableProcessors();
+
+  private static final String NAME = "zstd";
+
+  private final int level;
+  private final String name;
+  private final ZstdDictionaries dictionaries;
+  private final DictionaryTrainer trainer;
+  private final ContextPool<ZstdCompressCtx> compressors;
+  private final ContextPool<ZstdDecompressCtx> decompressors;
+
+  private ZstdCodec(int level, String suffix, byte[] dictionary, int poolCapacity) {
+    this(level, suffix, dictionary, poolCapacity, null, null);
+  }
+
+  private ZstdCodec(
+      int level,
+      String suffix,
+      byte[] dictionary,
+      int poolCapacity,
+      DictionaryTrainer.Policy policy,
+      Executor trainingExecutor) {
+    if (level < 1 || level > Zstd.maxCompressionLevel()) {
+      throw new IllegalArgumentException(
+          "zstd level must be 1 to " + Zstd.maxCompressionLevel() + ": " + level);
+    }
+    this.level = level;
+    this.name = NAME + "-" + level + suffix;
+    this.dictionaries = new ZstdDictionaries(level);
+    if (dictionary != null) {
+      dictionaries.add(dictionary);
+    }
+    this.trainer =
+        policy == null ? null : new DictionaryTrainer(policy, dictionaries, trainingExecutor);
+    this.compressors =
+        new ContextPool<>(poolCapacity, ZstdCompressCtx::new, ZstdCompressCtx::reset);
+    this.decompressors =
+        new ContextPool<>(poolCapacity, ZstdDecompressCtx::new, ZstdDecompressCtx::reset);
+  }
+
+  /**
+   * zstd at {@code level}, no dictionary.
+   *
+   * @throws IllegalArgumentException unless {@code level} is 1 to zstd's maximum (22)
+   */
+  static ZstdCodec plain(int level) {
+    return new ZstdCodec(level, "", null, DEFAULT_POOL_CAPACITY);
+  }
+
+  /**
+   * zstd at {@code level} with {@code dictionary} (e.g. from {@code ZstdDictTrainer}) as id 1,
+   * keeping up to {@code poolCapacity} idle contexts per direction (0: a context per call).
+   *
+   * @throws IllegalArgumentException if {@code level} or {@code poolCapacity} is out of range
+   */
+  static ZstdCodec withDictionary(int level, byte[] dictionary, int poolCapacity) {
+    return new ZstdCodec(level, "+dict", dictionary.clone(), poolCapacity);
+  }
+
+  /**
+   * zstd at {@code level} that starts without a dictionary and trains them as {@code policy} says,
+   * on {@code trainingExecutor}.
+   *
+   * @throws IllegalArgumentException if {@code level} is out of range
+   */
+  static ZstdCodec adaptive(int level, DictionaryTrainer.Policy policy, Executor trainingExecutor) {
+    return new ZstdCodec(level, "+trained", null, DEFAULT_POOL_CAPACITY, policy, trainingExecutor);
+  }
+
+  @Override
+  public byte[] encode(byte[] raw) {
+    StoredForm.checkRawLength(raw);
+    ZstdDictionaries.Current dictionary = dictionaries.current();
+    byte[] out =
+        new byte
+            [1
+                + StoredForm.varintSize(raw.length)
+                + StoredForm.varintSize(dictionary.id())
+                + (int) Zstd.compressBound(raw.length)];
+    out[0] = StoredForm.ZSTD;
+    int pos = StoredForm.writeVarint(out, 1, raw.length);
+    pos = StoredForm.writeVarint(out, pos, dictionary.id());
+    ZstdCompressCtx context = compressors.take();
+    try {
+      context
+          .setLevel(level)
+          .setChecksum(true)
+          .setMagicless(true)
+          .setContentSize(false)
+          .setDictID(false);
+      if (dictionary.compress() != null) {
+        context.loadDict(dictionary.compress());
+      }
+      pos += context.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
+    } finally {
+      compressors.give(context);
+      Reference.reachabilityFence(dictionary);
+    }
+    if (trainer != null) {
+      trainer.record(raw);
+    }
+    return Arrays.copyOf(out, pos);
+  }
+
+  @Override
+  public byte[] decode(byte[] stored) {
+    StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD, NAME);
+    int length = reader.rawLength();
+    int id = reader.varint("dictionary id");
+    int payload = reader.position();
+    ZstdDictDecompress dictionary = null;
+    if (id != 0) {
+      dictionary = dictionaries.forDecompression(id);
+      if (dictionary == null) {
+        throw new DamagedBodyException(
+            String.format(
+                "%s: stored body names dictionary %d, but this codec has %d: damaged, or"
+                    + " written by another codec instance",
+                NAME, id, dictionaries.count()));
+      }
+    }
+    byte[] raw = new byte[length];
+    ZstdDecompressCtx context = decompressors.take();
+    try {
+      context.setMagicless(true);
+      if (dictionary != null) {
+        context.loadDict(dictionary);
+      }
+      int n = context.decompressByteArray(raw, 0, length, stored, payload, stored.length - payload);
+      if (n != length) {
+        throw new DamagedBodyException(
+            NAME + ": stored body is damaged: " + n + " raw bytes, expected " + length);
+      }
+    } catch (ZstdException e) {
+      throw new DamagedBodyException(NAME + ": stored body is damaged: " + e.getMessage(), e);
+    } finally {
+      decompressors.give(context);
+      Reference.reachabilityFence(dictionary);
+    }
+    return raw;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** Number of dictionaries this codec has (trained or given); bodies name one of them or none. */
+  int dictionaryCount() {
+    return dictionaries.count();
+  }
+
+  /** The trainer of an adaptive codec, else null. */
+  DictionaryTrainer trainer() {
+    return trainer;
+  }
+}

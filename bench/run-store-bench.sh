@@ -34,7 +34,7 @@ mkdir -p "$out"
 started="$(date +%s)"
 set +e +o pipefail
 "$java" -jar "$jar" StoreLoadBenchmark -f 1 -wi 1 -w 2s -i 2 -r 2s -foe true \
-  -rf json -rff "$out/store.json" 2>&1 | tee "$out/store.log" | grep -E '^(Store|Benchmark)|\[setup\]|Error|Exception'
+  -rf json -rff "$out/store.json" 2>&1 | tee "$out/store.log" | grep -E '^(Store|Benchmark)|Error|Exception'
 status="${PIPESTATUS[0]}"
 set -e -o pipefail
 if [[ "$status" -ne 0 ]]; then

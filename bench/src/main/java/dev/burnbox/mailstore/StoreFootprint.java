@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Heap per message of the in-memory store on real mail, measured: for each codec, fills a fresh
- * store (no eviction: 64 GiB budget, default inbox cap) with the first {@code --deliveries} of
+ * store (no eviction: 64 GiB budget, no practical inbox cap) with the first {@code --deliveries} of
  * {@link StoreWorkload}'s stream on one thread, and takes the heap used (MemoryMXBean, after {@code
  * System.gc()} and a settle, three times) before and after, holding the store. Heap per message =
  * the difference / entries held; messages in 1 GiB are extrapolated from it (fixed JVM costs not
@@ -22,7 +22,8 @@ import java.util.List;
  * prints the whole markdown section for {@code docs/benchmarks.md} ("Inbox store").
  *
  * <p>Run: {@code bench/run-store-bench.sh}, or {@code java -Xmx2g -cp bench/target/benchmarks.jar
- * dev.burnbox.mailstore.StoreFootprint [--deliveries N] [--jmh file.json] [--out report.md]}.
+ * dev.burnbox.mailstore.StoreFootprint [--deliveries N] [--codec identity|zstd-6+trained] [--jmh
+ * file.json] [--out report.md]}.
  */
 public final class StoreFootprint {
   private static final long GIB = 1L << 30;
@@ -59,17 +60,22 @@ public final class StoreFootprint {
     int deliveries = 60_000;
     Path jmh = null;
     Path out = null;
+    StoreWorkload.Codec only = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--deliveries" -> deliveries = Integer.parseInt(args[++i]);
         case "--jmh" -> jmh = Path.of(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
+        case "--codec" -> only = StoreWorkload.Codec.byLabel(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     StoreWorkload workload = new StoreWorkload(RawMailCorpus.locate());
     List<Footprint> results = new ArrayList<>();
     for (StoreWorkload.Codec codec : StoreWorkload.Codec.values()) {
+      if (only != null && codec != only) {
+        continue;
+      }
       results.add(measure(workload, codec, deliveries));
     }
     String report = report(workload, results, jmh == null ? List.of() : JmhResult.read(jmh));
@@ -83,7 +89,8 @@ public final class StoreFootprint {
       throws InterruptedException {
     BodyCodec bodyCodec = codec.create();
     long before = settledHeap();
-    InboxStore store = InboxStore.memory().maxBytes(64 * GIB).codec(bodyCodec).build();
+    InboxStore store =
+        InboxStore.memory().maxBytes(64 * GIB).inboxCap(1_000_000).codec(bodyCodec).build();
     long raw = 0;
     long started = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -168,6 +175,7 @@ public final class StoreFootprint {
           "| codec | deliveries/s | vs identity | gets by id/s | vs identity | pages/s |"
               + " vs identity |\n");
       s.append("|---|---:|---:|---:|---:|---:|---:|\n");
+      JmhResult build = find(jmh, "buildOnly", base.codec());
       for (Footprint f : results) {
         s.append("| `").append(f.codec()).append('`');
         for (String op : List.of("deliver", "getById", "listPage")) {
@@ -184,6 +192,13 @@ public final class StoreFootprint {
           }
         }
         s.append(" |\n");
+      }
+      if (build != null) {
+        s.append(
+            String.format(
+                "%nBuilding the deliveries alone (`buildOnly`, the harness's share of `deliver`):"
+                    + " %,.0f ops/s with 2 threads.%n",
+                build.score()));
       }
     }
     return s.toString();

@@ -10,36 +10,15 @@
 # codec.log,report.md}. Environment: JAVA_HOME (JDK 21+), SKIP_BUILD=1 to reuse the jar.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-JAVA_HOME="$(scripts/java-home.sh)"
-export JAVA_HOME
-java="$JAVA_HOME/bin/java"
-
-if [[ ! -d bench/corpus ]]; then
-  echo "error: no bench/corpus/: run bench/fetch-corpus.sh first (codecs are measured on real mail)" >&2
-  exit 1
-fi
-
-jar="bench/target/benchmarks.jar"
-if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$jar" ]]; then
-  echo "building $jar..."
-  mvn -q -B -pl bench -am package -DskipTests
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/jmh-runner.sh"
+require_corpus "codecs are measured on real mail"
+build_benchmarks_jar
 
 out="bench/target/codec-bench"
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 started="$(date +%s)"
-set +e +o pipefail
-"$java" -jar "$jar" MailCodecBenchmark -f 1 -wi 1 -w 1s -i 2 -r 1s -foe true \
-  -rf json -rff "$out/codec.json" 2>&1 | tee "$out/codec.log" | grep -E '^(Mail|Benchmark)|Error|Exception'
-status="${PIPESTATUS[0]}"
-set -e -o pipefail
-if [[ "$status" -ne 0 ]]; then
-  echo "error: JMH failed; see $out/codec.log" >&2
-  exit 1
-fi
+run_jmh "$out" codec '^(Mail|Benchmark)|Error|Exception' \
+  MailCodecBenchmark -f 1 -wi 1 -w 1s -i 2 -r 1s
 "$java" -cp "$jar" dev.burnbox.mailstore.MailCodecReport --jmh "$out/codec.json" \
   --out "$out/report.md" --command "bench/run-codec-bench.sh"
 echo "done in $(($(date +%s) - started)) s; markdown in $out/report.md"

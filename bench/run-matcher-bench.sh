@@ -26,25 +26,12 @@ case "$mode" in
     ;;
 esac
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-
-# --- a JDK 21+ (with javac, for the build)
-JAVA_HOME="$(scripts/java-home.sh)"
-export JAVA_HOME
-java="$JAVA_HOME/bin/java"
+source "$(dirname "${BASH_SOURCE[0]}")/jmh-runner.sh"
 echo "JDK: $JAVA_HOME ($("$java" -version 2>&1 | head -1))"
-
-# --- build
-jar="bench/target/benchmarks.jar"
-if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$jar" ]]; then
-  echo "building $jar..."
-  mvn -q -B -pl bench -am package -DskipTests
-fi
+build_benchmarks_jar
 
 out="bench/target/matcher-bench"
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 docs="${DOCS_DIR:-docs}"
 
 all="$("$java" -cp "$jar" dev.burnbox.matcher.MatcherImplementations)"
@@ -87,17 +74,8 @@ echo "mode $mode: throughput $(count "${scan_matrix[@]}") + naive $(count "${nai
 jmh() { # $1 = name of the result file, rest = JMH arguments
   local name="$1"
   shift
-  local cmd=("$java" -jar "$jar" "$@" -foe true -rf json -rff "$out/$name.json")
-  echo "+ ${cmd[*]}" | tee -a "$out/commands.txt"
-  set +e +o pipefail
-  "${cmd[@]}" 2>&1 | tee "$out/$name.log" |
-    grep -E '^(# (Benchmark|Parameters)|\[setup\]|Iteration|Error|Exception)|ops/s$'
-  local status="${PIPESTATUS[0]}"
-  set -e -o pipefail
-  if [[ "$status" -ne 0 ]]; then
-    echo "error: JMH failed; see $out/$name.log" >&2
-    exit 1
-  fi
+  echo "+ $java -jar $jar $* -foe true -rf json -rff $out/$name.json"
+  run_jmh "$out" "$name" '^(# (Benchmark|Parameters)|\[setup\]|Iteration|Error|Exception)|ops/s$' "$@"
 }
 
 started="$(date +%s)"

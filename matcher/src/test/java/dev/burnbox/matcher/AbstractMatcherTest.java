@@ -2,8 +2,6 @@ package dev.burnbox.matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.management.ThreadMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
  * message names the seed, terms and text.
  */
 abstract class AbstractMatcherTest {
-  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
   private static final MatchSink IGNORE = (term, start, end) -> {};
   private static final MatchOptions WHOLE_WORDS = new MatchOptions(false, true);
   private static final MatchOptions WHOLE_WORDS_IGNORE_CASE = new MatchOptions(true, true);
@@ -164,16 +161,14 @@ abstract class AbstractMatcherTest {
               ? compile(TermSet.of(options, "viagra", "qq", "rep", "ear", "olleague"))
               : compile(
                   TermSet.of(options, "viagra", "wire transfer", "xyz", "reports", "dearest"));
-      long before = THREADS.getCurrentThreadAllocatedBytes();
-      long baseline = THREADS.getCurrentThreadAllocatedBytes() - before;
-      before = THREADS.getCurrentThreadAllocatedBytes();
-      boolean any = false;
-      for (int i = 0; i < 20; i++) {
-        any |= matcher.containsAny(text);
-        matcher.forEachMatch(text, IGNORE);
-      }
-      long allocated = THREADS.getCurrentThreadAllocatedBytes() - before - baseline;
-      assertThat(any).as("%s", options).isFalse();
+      assertThat(matcher.containsAny(text)).as("%s", options).isFalse();
+      long allocated =
+          AllocationMeter.allocatedBytes(
+              () -> {
+                matcher.containsAny(text);
+                matcher.forEachMatch(text, IGNORE);
+              },
+              20);
       assertThat(allocated).as("bytes allocated by 40 scans with %s", options).isZero();
     }
   }

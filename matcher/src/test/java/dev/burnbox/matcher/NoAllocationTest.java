@@ -2,8 +2,6 @@ package dev.burnbox.matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.management.ThreadMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -17,7 +15,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * allocation.
  */
 class NoAllocationTest {
-  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
   private static final MatchSink IGNORE = (term, start, end) -> {};
 
   private static final String NO_HITS =
@@ -44,22 +41,13 @@ class NoAllocationTest {
     String text = NO_HITS.repeat(20);
     assertThat(matcher.containsAny(text)).isFalse();
 
-    // the counter occasionally picks up a few KiB from outside the scan (JIT and test-engine
-    // threads' bookkeeping), so keep the least of three measurements: a scan that allocates
-    // shows up in all three
-    long least = Long.MAX_VALUE;
-    for (int attempt = 0; attempt < 3; attempt++) {
-      least = Math.min(least, bytesAllocatedBy20ScansOfEachKind(matcher, text));
-    }
-    assertThat(least).as("bytes allocated by 40 scans without occurrences").isZero();
-  }
-
-  private static long bytesAllocatedBy20ScansOfEachKind(TermMatcher matcher, String text) {
-    long before = THREADS.getCurrentThreadAllocatedBytes();
-    for (int i = 0; i < 20; i++) {
-      matcher.containsAny(text);
-      matcher.forEachMatch(text, IGNORE);
-    }
-    return THREADS.getCurrentThreadAllocatedBytes() - before;
+    long allocated =
+        AllocationMeter.allocatedBytes(
+            () -> {
+              matcher.containsAny(text);
+              matcher.forEachMatch(text, IGNORE);
+            },
+            20);
+    assertThat(allocated).as("bytes allocated by 40 scans without occurrences").isZero();
   }
 }

@@ -1,6 +1,6 @@
 package dev.burnbox.matcher;
 
-import static dev.burnbox.matcher.SkippingMatcherCases.allocatedBytes;
+import static dev.burnbox.matcher.AllocationMeter.allocatedBytes;
 import static dev.burnbox.matcher.SkippingMatcherCases.assertSameAsNaive;
 import static org.assertj.core.api.Assertions.assertThat;
 

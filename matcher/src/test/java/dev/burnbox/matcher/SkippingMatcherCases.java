@@ -2,7 +2,6 @@ package dev.burnbox.matcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -185,28 +184,6 @@ final class SkippingMatcherCases {
     assertThat(matcher.containsAny(text))
         .as("containsAny %s: %s in %s", caseName, set, escape(text))
         .isEqualTo(!expected.isEmpty());
-  }
-
-  /**
-   * Bytes allocated by the current thread while running {@code scan} {@code times} times: the least
-   * of three measurements, after one unmeasured run. The first call through a new lambda links it,
-   * and under JUnit in the interpreter ({@code -Xint}) one measurement in many picks up ~5 KiB that
-   * a plain {@code main} never shows; a scan that allocates shows up in all three.
-   */
-  static long allocatedBytes(Runnable scan, int times) {
-    com.sun.management.ThreadMXBean bean =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long thread = Thread.currentThread().threadId();
-    scan.run();
-    long least = Long.MAX_VALUE;
-    for (int attempt = 0; attempt < 3; attempt++) {
-      long before = bean.getThreadAllocatedBytes(thread);
-      for (int i = 0; i < times; i++) {
-        scan.run();
-      }
-      least = Math.min(least, bean.getThreadAllocatedBytes(thread) - before);
-    }
-    return least;
   }
 
   static String escape(String s) {

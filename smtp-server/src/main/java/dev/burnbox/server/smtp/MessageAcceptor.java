@@ -1,5 +1,7 @@
 package dev.burnbox.server.smtp;
 
+import java.util.Optional;
+
 /**
  * Takes each fully received message from the SMTP intake and decides its final reply: the decode,
  * scan and store pipeline implements it.
@@ -20,4 +22,14 @@ public interface MessageAcceptor {
    * @return the reply the SMTP session sends
    */
   SmtpReply accept(Envelope envelope, byte[] raw);
+
+  /**
+   * Checks one RCPT TO address at a served domain before the intake accepts it, e.g. that its
+   * local part is a valid inbox name.
+   *
+   * @return empty to accept the recipient, or the refusal reply (e.g. 553 5.1.3)
+   */
+  default Optional<SmtpReply> checkRecipient(String address) {
+    return Optional.empty();
+  }
 }

@@ -64,7 +64,8 @@ public final class RefusalCounter {
     long now = System.nanoTime();
     long next = r.nextLogNanos.get();
     if ((next == Long.MIN_VALUE || now - next >= 0)
-        && r.nextLogNanos.compareAndSet(next, now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS))) {
+        && r.nextLogNanos.compareAndSet(
+            next, now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS))) {
       long skipped = r.suppressed.getAndSet(0);
       if (skipped > 0) {
         log.info("refused ({}): {} (and {} more not logged)", reason, detail, skipped);

@@ -24,8 +24,8 @@ public interface MessageAcceptor {
   SmtpReply accept(Envelope envelope, byte[] raw);
 
   /**
-   * Checks one RCPT TO address at a served domain before the intake accepts it, e.g. that its
-   * local part is a valid inbox name.
+   * Checks one RCPT TO address at a served domain before the intake accepts it, e.g. that its local
+   * part is a valid inbox name.
    *
    * @return empty to accept the recipient, or the refusal reply (e.g. 553 5.1.3)
    */

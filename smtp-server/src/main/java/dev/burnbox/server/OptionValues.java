@@ -1,0 +1,102 @@
+package dev.burnbox.server;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.ITypeConverter;
+
+/**
+ * Parsers for the human-friendly values of command-line options and environment variables: byte
+ * sizes ({@code 10MiB}, {@code 512k}, {@code 1048576}) and durations ({@code 24h}, {@code 90s},
+ * {@code 1h30m}, ISO-8601 {@code PT24H}). Stateless and thread-safe; errors are {@link
+ * IllegalArgumentException}s whose message picocli shows next to the option.
+ */
+final class OptionValues {
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+  private OptionValues() {}
+
+  /**
+   * Bytes from {@code 1048576}, {@code 512k}, {@code 10MiB}, {@code 2g}; k, m and g are binary
+   * (1024-based) whatever the spelling, as for JVM heap sizes.
+   */
+  static long parseBytes(String text) {
+    Matcher m = SIZE.matcher(text.strip());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "not a byte size: '" + text + "' (examples: 1048576, 512k, 10MiB, 2g)");
+    }
+    long value = Long.parseLong(m.group(1));
+    int shift =
+        switch (m.group(2).toLowerCase(Locale.ROOT)) {
+          case "", "b" -> 0;
+          case "k", "kb", "kib" -> 10;
+          case "m", "mb", "mib" -> 20;
+          default -> 30;
+        };
+    if (value > (Long.MAX_VALUE >> shift)) {
+      throw new IllegalArgumentException("byte size too large: '" + text + "'");
+    }
+    return value << shift;
+  }
+
+  /** A duration from {@code 24h}, {@code 90s}, {@code 1h30m}, {@code 250ms} or {@code PT24H}. */
+  static Duration parseDuration(String text) {
+    String s = text.strip().toLowerCase(Locale.ROOT);
+    if (s.startsWith("pt") || s.startsWith("p")) {
+      try {
+        return Duration.parse(s.toUpperCase(Locale.ROOT));
+      } catch (DateTimeParseException e) {
+        throw badDuration(text);
+      }
+    }
+    Matcher m = DURATION_PART.matcher(s);
+    Duration total = Duration.ZERO;
+    int at = 0;
+    while (at < s.length()) {
+      if (!m.find(at) || m.start() != at) {
+        throw badDuration(text);
+      }
+      long n = Long.parseLong(m.group(1));
+      total =
+          total.plus(
+              switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+              });
+      at = m.end();
+    }
+    if (at == 0) {
+      throw badDuration(text);
+    }
+    return total;
+  }
+
+  private static IllegalArgumentException badDuration(String text) {
+    return new IllegalArgumentException(
+        "not a duration: '" + text + "' (examples: 24h, 90s, 1h30m, 250ms, PT24H)");
+  }
+
+  /** Picocli converter for byte sizes. */
+  static final class Bytes implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      return parseBytes(value);
+    }
+  }
+
+  /** Picocli converter for durations. */
+  static final class Durations implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return parseDuration(value);
+    }
+  }
+}

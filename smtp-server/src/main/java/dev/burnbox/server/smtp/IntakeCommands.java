@@ -19,6 +19,8 @@ import org.subethamail.smtp.RejectException;
 import org.subethamail.smtp.internal.io.DotTerminatedInputStream;
 import org.subethamail.smtp.internal.server.BaseCommand;
 import org.subethamail.smtp.internal.server.Command;
+import org.subethamail.smtp.internal.server.CommandException;
+import org.subethamail.smtp.internal.server.HelpMessage;
 import org.subethamail.smtp.server.Session;
 
 /**
@@ -71,7 +73,35 @@ final class IntakeCommands {
     all.add(commands.new Quit());
     all.add(commands.new NotImplemented("AUTH"));
     all.add(commands.new NotImplemented("EXPN"));
+    all.replaceAll(commands::touching);
     return all;
+  }
+
+  /** Wraps a command so that its session's last activity is noted before and after it. */
+  private Command touching(Command command) {
+    return new Command() {
+      @Override
+      public void execute(String line, Session session)
+          throws IOException, DropConnectionException {
+        SessionGate.Client client = gate.client(session);
+        client.touch();
+        try {
+          command.execute(line, session);
+        } finally {
+          client.touch();
+        }
+      }
+
+      @Override
+      public HelpMessage getHelp() throws CommandException {
+        return command.getHelp();
+      }
+
+      @Override
+      public String getName() {
+        return command.getName();
+      }
+    };
   }
 
   private static void send(Session session, SmtpReply reply) throws IOException {
@@ -284,12 +314,14 @@ final class IntakeCommands {
       transaction(session).absorb(in, length);
       return true;
     } catch (SocketTimeoutException e) {
+      gate.client(session).endAccounted();
       transaction(session).abort();
       session.resetMailTransaction();
       SmtpReply reply = refusals.record(Refusal.DATA_TIMEOUT, gate.client(session).address(), "");
       throw new DropConnectionException(reply.code(), reply.enhancedStatus() + " " + reply.text());
     } catch (IOException e) {
       log.debug("client went away during message content: {}", e.toString());
+      gate.client(session).endAccounted();
       transaction(session).abort();
       session.resetMailTransaction();
       session.quit();
@@ -419,6 +451,7 @@ final class IntakeCommands {
 
     @Override
     public void execute(String line, Session session) throws IOException {
+      gate.client(session).endAccounted();
       session.sendResponse("221 2.0.0 " + settings.hostName() + " closing connection");
       session.quit();
     }

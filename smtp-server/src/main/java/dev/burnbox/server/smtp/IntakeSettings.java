@@ -1,5 +1,6 @@
 package dev.burnbox.server.smtp;
 
+import java.net.IDN;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -18,8 +19,9 @@ import java.util.stream.Collectors;
  * @param bindAddress address to listen on; null listens on every interface (default)
  * @param hostName name announced in the greeting, EHLO reply and self-signed certificate; default
  *     the local host name, or {@code burnbox} if it cannot be found
- * @param domains lower-cased domains whose recipients are accepted; empty (default) accepts every
- *     domain. A recipient in another domain gets {@code 550 5.7.1} (relay denied).
+ * @param domains domains whose recipients are accepted, lower-cased, internationalized ones in
+ *     punycode; empty (default) accepts every domain. A recipient in another domain gets {@code 550
+ *     5.7.1} (relay denied).
  * @param threads one virtual (default) or platform thread per connection
  * @param maxMessageSize largest message in bytes, as received after dot-unstuffing; advertised as
  *     {@code SIZE}, checked against {@code MAIL FROM ... SIZE=} and counted during DATA/BDAT.
@@ -92,7 +94,7 @@ public record IntakeSettings(
     check(!hostName.isBlank() && hostName.chars().noneMatch(c -> c <= ' '), "bad hostName");
     domains =
         Objects.requireNonNull(domains, "domains").stream()
-            .map(domain -> domain.strip().toLowerCase(Locale.ROOT))
+            .map(IntakeSettings::canonicalDomain)
             .collect(Collectors.toUnmodifiableSet());
     check(domains.stream().noneMatch(String::isEmpty), "a domain is blank");
     Objects.requireNonNull(threads, "threads");
@@ -156,9 +158,28 @@ public record IntakeSettings(
     return builder;
   }
 
-  /** True if every domain is served ({@link #domains()} is empty) or {@code domain} is. */
+  /**
+   * True if every domain is served ({@link #domains()} is empty) or {@code domain} is, compared
+   * case-insensitively and with internationalized names in their ASCII (punycode) form.
+   */
   public boolean serves(String domain) {
-    return domains.isEmpty() || domains.contains(domain.toLowerCase(Locale.ROOT));
+    return domains.isEmpty() || domains.contains(canonicalDomain(domain));
+  }
+
+  /**
+   * Lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
+   * xn--bcher-kva.test}).
+   */
+  static String canonicalDomain(String domain) {
+    String lower = domain.strip().toLowerCase(Locale.ROOT);
+    if (lower.endsWith(".")) {
+      lower = lower.substring(0, lower.length() - 1);
+    }
+    try {
+      return IDN.toASCII(lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException notAnIdn) {
+      return lower;
+    }
   }
 
   /** Hides the key store password. */

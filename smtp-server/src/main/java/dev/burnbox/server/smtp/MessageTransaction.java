@@ -150,8 +150,8 @@ final class MessageTransaction implements MessageHandler {
     try {
       reply = shared.acceptor.accept(envelope, content.toByteArray());
     } catch (RuntimeException e) {
-      log.error("message acceptor failed; answering 451", e);
-      reply = new SmtpReply(451, "4.3.0", "Local error in processing, try again later");
+      log.debug("message acceptor failed", e);
+      reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), e.toString());
     }
     (reply.isPositive() ? shared.accepted : shared.rejected).increment();
     return reply;

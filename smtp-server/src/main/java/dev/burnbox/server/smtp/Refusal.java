@@ -2,7 +2,8 @@ package dev.burnbox.server.smtp;
 
 /**
  * Every reason the intake refuses something, with its reply and its {@code reason} tag on the
- * {@code burnbox.smtp.refusals} counter.
+ * {@code burnbox.smtp.refusals} counter. (SubEtha itself sends the command timeout reply, without
+ * the enhanced code shown here, and the reply to unknown commands, which is not counted.)
  */
 enum Refusal {
   TOO_MANY_CONNECTIONS(421, "4.7.0", "Too many connections, try again later"),
@@ -18,8 +19,10 @@ enum Refusal {
   TOO_MANY_RECIPIENTS(452, "4.5.3", "Too many recipients"),
   MESSAGE_TOO_LARGE(552, "5.3.4", "Message size exceeds fixed limit"),
   LINE_TOO_LONG(500, "5.5.2", "Line too long"),
+  COMMAND_TIMEOUT(421, "4.4.2", "Timeout waiting for data from client"),
   DATA_TIMEOUT(421, "4.4.2", "Timeout waiting for message data, closing connection"),
-  NOT_IMPLEMENTED(502, "5.5.1", "Command not implemented");
+  NOT_IMPLEMENTED(502, "5.5.1", "Command not implemented"),
+  ACCEPTOR_FAILED(451, "4.3.0", "Local error in processing, try again later");
 
   private final SmtpReply reply;
 

@@ -18,8 +18,41 @@ import org.subethamail.smtp.server.SessionHandler;
  */
 final class SessionGate implements SessionHandler {
 
-  /** What the intake knows about the client of one session. */
-  record Client(InetAddress address, boolean trusted) {}
+  /**
+   * What the intake knows about the client of one session, and when the session last did something
+   * (to tell a command timeout from other ends). Safe to read from any thread.
+   */
+  static final class Client {
+    private final InetAddress address;
+    private final boolean trusted;
+    private volatile long lastActivityNanos = System.nanoTime();
+    private volatile boolean endAccounted;
+
+    Client(InetAddress address, boolean trusted) {
+      this.address = address;
+      this.trusted = trusted;
+    }
+
+    InetAddress address() {
+      return address;
+    }
+
+    boolean trusted() {
+      return trusted;
+    }
+
+    /** Notes that a command was just handled. */
+    void touch() {
+      lastActivityNanos = System.nanoTime();
+    }
+
+    /** Notes that the intake itself ended the session and counted why (QUIT, data timeout...). */
+    void endAccounted() {
+      endAccounted = true;
+    }
+  }
+
+  private static final long TIMER_SLACK_NANOS = 5_000_000;
 
   private final IntakeSettings settings;
   private final Refusals refusals;
@@ -72,6 +105,12 @@ final class SessionGate implements SessionHandler {
   public void onSessionEnd(Session session) {
     Client client = clients.remove(session);
     if (client != null) {
+      // SubEtha answers a command timeout itself ("421 Timeout waiting for data from client.");
+      // a session ending after at least that much silence is counted as one
+      long idle = System.nanoTime() - client.lastActivityNanos;
+      if (!client.endAccounted && idle >= settings.commandTimeout().toNanos() - TIMER_SLACK_NANOS) {
+        refusals.record(Refusal.COMMAND_TIMEOUT, client.address(), "");
+      }
       if (!client.trusted()) {
         release(client.address());
       }

@@ -39,7 +39,7 @@ public final class SmtpIntake implements AutoCloseable {
   private final IntakeSettings settings;
   private final MessageAcceptor acceptor;
   private final MeterRegistry registry;
-  private SMTPServer server;
+  private volatile SMTPServer server;
   private ExecutorService sessions;
   private SessionGate gate;
   private MessageTransactions transactions;
@@ -85,7 +85,7 @@ public final class SmtpIntake implements AutoCloseable {
     // answers 421 4.7.0 and counts, is the one clients meet
     int subethaConnectionLimit =
         settings.maxConnections() + Math.max(16, settings.maxConnections() / 10);
-    server =
+    SMTPServer built =
         SMTPServer.port(settings.port())
             .bindAddress(Optional.ofNullable(settings.bindAddress()))
             .hostName(settings.hostName())
@@ -102,10 +102,10 @@ public final class SmtpIntake implements AutoCloseable {
             .serverThreadName("smtp-accept")
             .build();
     for (Command command : IntakeCommands.all(settings, refusals, gate, tls)) {
-      server.getCommandHandler().addCommand(command);
+      built.getCommandHandler().addCommand(command);
     }
     try {
-      server.start();
+      built.start();
     } catch (RuntimeException e) {
       sessions.shutdownNow();
       if (e.getCause() instanceof IOException io) {
@@ -113,6 +113,7 @@ public final class SmtpIntake implements AutoCloseable {
       }
       throw e;
     }
+    server = built;
     log.info("SMTP intake listening on port {} with {}", port(), settings);
   }
 
@@ -133,11 +134,12 @@ public final class SmtpIntake implements AutoCloseable {
    *
    * @throws IllegalStateException before {@link #start()}
    */
-  public synchronized int port() {
-    if (server == null) {
+  public int port() {
+    SMTPServer listening = server;
+    if (listening == null) {
       throw new IllegalStateException("not started");
     }
-    return server.getPortAllocated();
+    return listening.getPortAllocated();
   }
 
   /**

@@ -45,6 +45,14 @@ class IntakeSettingsTest {
   }
 
   @Test
+  void matchesInternationalizedDomainsInEitherForm() {
+    IntakeSettings settings = IntakeSettings.builder().domains(Set.of("Bücher.Test")).build();
+    assertThat(settings.domains()).containsExactly("xn--bcher-kva.test");
+    assertThat(settings.serves("BÜCHER.test")).isTrue();
+    assertThat(settings.serves("xn--bcher-kva.test.")).isTrue();
+  }
+
+  @Test
   void rebuildsFromItself() {
     IntakeSettings settings =
         IntakeSettings.builder().hostName("mx.test").port(25).maxRecipients(7).build();

@@ -365,6 +365,35 @@ class SmtpIntakeProtocolTest {
       assertThat(smtp.reply()).startsWith("421");
       assertThat(smtp.closedByServer()).isTrue();
     }
+    await().atMost(Duration.ofSeconds(5)).until(() -> refusals("command_timeout") == 1);
+  }
+
+  @Test
+  void doesNotCountAQuitAsATimeout() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("QUIT");
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isZero();
+  }
+
+  @Test
+  void answers451WhenTheAcceptorFails() throws IOException {
+    MessageAcceptor failing =
+        (envelope, raw) -> {
+          throw new IllegalStateException("store on fire");
+        };
+    SmtpIntake other = TestIntakes.start(TestIntakes.settings(threads).build(), failing, registry);
+    try (SmtpScript smtp = SmtpScript.ehlo(other.port(), "127.0.0.1")) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).startsWith("451 4.3.0");
+      assertThat(smtp.send("NOOP")).startsWith("250");
+    } finally {
+      TestIntakes.stop(other);
+    }
+    assertThat(refusals("acceptor_failed")).isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,484 @@
+package dev.burnbox.server.smtp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.subethamail.smtp.DropConnectionException;
+import org.subethamail.smtp.RejectException;
+import org.subethamail.smtp.internal.io.DotTerminatedInputStream;
+import org.subethamail.smtp.internal.server.BaseCommand;
+import org.subethamail.smtp.internal.server.Command;
+import org.subethamail.smtp.internal.server.CommandException;
+import org.subethamail.smtp.internal.server.HelpMessage;
+import org.subethamail.smtp.server.Session;
+
+/**
+ * The intake's SMTP commands, replacing SubEtha's own in its command registry: they speak enhanced
+ * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message now ends
+ * the transaction, a first-line dot is unstuffed, a disconnect mid-content delivers nothing). Each
+ * command runs on its session's thread; the instances are shared and stateless.
+ */
+final class IntakeCommands {
+  private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
+
+  /** {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. */
+  private static final Pattern PATH = Pattern.compile("(?i)(FROM|TO):\\s*<([^<>]*)>(?:\\s+(.*))?");
+
+  /** A mailbox {@code local@domain} without white space, brackets or control characters. */
+  private static final Pattern MAILBOX =
+      Pattern.compile("[^\\s<>@]+@[^\\s<>@\\[\\]]+|[^\\s<>@]+@\\[[^\\s<>\\[\\]]+\\]");
+
+  private final IntakeSettings settings;
+  private final Refusals refusals;
+  private final SessionGate gate;
+  private final SSLContext tls;
+
+  private IntakeCommands(
+      IntakeSettings settings, Refusals refusals, SessionGate gate, SSLContext tls) {
+    this.settings = settings;
+    this.refusals = refusals;
+    this.gate = gate;
+    this.tls = tls;
+  }
+
+  /** All commands, to be added to SubEtha's command handler before the server starts. */
+  static List<Command> all(
+      IntakeSettings settings, Refusals refusals, SessionGate gate, SSLContext tls) {
+    IntakeCommands commands = new IntakeCommands(settings, refusals, gate, tls);
+    List<Command> all = new ArrayList<>();
+    all.add(commands.new Ehlo());
+    all.add(commands.new Helo());
+    all.add(commands.new Mail());
+    all.add(commands.new Rcpt());
+    all.add(commands.new Data());
+    all.add(commands.new Bdat());
+    all.add(commands.new StartTls());
+    all.add(commands.fixed("RSET", true, SmtpReply.ok("Ok")));
+    all.add(commands.fixed("NOOP", false, SmtpReply.ok("Ok")));
+    all.add(commands.fixed("HELP", false, new SmtpReply(214, "2.0.0", "See RFC 5321")));
+    all.add(
+        commands.fixed(
+            "VRFY", false, new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
+    all.add(commands.new Quit());
+    all.add(commands.new NotImplemented("AUTH"));
+    all.add(commands.new NotImplemented("EXPN"));
+    all.replaceAll(commands::touching);
+    return all;
+  }
+
+  /** Wraps a command so that its session's last activity is noted before and after it. */
+  private Command touching(Command command) {
+    return new Command() {
+      @Override
+      public void execute(String line, Session session)
+          throws IOException, DropConnectionException {
+        SessionGate.Client client = gate.client(session);
+        client.touch();
+        try {
+          command.execute(line, session);
+        } finally {
+          client.touch();
+        }
+      }
+
+      @Override
+      public HelpMessage getHelp() throws CommandException {
+        return command.getHelp();
+      }
+
+      @Override
+      public String getName() {
+        return command.getName();
+      }
+    };
+  }
+
+  private static void send(Session session, SmtpReply reply) throws IOException {
+    session.sendResponse(reply.toString());
+  }
+
+  private void refuse(Session session, Refusal refusal, String detail) throws IOException {
+    send(session, refusals.record(refusal, gate.client(session).address(), detail));
+  }
+
+  private void refuse(Session session, Refusal refusal, String detail, String text)
+      throws IOException {
+    SmtpReply reply = refusals.record(refusal, gate.client(session).address(), detail);
+    send(session, new SmtpReply(reply.code(), reply.enhancedStatus(), text));
+  }
+
+  private static String argument(String commandLine, String verb) {
+    return commandLine.length() <= verb.length()
+        ? ""
+        : commandLine.substring(verb.length()).strip();
+  }
+
+  private static MessageTransaction transaction(Session session) {
+    return (MessageTransaction) session.getMessageHandler();
+  }
+
+  /** EHLO: resets the transaction and lists the extensions that work. */
+  private final class Ehlo extends BaseCommand {
+    Ehlo() {
+      super("EHLO", "Introduce yourself.", "<hostname>");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      String name = argument(line, "EHLO");
+      if (name.isEmpty() || name.contains(" ")) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: EHLO hostname");
+        return;
+      }
+      session.resetMailTransaction();
+      session.setHelo(name);
+      List<String> lines = new ArrayList<>();
+      lines.add(settings.hostName() + " greets " + name);
+      lines.add("SIZE " + settings.maxMessageSize());
+      lines.add("8BITMIME");
+      lines.add("SMTPUTF8");
+      lines.add("PIPELINING");
+      lines.add("CHUNKING");
+      lines.add("ENHANCEDSTATUSCODES");
+      if (!session.isTLSStarted()) {
+        lines.add("STARTTLS");
+      }
+      StringBuilder reply = new StringBuilder();
+      for (int i = 0; i < lines.size(); i++) {
+        reply.append(i == 0 ? "" : "\r\n").append(i == lines.size() - 1 ? "250 " : "250-");
+        reply.append(lines.get(i));
+      }
+      session.sendResponse(reply.toString());
+    }
+  }
+
+  /** HELO: like EHLO without extensions. */
+  private final class Helo extends BaseCommand {
+    Helo() {
+      super("HELO", "Introduce yourself.", "<hostname>");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      String name = argument(line, "HELO");
+      if (name.isEmpty() || name.contains(" ")) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: HELO hostname");
+        return;
+      }
+      session.resetMailTransaction();
+      session.setHelo(name);
+      session.sendResponse("250 " + settings.hostName());
+    }
+  }
+
+  /** MAIL FROM: sequence, syntax, SIZE, then the transaction's sender policy. */
+  private final class Mail extends BaseCommand {
+    Mail() {
+      super("MAIL", "Specifies the sender.", "FROM: <sender> [ <parameters> ]");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException, DropConnectionException {
+      if (gate.draining()) {
+        SmtpReply reply =
+            refusals.record(Refusal.SHUTTING_DOWN, gate.client(session).address(), "");
+        throw new DropConnectionException(
+            reply.code(), reply.enhancedStatus() + " " + reply.text());
+      }
+      if (session.getHelo().isEmpty()) {
+        refuse(session, Refusal.BAD_SEQUENCE, line, "Send HELO or EHLO first");
+        return;
+      }
+      if (session.isMailTransactionInProgress()) {
+        refuse(session, Refusal.BAD_SEQUENCE, line, "Sender already specified");
+        return;
+      }
+      Matcher path = PATH.matcher(argument(line, "MAIL"));
+      if (!path.matches() || !path.group(1).equalsIgnoreCase("FROM")) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: MAIL FROM:<address> [parameters]");
+        return;
+      }
+      String sender = withoutSourceRoute(path.group(2));
+      if (!sender.isEmpty() && !MAILBOX.matcher(sender).matches()) {
+        refuse(session, Refusal.BAD_SENDER_ADDRESS, sender);
+        return;
+      }
+      long declaredSize = 0;
+      for (String parameter : parameters(path.group(3))) {
+        String upper = parameter.toUpperCase(Locale.ROOT);
+        if (upper.startsWith("SIZE=")) {
+          String digits = upper.substring(5);
+          if (!digits.matches("\\d{1,18}")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: SIZE=<number of bytes>");
+            return;
+          }
+          declaredSize = Long.parseLong(digits);
+        }
+        // BODY=7BIT/8BITMIME/BINARYMIME and SMTPUTF8 need nothing; unknown ones are ignored
+      }
+      if (declaredSize > settings.maxMessageSize()) {
+        refuse(session, Refusal.MESSAGE_TOO_LARGE, "SIZE=" + declaredSize);
+        return;
+      }
+      session.startMailTransaction();
+      session.setDeclaredMessageSize((int) declaredSize);
+      try {
+        transaction(session).from(sender);
+      } catch (RejectException e) {
+        session.resetMailTransaction();
+        session.sendResponse(e.getErrorResponse());
+        return;
+      }
+      send(session, new SmtpReply(250, "2.1.0", "Sender ok"));
+    }
+  }
+
+  /** RCPT TO: sequence, syntax, then the transaction's recipient policy. */
+  private final class Rcpt extends BaseCommand {
+    Rcpt() {
+      super("RCPT", "Specifies a recipient.", "TO: <recipient> [ <parameters> ]");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      if (!session.isMailTransactionInProgress()) {
+        refuse(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
+        return;
+      }
+      Matcher path = PATH.matcher(argument(line, "RCPT"));
+      if (!path.matches() || !path.group(1).equalsIgnoreCase("TO")) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: RCPT TO:<address> [parameters]");
+        return;
+      }
+      String recipient = withoutSourceRoute(path.group(2));
+      if (!MAILBOX.matcher(recipient).matches()) {
+        refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);
+        return;
+      }
+      try {
+        transaction(session).recipient(recipient);
+      } catch (RejectException e) {
+        session.sendResponse(e.getErrorResponse());
+        return;
+      }
+      send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
+    }
+  }
+
+  private static String withoutSourceRoute(String path) {
+    // <@relay1,@relay2:user@domain> is an obsolete source route: keep only the mailbox
+    return path.startsWith("@") && path.indexOf(':') > 0
+        ? path.substring(path.indexOf(':') + 1)
+        : path;
+  }
+
+  private static List<String> parameters(String text) {
+    return text == null || text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
+  }
+
+  /** Checks that content may follow; answers 503 and returns false otherwise. */
+  private boolean readyForContent(String line, Session session) throws IOException {
+    if (!session.isMailTransactionInProgress()) {
+      refuse(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
+      return false;
+    }
+    if (!transaction(session).hasRecipients()) {
+      refuse(session, Refusal.BAD_SEQUENCE, line, "Need RCPT command first");
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Reads content into the transaction under the data timeout. On a timeout answers 421 and closes;
+   * when the client goes away, ends the session. Either way the acceptor is not called.
+   *
+   * @return false if the session is over
+   */
+  private boolean absorb(Session session, InputStream in, long length)
+      throws IOException, DropConnectionException {
+    Socket socket = session.getSocket();
+    socket.setSoTimeout((int) settings.dataTimeout().toMillis());
+    try {
+      transaction(session).absorb(in, length);
+      return true;
+    } catch (SocketTimeoutException e) {
+      gate.client(session).endAccounted();
+      transaction(session).abort();
+      session.resetMailTransaction();
+      SmtpReply reply = refusals.record(Refusal.DATA_TIMEOUT, gate.client(session).address(), "");
+      throw new DropConnectionException(reply.code(), reply.enhancedStatus() + " " + reply.text());
+    } catch (IOException e) {
+      log.debug("client went away during message content: {}", e.toString());
+      gate.client(session).endAccounted();
+      transaction(session).abort();
+      session.resetMailTransaction();
+      session.quit();
+      return false;
+    } finally {
+      if (!socket.isClosed()) {
+        socket.setSoTimeout((int) settings.commandTimeout().toMillis());
+      }
+    }
+  }
+
+  /**
+   * DATA: content up to {@code CRLF.CRLF}, then the acceptor's reply; always ends the transaction.
+   */
+  private final class Data extends BaseCommand {
+    Data() {
+      super("DATA", "Following text is the message; end it with <CR><LF>.<CR><LF>");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException, DropConnectionException {
+      if (!argument(line, "DATA").isEmpty()) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: DATA");
+        return;
+      }
+      if (!readyForContent(line, session)) {
+        return;
+      }
+      session.sendResponse("354 End data with <CR><LF>.<CR><LF>");
+      InputStream content = new DotUnstuffer(new DotTerminatedInputStream(session.getRawInput()));
+      if (absorb(session, content, -1)) {
+        SmtpReply reply = transaction(session).finish();
+        session.resetMailTransaction();
+        send(session, reply);
+      }
+    }
+  }
+
+  /**
+   * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
+   * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped so
+   * the stream stays in step.
+   */
+  private final class Bdat extends BaseCommand {
+    private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");
+
+    Bdat() {
+      super("BDAT", "A message chunk of the given size follows.", "<size> [LAST]");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException, DropConnectionException {
+      Matcher arguments = ARGUMENTS.matcher(argument(line, "BDAT"));
+      if (!arguments.matches()) {
+        // without a size the stream cannot be followed any more
+        SmtpReply reply = refusals.record(Refusal.SYNTAX, gate.client(session).address(), line);
+        throw new DropConnectionException(
+            reply.code(), reply.enhancedStatus() + " Syntax: BDAT <size> [LAST]");
+      }
+      long size = Long.parseLong(arguments.group(1));
+      boolean last = arguments.group(2) != null;
+      if (!session.isMailTransactionInProgress() || !transaction(session).hasRecipients()) {
+        try {
+          session.getRawInput().skipNBytes(size);
+        } catch (IOException e) {
+          session.quit();
+          return;
+        }
+        readyForContent(line, session);
+        return;
+      }
+      if (!absorb(session, session.getRawInput(), size)) {
+        return;
+      }
+      if (last) {
+        SmtpReply reply = transaction(session).finish();
+        session.resetMailTransaction();
+        send(session, reply);
+      } else {
+        send(session, SmtpReply.ok(size + " octets received"));
+      }
+    }
+  }
+
+  /** STARTTLS: upgrades the connection and forgets HELO and the transaction (RFC 3207). */
+  private final class StartTls extends BaseCommand {
+    StartTls() {
+      super("STARTTLS", "Starts TLS.");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      if (!argument(line, "STARTTLS").isEmpty()) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: STARTTLS (no parameters)");
+        return;
+      }
+      if (session.isTLSStarted()) {
+        refuse(session, Refusal.BAD_SEQUENCE, line, "TLS already active");
+        return;
+      }
+      send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));
+      Socket plain = session.getSocket();
+      InetSocketAddress remote = (InetSocketAddress) plain.getRemoteSocketAddress();
+      try {
+        // getHostString, not getHostName: no reverse DNS lookup per handshake
+        SSLSocket secure =
+            (SSLSocket)
+                tls.getSocketFactory()
+                    .createSocket(plain, remote.getHostString(), remote.getPort(), true);
+        secure.setUseClientMode(false);
+        secure.startHandshake();
+        session.setSocket(secure);
+        session.resetSmtpProtocol();
+        session.setTlsStarted(true);
+      } catch (IOException e) {
+        log.debug("TLS handshake with {} failed: {}", remote, e.toString());
+        session.quit();
+      }
+    }
+  }
+
+  /** QUIT. */
+  private final class Quit extends BaseCommand {
+    Quit() {
+      super("QUIT", "Ends the session.");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      gate.client(session).endAccounted();
+      session.sendResponse("221 2.0.0 " + settings.hostName() + " closing connection");
+      session.quit();
+    }
+  }
+
+  /** A known verb this server does not offer (AUTH, EXPN): 502 5.5.1. */
+  private final class NotImplemented extends BaseCommand {
+    NotImplemented(String verb) {
+      super(verb, "Not implemented here.");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      refuse(session, Refusal.NOT_IMPLEMENTED, getName());
+    }
+  }
+
+  /** A command always answering {@code reply}, optionally ending the transaction first. */
+  private Command fixed(String verb, boolean resetsTransaction, SmtpReply reply) {
+    return new BaseCommand(verb, verb) {
+      @Override
+      public void execute(String line, Session session) throws IOException {
+        if (resetsTransaction) {
+          session.resetMailTransaction();
+        }
+        send(session, reply);
+      }
+    };
+  }
+}

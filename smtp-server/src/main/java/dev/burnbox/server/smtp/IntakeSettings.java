@@ -1,0 +1,364 @@
+package dev.burnbox.server.smtp;
+
+import java.net.IDN;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Everything the SMTP intake can be told, with defaults fit for a public disposable-mail MX.
+ * Immutable and thread-safe; build one with {@link #builder()} or take {@link #defaults()}.
+ *
+ * @param port TCP port to listen on; 0 picks a free port (see {@link SmtpIntake#port()}). Default
+ *     2525.
+ * @param bindAddress address to listen on; null listens on every interface (default)
+ * @param hostName name announced in the greeting, EHLO reply and self-signed certificate; default
+ *     the local host name, or {@code burnbox} if it cannot be found
+ * @param domains domains whose recipients are accepted, lower-cased, internationalized ones in
+ *     punycode; empty (default) accepts every domain. A recipient in another domain gets {@code 550
+ *     5.7.1} (relay denied).
+ * @param threads one virtual (default) or platform thread per connection
+ * @param maxMessageSize largest message in bytes, as received after dot-unstuffing; advertised as
+ *     {@code SIZE}, checked against {@code MAIL FROM ... SIZE=} and counted during DATA/BDAT.
+ *     Default 10 MiB.
+ * @param maxRecipients distinct recipients per message; more get {@code 452 4.5.3}. Default 100.
+ * @param maxConnections concurrent connections in total; more get {@code 421 4.7.0}. Default 2000.
+ * @param maxConnectionsPerIp concurrent connections from one untrusted client address; more get
+ *     {@code 421 4.7.0}. Default 50.
+ * @param commandTimeout how long to wait for the next command line before {@code 421} and closing
+ *     (SubEtha's socket read timeout). Default 60 s.
+ * @param dataTimeout how long one read may block while message content is arriving (DATA) before
+ *     {@code 421 4.4.2} and closing. Default 120 s.
+ * @param maxLineLength longest message text line in bytes including CRLF; a message with a longer
+ *     line gets {@code 500 5.5.2} at its end and is not delivered. RFC 5321 allows 1000; the
+ *     default 8192 is generous because real senders exceed 1000. Command lines are limited
+ *     separately by SubEtha to 998 characters (reply {@code 501}, connection closed).
+ * @param acceptNullSender whether {@code MAIL FROM:<>} (bounces) is accepted; if false it gets
+ *     {@code 550 5.7.1}. Default true.
+ * @param trustedNetworks clients exempt from the per-IP connection limit and the per-IP message
+ *     rate filter; default {@code 127.0.0.0/8, ::1}
+ * @param perIpMessageRate messages (MAIL commands) per minute one untrusted client address may
+ *     start; beyond it {@code 450 4.7.0}. The filter forgets an address after a minute of silence.
+ *     0 means no limit. Default 120.
+ * @param filtersEnabled false turns the per-IP message-rate filter off for every client ({@code
+ *     --no-filters}); default true
+ * @param tlsKeystore PKCS#12 or JKS key store holding the STARTTLS key and certificate; null
+ *     (default) makes a self-signed certificate for {@code hostName} at start
+ * @param tlsKeystorePassword password of {@code tlsKeystore} and its key; null for none
+ * @param backlog listen backlog; default 1024 (SubEtha's 50 stalls bursts of connects)
+ */
+public record IntakeSettings(
+    int port,
+    InetAddress bindAddress,
+    String hostName,
+    Set<String> domains,
+    ThreadModel threads,
+    int maxMessageSize,
+    int maxRecipients,
+    int maxConnections,
+    int maxConnectionsPerIp,
+    Duration commandTimeout,
+    Duration dataTimeout,
+    int maxLineLength,
+    boolean acceptNullSender,
+    NetworkList trustedNetworks,
+    int perIpMessageRate,
+    boolean filtersEnabled,
+    Path tlsKeystore,
+    String tlsKeystorePassword,
+    int backlog) {
+
+  /** Default port: an unprivileged stand-in for 25. */
+  public static final int DEFAULT_PORT = 2525;
+
+  /** Default message size limit: 10 MiB. */
+  public static final int DEFAULT_MAX_MESSAGE_SIZE = 10 * 1024 * 1024;
+
+  /** Default trusted networks: the loopback networks. */
+  public static final String DEFAULT_TRUSTED_NETWORKS = "127.0.0.0/8, ::1";
+
+  /**
+   * @throws IllegalArgumentException if a number is out of range (port 0–65535, sizes and limits at
+   *     least 1, rate at least 0, timeouts positive and below 24 days) or a domain is blank
+   * @throws NullPointerException if a required value (all but bindAddress and the TLS fields) is
+   *     null
+   */
+  public IntakeSettings {
+    check(port >= 0 && port <= 65535, "port must be 0 to 65535: " + port);
+    Objects.requireNonNull(hostName, "hostName");
+    check(!hostName.isBlank() && hostName.chars().noneMatch(c -> c <= ' '), "bad hostName");
+    domains =
+        Objects.requireNonNull(domains, "domains").stream()
+            .map(IntakeSettings::canonicalDomain)
+            .collect(Collectors.toUnmodifiableSet());
+    check(domains.stream().noneMatch(String::isEmpty), "a domain is blank");
+    Objects.requireNonNull(threads, "threads");
+    check(maxMessageSize >= 1, "maxMessageSize must be positive");
+    check(maxRecipients >= 1, "maxRecipients must be positive");
+    check(maxConnections >= 1, "maxConnections must be positive");
+    check(maxConnectionsPerIp >= 1, "maxConnectionsPerIp must be positive");
+    checkTimeout(commandTimeout, "commandTimeout");
+    checkTimeout(dataTimeout, "dataTimeout");
+    check(maxLineLength >= 3, "maxLineLength must be at least 3 (CRLF included)");
+    Objects.requireNonNull(trustedNetworks, "trustedNetworks");
+    check(perIpMessageRate >= 0, "perIpMessageRate must not be negative");
+    check(backlog >= 1, "backlog must be positive");
+  }
+
+  private static void check(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+
+  private static void checkTimeout(Duration timeout, String name) {
+    Objects.requireNonNull(timeout, name);
+    check(
+        !timeout.isNegative() && !timeout.isZero() && timeout.toMillis() < Integer.MAX_VALUE,
+        name + " must be positive and below 24 days");
+  }
+
+  /** The defaults documented on each component. */
+  public static IntakeSettings defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.port = port;
+    builder.bindAddress = bindAddress;
+    builder.hostName = hostName;
+    builder.domains = domains;
+    builder.threads = threads;
+    builder.maxMessageSize = maxMessageSize;
+    builder.maxRecipients = maxRecipients;
+    builder.maxConnections = maxConnections;
+    builder.maxConnectionsPerIp = maxConnectionsPerIp;
+    builder.commandTimeout = commandTimeout;
+    builder.dataTimeout = dataTimeout;
+    builder.maxLineLength = maxLineLength;
+    builder.acceptNullSender = acceptNullSender;
+    builder.trustedNetworks = trustedNetworks;
+    builder.perIpMessageRate = perIpMessageRate;
+    builder.filtersEnabled = filtersEnabled;
+    builder.tlsKeystore = tlsKeystore;
+    builder.tlsKeystorePassword = tlsKeystorePassword;
+    builder.backlog = backlog;
+    return builder;
+  }
+
+  /**
+   * True if every domain is served ({@link #domains()} is empty) or {@code domain} is, compared
+   * case-insensitively and with internationalized names in their ASCII (punycode) form.
+   */
+  public boolean serves(String domain) {
+    return domains.isEmpty() || domains.contains(canonicalDomain(domain));
+  }
+
+  /**
+   * Lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
+   * xn--bcher-kva.test}).
+   */
+  static String canonicalDomain(String domain) {
+    String lower = domain.strip().toLowerCase(Locale.ROOT);
+    if (lower.endsWith(".")) {
+      lower = lower.substring(0, lower.length() - 1);
+    }
+    try {
+      return IDN.toASCII(lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException notAnIdn) {
+      return lower;
+    }
+  }
+
+  /** Hides the key store password. */
+  @Override
+  public String toString() {
+    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d]"
+        .formatted(
+            port,
+            bindAddress,
+            hostName,
+            domains,
+            threads,
+            maxMessageSize,
+            maxRecipients,
+            maxConnections,
+            maxConnectionsPerIp,
+            commandTimeout,
+            dataTimeout,
+            maxLineLength,
+            acceptNullSender,
+            trustedNetworks,
+            perIpMessageRate,
+            filtersEnabled,
+            tlsKeystore,
+            backlog);
+  }
+
+  /** Mutable, not thread-safe; each setter returns the builder. Starts from the defaults. */
+  public static final class Builder {
+    private int port = DEFAULT_PORT;
+    private InetAddress bindAddress;
+    private String hostName;
+    private Set<String> domains = Set.of();
+    private ThreadModel threads = ThreadModel.VIRTUAL;
+    private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
+    private int maxRecipients = 100;
+    private int maxConnections = 2000;
+    private int maxConnectionsPerIp = 50;
+    private Duration commandTimeout = Duration.ofSeconds(60);
+    private Duration dataTimeout = Duration.ofSeconds(120);
+    private int maxLineLength = 8192;
+    private boolean acceptNullSender = true;
+    private NetworkList trustedNetworks = NetworkList.parse(DEFAULT_TRUSTED_NETWORKS);
+    private int perIpMessageRate = 120;
+    private boolean filtersEnabled = true;
+    private Path tlsKeystore;
+    private String tlsKeystorePassword;
+    private int backlog = 1024;
+
+    private Builder() {}
+
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    public Builder bindAddress(InetAddress bindAddress) {
+      this.bindAddress = bindAddress;
+      return this;
+    }
+
+    public Builder hostName(String hostName) {
+      this.hostName = hostName;
+      return this;
+    }
+
+    public Builder domains(Set<String> domains) {
+      this.domains = domains;
+      return this;
+    }
+
+    public Builder threads(ThreadModel threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    public Builder maxMessageSize(int maxMessageSize) {
+      this.maxMessageSize = maxMessageSize;
+      return this;
+    }
+
+    public Builder maxRecipients(int maxRecipients) {
+      this.maxRecipients = maxRecipients;
+      return this;
+    }
+
+    public Builder maxConnections(int maxConnections) {
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
+    public Builder maxConnectionsPerIp(int maxConnectionsPerIp) {
+      this.maxConnectionsPerIp = maxConnectionsPerIp;
+      return this;
+    }
+
+    public Builder commandTimeout(Duration commandTimeout) {
+      this.commandTimeout = commandTimeout;
+      return this;
+    }
+
+    public Builder dataTimeout(Duration dataTimeout) {
+      this.dataTimeout = dataTimeout;
+      return this;
+    }
+
+    public Builder maxLineLength(int maxLineLength) {
+      this.maxLineLength = maxLineLength;
+      return this;
+    }
+
+    public Builder acceptNullSender(boolean acceptNullSender) {
+      this.acceptNullSender = acceptNullSender;
+      return this;
+    }
+
+    public Builder trustedNetworks(NetworkList trustedNetworks) {
+      this.trustedNetworks = trustedNetworks;
+      return this;
+    }
+
+    public Builder perIpMessageRate(int perIpMessageRate) {
+      this.perIpMessageRate = perIpMessageRate;
+      return this;
+    }
+
+    public Builder filtersEnabled(boolean filtersEnabled) {
+      this.filtersEnabled = filtersEnabled;
+      return this;
+    }
+
+    public Builder tlsKeystore(Path tlsKeystore) {
+      this.tlsKeystore = tlsKeystore;
+      return this;
+    }
+
+    public Builder tlsKeystorePassword(String tlsKeystorePassword) {
+      this.tlsKeystorePassword = tlsKeystorePassword;
+      return this;
+    }
+
+    public Builder backlog(int backlog) {
+      this.backlog = backlog;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException as the record constructor does
+     */
+    public IntakeSettings build() {
+      return new IntakeSettings(
+          port,
+          bindAddress,
+          hostName != null ? hostName : localHostName(),
+          domains,
+          threads,
+          maxMessageSize,
+          maxRecipients,
+          maxConnections,
+          maxConnectionsPerIp,
+          commandTimeout,
+          dataTimeout,
+          maxLineLength,
+          acceptNullSender,
+          trustedNetworks,
+          perIpMessageRate,
+          filtersEnabled,
+          tlsKeystore,
+          tlsKeystorePassword,
+          backlog);
+    }
+
+    private static String localHostName() {
+      try {
+        String name = InetAddress.getLocalHost().getHostName();
+        return name.isBlank() ? "burnbox" : name;
+      } catch (UnknownHostException e) {
+        return "burnbox";
+      }
+    }
+  }
+}

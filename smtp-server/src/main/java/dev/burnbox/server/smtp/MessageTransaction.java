@@ -1,0 +1,188 @@
+package dev.burnbox.server.smtp;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.subethamail.smtp.MessageHandler;
+import org.subethamail.smtp.RejectException;
+import org.subethamail.smtp.server.Session;
+
+/**
+ * One mail transaction, from MAIL to the end of DATA or the last BDAT chunk: applies the sender and
+ * recipient policy, collects every distinct recipient (SubEtha's own handlers keep only the last),
+ * counts content bytes itself and, past the size limit, keeps draining without buffering. The
+ * acceptor sees the message only when its content ended properly. Confined to its session's thread.
+ */
+final class MessageTransaction implements MessageHandler {
+  private static final Logger log = LoggerFactory.getLogger(MessageTransaction.class);
+
+  private final MessageTransactions shared;
+  private final Session session;
+  private final SessionGate.Client client;
+  private final List<String> recipients = new ArrayList<>();
+  private final Set<String> recipientKeys = new HashSet<>();
+  private final ByteArrayOutputStream content = new ByteArrayOutputStream(8192);
+  private String sender;
+  private long received;
+  private int lineLength;
+  private boolean lineTooLong;
+  private boolean ended;
+
+  MessageTransaction(MessageTransactions shared, Session session, SessionGate.Client client) {
+    this.shared = shared;
+    this.session = session;
+    this.client = client;
+  }
+
+  /** Sender policy: the null sender and the per-IP message rate. */
+  @Override
+  public void from(String from) throws RejectException {
+    if (from.isEmpty() && !shared.settings.acceptNullSender()) {
+      throw reject(Refusal.NULL_SENDER, "<>");
+    }
+    if (shared.settings.filtersEnabled()
+        && !client.trusted()
+        && !shared.rateFilter.tryAcquire(client.address())) {
+      throw reject(Refusal.RATE_LIMITED, from);
+    }
+    this.sender = from;
+  }
+
+  /**
+   * Recipient policy: served domain, recipient limit. A duplicate (compared case-insensitively) is
+   * accepted again but kept once.
+   *
+   * @param recipient {@code local@domain}, syntax already checked
+   */
+  @Override
+  public void recipient(String recipient) throws RejectException {
+    String domain = recipient.substring(recipient.lastIndexOf('@') + 1);
+    if (!shared.settings.serves(domain)) {
+      throw reject(Refusal.UNSERVED_DOMAIN, recipient);
+    }
+    String key = recipient.toLowerCase(Locale.ROOT);
+    if (recipientKeys.contains(key)) {
+      return;
+    }
+    if (recipients.size() >= shared.settings.maxRecipients()) {
+      throw reject(Refusal.TOO_MANY_RECIPIENTS, recipient);
+    }
+    recipientKeys.add(key);
+    recipients.add(recipient);
+    session.addRecipient(recipient);
+  }
+
+  boolean hasRecipients() {
+    return !recipients.isEmpty();
+  }
+
+  /**
+   * Reads content until {@code in} ends, or exactly {@code length} bytes if it is not negative (one
+   * BDAT chunk). Past the size limit the bytes are counted and dropped.
+   *
+   * @throws EOFException if a BDAT chunk ends early (the client went away)
+   * @throws IOException if reading fails, e.g. on a timeout or a disconnect
+   */
+  void absorb(InputStream in, long length) throws IOException {
+    byte[] chunk = new byte[8192];
+    long remaining = length < 0 ? Long.MAX_VALUE : length;
+    while (remaining > 0) {
+      int n = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
+      if (n < 0) {
+        if (length >= 0) {
+          throw new EOFException("BDAT chunk ended " + remaining + " bytes early");
+        }
+        break;
+      }
+      remaining -= n;
+      received += n;
+      shared.bytes.increment(n);
+      checkLines(chunk, n);
+      if (received <= shared.settings.maxMessageSize()) {
+        content.write(chunk, 0, n);
+      }
+    }
+  }
+
+  private void checkLines(byte[] chunk, int n) {
+    int limit = shared.settings.maxLineLength();
+    for (int i = 0; i < n; i++) {
+      if (++lineLength > limit) {
+        lineTooLong = true;
+      }
+      if (chunk[i] == '\n') {
+        lineLength = 0;
+      }
+    }
+  }
+
+  /**
+   * Ends the content: refuses it if too large or with a too long line, else hands it to the
+   * acceptor and returns the acceptor's reply (a failing acceptor yields {@code 451 4.3.0}).
+   */
+  SmtpReply finish() {
+    if (received > shared.settings.maxMessageSize()) {
+      shared.rejected.increment();
+      return shared.refusals.record(Refusal.MESSAGE_TOO_LARGE, client.address(), received + " B");
+    }
+    if (lineTooLong) {
+      shared.rejected.increment();
+      return shared.refusals.record(Refusal.LINE_TOO_LONG, client.address(), "");
+    }
+    Envelope envelope =
+        new Envelope(
+            client.address(),
+            client.trusted(),
+            session.getHelo().orElse(""),
+            sender,
+            recipients,
+            shared.clock.instant(),
+            session.isTLSStarted());
+    SmtpReply reply;
+    try {
+      reply = shared.acceptor.accept(envelope, content.toByteArray());
+    } catch (RuntimeException e) {
+      log.debug("message acceptor failed", e);
+      reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), e.toString());
+    }
+    (reply.isPositive() ? shared.accepted : shared.rejected).increment();
+    return reply;
+  }
+
+  /** Counts a transaction whose content never ended (the client went away or timed out). */
+  void abort() {
+    shared.aborted.increment();
+  }
+
+  /** SubEtha's content entry point (unused by the intake's own DATA and BDAT commands). */
+  @Override
+  public String data(InputStream data) throws RejectException, IOException {
+    absorb(data, -1);
+    SmtpReply reply = finish();
+    if (!reply.isPositive()) {
+      throw new RejectException(reply.code(), reply.enhancedStatus() + " " + reply.text());
+    }
+    return reply.enhancedStatus() + " " + reply.text();
+  }
+
+  @Override
+  public void done() {
+    if (!ended) {
+      ended = true;
+      shared.ended();
+    }
+  }
+
+  private RejectException reject(Refusal refusal, String detail) {
+    SmtpReply reply = shared.refusals.record(refusal, client.address(), detail);
+    return new RejectException(reply.code(), reply.enhancedStatus() + " " + reply.text());
+  }
+}

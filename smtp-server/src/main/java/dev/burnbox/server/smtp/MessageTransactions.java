@@ -1,0 +1,77 @@
+package dev.burnbox.server.smtp;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.subethamail.smtp.MessageContext;
+import org.subethamail.smtp.MessageHandlerFactory;
+import org.subethamail.smtp.server.Session;
+
+/**
+ * SubEtha's factory of one {@link MessageTransaction} per MAIL command, holding what all
+ * transactions share: the settings, the acceptor, the rate filter and the message metrics ({@code
+ * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}).
+ * Thread-safe.
+ */
+final class MessageTransactions implements MessageHandlerFactory {
+  final IntakeSettings settings;
+  final MessageAcceptor acceptor;
+  final Refusals refusals;
+  final SessionGate gate;
+  final MessageRateFilter rateFilter;
+  final Clock clock;
+  final Counter accepted;
+  final Counter rejected;
+  final Counter aborted;
+  final Counter bytes;
+  private final AtomicInteger inProgress = new AtomicInteger();
+
+  MessageTransactions(
+      IntakeSettings settings,
+      MessageAcceptor acceptor,
+      Refusals refusals,
+      SessionGate gate,
+      MessageRateFilter rateFilter,
+      Clock clock,
+      MeterRegistry registry) {
+    this.settings = settings;
+    this.acceptor = acceptor;
+    this.refusals = refusals;
+    this.gate = gate;
+    this.rateFilter = rateFilter;
+    this.clock = clock;
+    this.accepted = messages(registry, "accepted");
+    this.rejected = messages(registry, "rejected");
+    this.aborted = messages(registry, "aborted");
+    this.bytes =
+        Counter.builder("burnbox.smtp.bytes")
+            .description("message content bytes received (DATA and BDAT), refused ones included")
+            .baseUnit("bytes")
+            .register(registry);
+  }
+
+  private static Counter messages(MeterRegistry registry, String outcome) {
+    return Counter.builder("burnbox.smtp.messages")
+        .description("messages whose content was received, by the reply given at its end")
+        .tag("outcome", outcome)
+        .register(registry);
+  }
+
+  @Override
+  public MessageTransaction create(MessageContext context) {
+    Session session = (Session) context;
+    inProgress.incrementAndGet();
+    return new MessageTransaction(this, session, gate.client(session));
+  }
+
+  /** Called once by each transaction when it ends. */
+  void ended() {
+    inProgress.decrementAndGet();
+  }
+
+  /** Transactions between MAIL and their end now. */
+  int inProgress() {
+    return inProgress.get();
+  }
+}

@@ -1,0 +1,147 @@
+package dev.burnbox.server.smtp;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.subethamail.smtp.server.Session;
+import org.subethamail.smtp.server.SessionHandler;
+
+/**
+ * Admits or refuses each new connection before its greeting: {@code 421 4.7.0} beyond the total or
+ * the per-IP limit (trusted clients are exempt from the per-IP one), {@code 421 4.3.2} once the
+ * intake is draining. Remembers each admitted session's {@link Client}. Publishes {@code
+ * burnbox.smtp.sessions} (connections seen) and {@code burnbox.smtp.sessions.active}. Thread-safe.
+ */
+final class SessionGate implements SessionHandler {
+
+  /**
+   * What the intake knows about the client of one session, and when the session last did something
+   * (to tell a command timeout from other ends). Safe to read from any thread.
+   */
+  static final class Client {
+    private final InetAddress address;
+    private final boolean trusted;
+    private volatile long lastActivityNanos = System.nanoTime();
+    private volatile boolean endAccounted;
+
+    Client(InetAddress address, boolean trusted) {
+      this.address = address;
+      this.trusted = trusted;
+    }
+
+    InetAddress address() {
+      return address;
+    }
+
+    boolean trusted() {
+      return trusted;
+    }
+
+    /** Notes that a command was just handled. */
+    void touch() {
+      lastActivityNanos = System.nanoTime();
+    }
+
+    /** Notes that the intake itself ended the session and counted why (QUIT, data timeout...). */
+    void endAccounted() {
+      endAccounted = true;
+    }
+  }
+
+  private static final long TIMER_SLACK_NANOS = 5_000_000;
+
+  private final IntakeSettings settings;
+  private final Refusals refusals;
+  private final Counter sessions;
+  private final AtomicInteger active = new AtomicInteger();
+  private final Map<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+  private final Map<Session, Client> clients = new ConcurrentHashMap<>();
+  private volatile boolean draining;
+
+  SessionGate(IntakeSettings settings, Refusals refusals, MeterRegistry registry) {
+    this.settings = settings;
+    this.refusals = refusals;
+    this.sessions =
+        Counter.builder("burnbox.smtp.sessions")
+            .description("SMTP connections seen, admitted or not")
+            .register(registry);
+    Gauge.builder("burnbox.smtp.sessions.active", active, AtomicInteger::get)
+        .description("SMTP sessions open now")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  @Override
+  public SessionAcceptance accept(Session session) {
+    sessions.increment();
+    InetAddress address = session.getRemoteAddress().getAddress();
+    boolean trusted = settings.trustedNetworks().contains(address);
+    if (draining) {
+      return refuse(Refusal.SHUTTING_DOWN, address);
+    }
+    if (active.incrementAndGet() > settings.maxConnections()) {
+      active.decrementAndGet();
+      return refuse(Refusal.TOO_MANY_CONNECTIONS, address);
+    }
+    if (!trusted && perAddress.merge(address, 1, Integer::sum) > settings.maxConnectionsPerIp()) {
+      release(address);
+      active.decrementAndGet();
+      return refuse(Refusal.TOO_MANY_CONNECTIONS_PER_IP, address);
+    }
+    clients.put(session, new Client(address, trusted));
+    return SessionAcceptance.success();
+  }
+
+  private SessionAcceptance refuse(Refusal refusal, InetAddress address) {
+    SmtpReply reply = refusals.record(refusal, address, "");
+    return SessionAcceptance.failure(reply.code(), reply.enhancedStatus() + " " + reply.text());
+  }
+
+  @Override
+  public void onSessionEnd(Session session) {
+    Client client = clients.remove(session);
+    if (client != null) {
+      // SubEtha answers a command timeout itself ("421 Timeout waiting for data from client.");
+      // a session ending after at least that much silence is counted as one
+      long idle = System.nanoTime() - client.lastActivityNanos;
+      if (!client.endAccounted && idle >= settings.commandTimeout().toNanos() - TIMER_SLACK_NANOS) {
+        refusals.record(Refusal.COMMAND_TIMEOUT, client.address(), "");
+      }
+      if (!client.trusted()) {
+        release(client.address());
+      }
+      active.decrementAndGet();
+    }
+  }
+
+  private void release(InetAddress address) {
+    perAddress.computeIfPresent(address, (key, count) -> count == 1 ? null : count - 1);
+  }
+
+  /** The client of an admitted, still open session. */
+  Client client(Session session) {
+    Client client = clients.get(session);
+    if (client == null) {
+      throw new IllegalStateException("session was not admitted: " + session.getSessionId());
+    }
+    return client;
+  }
+
+  /** Refuses every connection from now on. */
+  void drain() {
+    draining = true;
+  }
+
+  boolean draining() {
+    return draining;
+  }
+
+  /** Sessions open now. */
+  int active() {
+    return active.get();
+  }
+}

@@ -1,0 +1,194 @@
+package dev.burnbox.server.smtp;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.subethamail.smtp.internal.server.Command;
+import org.subethamail.smtp.server.SMTPServer;
+
+/**
+ * The SMTP intake: a SubEtha SMTP server speaking ESMTP (SIZE, 8BITMIME, SMTPUTF8, PIPELINING,
+ * CHUNKING, ENHANCEDSTATUSCODES, STARTTLS) that hands every fully received message to a {@link
+ * MessageAcceptor} and answers with its reply. One thread (virtual or platform) per connection.
+ *
+ * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal is counted on {@code
+ * burnbox.smtp.refusals{reason}}. Other meters: {@code burnbox.smtp.sessions}, {@code
+ * burnbox.smtp.sessions.active}, {@code burnbox.smtp.messages{outcome}}, {@code
+ * burnbox.smtp.bytes}.
+ *
+ * <p>Lifecycle: {@link #start()} once, then {@link #stop(Duration)} (or {@link #close()}); it
+ * cannot be restarted. The methods are thread-safe.
+ */
+public final class SmtpIntake implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SmtpIntake.class);
+
+  /** How long {@link #close()} lets in-flight messages finish. */
+  public static final Duration DEFAULT_STOP_DEADLINE = Duration.ofSeconds(10);
+
+  private final IntakeSettings settings;
+  private final MessageAcceptor acceptor;
+  private final MeterRegistry registry;
+  private volatile SMTPServer server;
+  private ExecutorService sessions;
+  private SessionGate gate;
+  private MessageTransactions transactions;
+  private boolean started;
+  private boolean stopped;
+
+  /**
+   * @param settings what to listen on and which limits to apply
+   * @param acceptor receives each message; must be thread-safe
+   * @param registry where the meters go
+   */
+  public SmtpIntake(IntakeSettings settings, MessageAcceptor acceptor, MeterRegistry registry) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.acceptor = Objects.requireNonNull(acceptor, "acceptor");
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /**
+   * Prepares TLS and starts listening; returns when the socket is bound.
+   *
+   * @throws IOException if the port cannot be bound or the TLS key store cannot be read
+   * @throws IllegalStateException if called twice
+   */
+  public synchronized void start() throws IOException {
+    if (started) {
+      throw new IllegalStateException("an SmtpIntake starts only once");
+    }
+    started = true;
+    SSLContext tls = ServerTls.context(settings);
+    Refusals refusals = new Refusals(registry, System::nanoTime);
+    gate = new SessionGate(settings, refusals, registry);
+    transactions =
+        new MessageTransactions(
+            settings,
+            acceptor,
+            refusals,
+            gate,
+            new MessageRateFilter(settings.perIpMessageRate(), Ticker.systemTicker()),
+            Clock.systemUTC(),
+            registry);
+    sessions = sessionThreads();
+    // SubEtha's own limit blocks its accept loop; keep it above ours so that the gate, which
+    // answers 421 4.7.0 and counts, is the one clients meet
+    int subethaConnectionLimit =
+        settings.maxConnections() + Math.max(16, settings.maxConnections() / 10);
+    SMTPServer built =
+        SMTPServer.port(settings.port())
+            .bindAddress(Optional.ofNullable(settings.bindAddress()))
+            .hostName(settings.hostName())
+            .softwareName("Burnbox")
+            .backlog(settings.backlog())
+            .messageHandlerFactory(transactions)
+            .executorService(sessions)
+            .sessionHandler(gate)
+            .maxConnections(subethaConnectionLimit)
+            .maxRecipients(-1) // MessageTransaction enforces the limit, with 452 4.5.3
+            .maxMessageSize(settings.maxMessageSize())
+            .connectionTimeoutMs((int) settings.commandTimeout().toMillis())
+            .insertReceivedHeaders(false) // the acceptor gets the bytes exactly as sent
+            .serverThreadName("smtp-accept")
+            .build();
+    for (Command command : IntakeCommands.all(settings, refusals, gate, tls)) {
+      built.getCommandHandler().addCommand(command);
+    }
+    try {
+      built.start();
+    } catch (RuntimeException e) {
+      sessions.shutdownNow();
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw e;
+    }
+    server = built;
+    log.info("SMTP intake listening on port {} with {}", port(), settings);
+  }
+
+  private ExecutorService sessionThreads() {
+    return switch (settings.threads()) {
+      case VIRTUAL ->
+          Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("smtp-session-", 0).factory());
+      case PLATFORM -> {
+        ThreadFactory daemons = Thread.ofPlatform().name("smtp-session-", 0).daemon().factory();
+        // SubEtha's accept loop bounds the number of sessions, and with it this pool
+        yield Executors.newCachedThreadPool(daemons);
+      }
+    };
+  }
+
+  /**
+   * The port listened on: the one asked for, or the one picked for port 0.
+   *
+   * @throws IllegalStateException before {@link #start()}
+   */
+  public int port() {
+    SMTPServer listening = server;
+    if (listening == null) {
+      throw new IllegalStateException("not started");
+    }
+    return listening.getPortAllocated();
+  }
+
+  /**
+   * Stops gracefully: new connections and new MAIL commands get {@code 421 4.3.2} at once, messages
+   * already under way get until {@code deadline} to finish, then every connection is closed and
+   * session threads still running are interrupted. Returns within about {@code deadline} plus a
+   * second; does nothing if not started or already stopped.
+   */
+  public synchronized void stop(Duration deadline) {
+    if (server == null || stopped) {
+      return;
+    }
+    stopped = true;
+    long end = System.nanoTime() + deadline.toNanos();
+    gate.drain();
+    while (transactions.inProgress() > 0 && System.nanoTime() < end && pause()) {
+      // messages under way may finish
+    }
+    // SubEtha's stop() closes the listener and every connection, then waits on the executor
+    // without a time limit: run it aside and bound the wait
+    Thread stopper = Thread.ofPlatform().daemon().name("smtp-stop").start(server::stop);
+    try {
+      long left = Math.max(TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()), 200);
+      if (!stopper.join(Duration.ofMillis(left))) {
+        log.warn("SMTP sessions still running after the stop deadline; interrupting them");
+        sessions.shutdownNow();
+        stopper.join(Duration.ofSeconds(1));
+      }
+    } catch (InterruptedException e) {
+      sessions.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    log.info("SMTP intake on port {} stopped", server.getPortAllocated());
+  }
+
+  /** {@link #stop(Duration)} with {@link #DEFAULT_STOP_DEADLINE}. */
+  @Override
+  public void close() {
+    stop(DEFAULT_STOP_DEADLINE);
+  }
+
+  /** Sleeps a little; false if interrupted (the interrupt flag is kept). */
+  private static boolean pause() {
+    try {
+      Thread.sleep(10);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}

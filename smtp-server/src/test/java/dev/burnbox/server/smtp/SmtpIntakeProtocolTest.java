@@ -1,0 +1,444 @@
+package dev.burnbox.server.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Reply codes and message hand-over of the intake, over raw sockets, for both thread models. */
+@ParameterizedClass
+@EnumSource(ThreadModel.class)
+class SmtpIntakeProtocolTest {
+  @Parameter ThreadModel threads;
+
+  private final RecordingAcceptor acceptor = new RecordingAcceptor();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private SmtpIntake intake;
+
+  @BeforeEach
+  void start() {
+    intake =
+        TestIntakes.start(
+            TestIntakes.settings(threads)
+                .maxMessageSize(1000)
+                .maxRecipients(3)
+                .maxLineLength(200)
+                .commandTimeout(Duration.ofMillis(400))
+                .dataTimeout(Duration.ofMillis(400))
+                .build(),
+            acceptor,
+            registry);
+  }
+
+  @AfterEach
+  void stop() {
+    TestIntakes.stop(intake);
+  }
+
+  private SmtpScript session() throws IOException {
+    return SmtpScript.ehlo(intake.port(), "127.0.0.1");
+  }
+
+  private double refusals(String reason) {
+    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+  }
+
+  @Test
+  void greetsAndAdvertisesTheExtensionsThatWork() throws IOException {
+    try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
+      assertThat(smtp.expect("220 ")).contains("mx.burnbox.test");
+      String ehlo = smtp.send("EHLO client.test");
+      assertThat(ehlo.lines()).first().asString().startsWith("250-mx.burnbox.test");
+      assertThat(ehlo.lines().map(line -> line.substring(4)))
+          .contains(
+              "SIZE 1000",
+              "8BITMIME",
+              "SMTPUTF8",
+              "PIPELINING",
+              "CHUNKING",
+              "ENHANCEDSTATUSCODES",
+              "STARTTLS");
+      assertThat(ehlo.lines().toList().getLast()).startsWith("250 ");
+    }
+  }
+
+  @Test
+  void deliversOneMessageWithAllDistinctRecipients() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<sender@example.org>")).isEqualTo("250 2.1.0 Sender ok");
+      assertThat(smtp.send("RCPT TO:<a@burnbox.test>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<b@other.test>")).startsWith("250 2.1.5");
+      assertThat(smtp.send("RCPT TO:<A@BURNBOX.TEST>")).startsWith("250 2.1.5");
+      assertThat(smtp.send("RCPT TO:<c@burnbox.test>")).startsWith("250 2.1.5");
+      assertThat(smtp.send("DATA")).startsWith("354");
+      assertThat(smtp.send("Subject: hi\r\n\r\nbody\r\n.")).isEqualTo("250 2.0.0 Stored");
+      assertThat(smtp.send("QUIT")).startsWith("221 2.0.0");
+    }
+    Envelope envelope = acceptor.only().envelope();
+    assertThat(envelope.recipients())
+        .containsExactly("a@burnbox.test", "b@other.test", "c@burnbox.test");
+    assertThat(envelope.sender()).isEqualTo("sender@example.org");
+    assertThat(envelope.heloName()).isEqualTo("client.test");
+    assertThat(envelope.trustedClient()).isTrue();
+    assertThat(envelope.tls()).isFalse();
+    assertThat(new String(acceptor.only().raw(), StandardCharsets.US_ASCII))
+        .isEqualTo("Subject: hi\r\n\r\nbody\r\n");
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "accepted"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void unstuffsDotsOnEveryLineIncludingTheFirst() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("..first\r\nmiddle\r\n..\r\n...last\r\n.")).startsWith("250");
+    }
+    assertThat(new String(acceptor.only().raw(), StandardCharsets.US_ASCII))
+        .isEqualTo(".first\r\nmiddle\r\n.\r\n..last\r\n");
+  }
+
+  @Test
+  void passesSmtpUtf8AddressesAndEightBitBodiesThroughByteExact() throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    body.writeBytes(
+        "Subject: =?UTF-8?Q?gr=C3=BC=C3=9Fe?=\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+    body.writeBytes("Grüße, Jürgen — ✉\r\n".getBytes(StandardCharsets.UTF_8));
+    body.writeBytes(new byte[] {(byte) 0xff, (byte) 0x80, 0x01, 0x7f, '\r', '\n'});
+    byte[] expected = body.toByteArray();
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<jürgen@exämple.org> SMTPUTF8 BODY=8BITMIME"))
+          .startsWith("250");
+      assertThat(smtp.send("RCPT TO:<postfächle@burnbox.test>")).startsWith("250");
+      smtp.expectAfter("DATA", "354");
+      smtp.write(expected);
+      assertThat(smtp.send(".")).startsWith("250");
+    }
+    RecordingAcceptor.Delivery delivery = acceptor.only();
+    assertThat(delivery.raw()).isEqualTo(expected);
+    assertThat(delivery.envelope().sender()).isEqualTo("jürgen@exämple.org");
+    assertThat(delivery.envelope().recipients()).containsExactly("postfächle@burnbox.test");
+  }
+
+  @Test
+  void answersPipelinedCommandsInOrder() throws IOException {
+    try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
+      smtp.expect("220");
+      smtp.write(
+          "EHLO client.test\r\nMAIL FROM:<s@example.org>\r\nRCPT TO:<a@burnbox.test>\r\n"
+              + "RCPT TO:<nobody@elsewhere.test>\r\nRCPT TO:<b@burnbox.test>\r\nDATA\r\n");
+      assertThat(smtp.reply()).startsWith("250-");
+      assertThat(smtp.reply()).startsWith("250 2.1.0");
+      assertThat(smtp.reply()).startsWith("250 2.1.5");
+      assertThat(smtp.reply()).startsWith("550 5.7.1");
+      assertThat(smtp.reply()).startsWith("250 2.1.5");
+      assertThat(smtp.reply()).startsWith("354");
+      smtp.write(
+          "Subject: piped\r\n\r\nx\r\n.\r\nMAIL FROM:<t@example.org>\r\nRSET\r\nNOOP\r\nQUIT\r\n");
+      assertThat(smtp.reply()).startsWith("250 2.0.0");
+      assertThat(smtp.reply()).startsWith("250 2.1.0");
+      assertThat(smtp.reply()).startsWith("250 2.0.0");
+      assertThat(smtp.reply()).startsWith("250 2.0.0");
+      assertThat(smtp.reply()).startsWith("221 2.0.0");
+    }
+    assertThat(acceptor.only().envelope().recipients())
+        .containsExactly("a@burnbox.test", "b@burnbox.test");
+  }
+
+  @Test
+  void deliversChunkedBdatContentAsOneMessage() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 14\r\nSubject: x\r\n\r\n");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 14 octets received");
+      smtp.write("BDAT 7 LAST\r\n.body\r\n");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+    }
+    assertThat(new String(acceptor.only().raw(), StandardCharsets.US_ASCII))
+        .isEqualTo("Subject: x\r\n\r\n.body\r\n");
+  }
+
+  @Test
+  void refusesMailBeforeHelo() throws IOException {
+    try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
+      smtp.expect("220");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("503 5.5.1");
+    }
+    assertThat(refusals("bad_sequence")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesCommandsOutOfSequence() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("RCPT TO:<a@burnbox.test>")).startsWith("503 5.5.1");
+      assertThat(smtp.send("DATA")).startsWith("503 5.5.1");
+      smtp.send("MAIL FROM:<s@example.org>");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("503 5.5.1");
+      assertThat(smtp.send("DATA")).startsWith("503 5.5.1");
+    }
+    assertThat(refusals("bad_sequence")).isEqualTo(4);
+  }
+
+  @Test
+  void answersUnknownAndUnofferedCommands() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("FROB nicate")).startsWith("500");
+      assertThat(smtp.send("AUTH PLAIN AGFAYg==")).startsWith("502 5.5.1");
+      assertThat(smtp.send("EXPN list")).startsWith("502 5.5.1");
+      assertThat(smtp.send("VRFY a")).startsWith("252 2.5.0");
+      assertThat(smtp.send("NOOP")).startsWith("250 2.0.0");
+    }
+    assertThat(refusals("not_implemented")).isEqualTo(2);
+  }
+
+  @Test
+  void answersSyntaxErrorsWith501() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("EHLO")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:s@example.org")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL TO:<s@example.org>")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:<not an address>")).startsWith("501 5.1.7");
+      assertThat(smtp.send("MAIL FROM:<s@example.org> SIZE=lots")).startsWith("501 5.5.4");
+      smtp.send("MAIL FROM:<s@example.org>");
+      assertThat(smtp.send("RCPT TO:<no-domain>")).startsWith("501 5.1.3");
+      assertThat(smtp.send("RCPT FROM:<a@burnbox.test>")).startsWith("501 5.5.4");
+      assertThat(smtp.send("DATA now")).startsWith("501 5.5.4");
+    }
+    assertThat(refusals("syntax")).isEqualTo(6);
+    assertThat(refusals("bad_sender_address")).isEqualTo(1);
+    assertThat(refusals("bad_recipient_address")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesRecipientsInDomainsNotServed() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      assertThat(smtp.send("RCPT TO:<victim@elsewhere.test>")).startsWith("550 5.7.1");
+      assertThat(smtp.send("RCPT TO:<a@Other.TEST>")).startsWith("250");
+    }
+    assertThat(refusals("unserved_domain")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesRecipientsBeyondTheLimitButNotRepeatedOnes() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      for (String recipient : List.of("a", "b", "c", "A", "c")) {
+        assertThat(smtp.send("RCPT TO:<" + recipient + "@burnbox.test>")).startsWith("250");
+      }
+      assertThat(smtp.send("RCPT TO:<d@burnbox.test>")).isEqualTo("452 4.5.3 Too many recipients");
+    }
+    assertThat(refusals("too_many_recipients")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesDeclaredSizeAboveTheLimit() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<s@example.org> SIZE=1001")).startsWith("552 5.3.4");
+      assertThat(smtp.send("MAIL FROM:<s@example.org> SIZE=1000")).startsWith("250");
+    }
+    assertThat(refusals("message_too_large")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesOversizeContentWith552AndStaysUsable() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      String line = "x".repeat(98) + "\r\n";
+      smtp.write(line.repeat(20)); // 2000 bytes
+      assertThat(smtp.send(".")).isEqualTo("552 5.3.4 Message size exceeds fixed limit");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("small\r\n.")).startsWith("250");
+    }
+    assertThat(acceptor.only().raw()).hasSize(7);
+    assertThat(refusals("message_too_large")).isEqualTo(1);
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "rejected"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void refusesContentWithAnOverlongLine() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("x".repeat(198) + "\r\n"); // exactly the limit of 200 with CRLF
+      assertThat(smtp.send(".")).startsWith("250");
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("x".repeat(199) + "\r\n");
+      assertThat(smtp.send(".")).startsWith("500 5.5.2");
+    }
+    assertThat(acceptor.deliveries()).hasSize(1);
+    assertThat(refusals("line_too_long")).isEqualTo(1);
+  }
+
+  @Test
+  void refusesAnOverlongCommandLineAndCloses() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("NOOP " + "x".repeat(1100))).startsWith("501");
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+  }
+
+  @Test
+  void passesTheAcceptorsRefusalOnAndEndsTheTransaction() throws IOException {
+    acceptor.answer(new SmtpReply(550, "5.7.1", "Message rejected as spam"));
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("spam\r\n.")).isEqualTo("550 5.7.1 Message rejected as spam");
+      acceptor.answer(new SmtpReply(452, "4.3.1", "Store full"));
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("ham\r\n.")).isEqualTo("452 4.3.1 Store full");
+    }
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "rejected"))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void acceptsTheNullSenderByDefault() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<>")).startsWith("250");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("bounce\r\n.")).startsWith("250");
+    }
+    assertThat(acceptor.only().envelope().sender()).isEmpty();
+  }
+
+  @Test
+  void deliversNothingWhenTheClientDisconnectsMidData() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("Subject: cut short\r\n\r\nhalf a mess");
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "aborted") == 1);
+    assertThat(acceptor.deliveries()).isEmpty();
+    await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+  }
+
+  @Test
+  void deliversNothingWhenTheClientDisconnectsMidBdatChunk() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 100 LAST\r\nonly a few bytes");
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "aborted") == 1);
+    assertThat(acceptor.deliveries()).isEmpty();
+  }
+
+  @Test
+  void closesWith421WhenTheClientIsSilentTooLong() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.reply()).startsWith("421");
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> refusals("command_timeout") == 1);
+  }
+
+  @Test
+  void doesNotCountAQuitAsATimeout() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("QUIT");
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isZero();
+  }
+
+  @Test
+  void answers451WhenTheAcceptorFails() throws IOException {
+    MessageAcceptor failing =
+        (envelope, raw) -> {
+          throw new IllegalStateException("store on fire");
+        };
+    SmtpIntake other = TestIntakes.start(TestIntakes.settings(threads).build(), failing, registry);
+    try (SmtpScript smtp = SmtpScript.ehlo(other.port(), "127.0.0.1")) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).startsWith("451 4.3.0");
+      assertThat(smtp.send("NOOP")).startsWith("250");
+    } finally {
+      TestIntakes.stop(other);
+    }
+    assertThat(refusals("acceptor_failed")).isEqualTo(1);
+  }
+
+  @Test
+  void closesWith421WhenMessageContentStalls() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("Subject: slow\r\n");
+      assertThat(smtp.reply()).startsWith("421 4.4.2");
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(refusals("data_timeout")).isEqualTo(1);
+  }
+
+  @Test
+  void upgradesToTlsAndForgetsTheEarlierHelo() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.startTls();
+      assertThat(smtp.tlsProtocol()).startsWith("TLSv1.");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("503 5.5.1");
+      String ehlo = smtp.send("EHLO client.test");
+      assertThat(ehlo).doesNotContain("STARTTLS");
+      assertThat(smtp.send("STARTTLS")).startsWith("503 5.5.1");
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("secret\r\n.")).startsWith("250");
+    }
+    assertThat(acceptor.only().envelope().tls()).isTrue();
+  }
+
+  @Test
+  void countsSessionsAndActiveSessions() throws IOException {
+    try (SmtpScript first = session();
+        SmtpScript second = session()) {
+      assertThat(activeSessions()).isEqualTo(2);
+      first.send("QUIT");
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+    assertThat(registry.get("burnbox.smtp.sessions").counter().count()).isEqualTo(2);
+  }
+
+  private double activeSessions() {
+    return registry.get("burnbox.smtp.sessions.active").gauge().value();
+  }
+}

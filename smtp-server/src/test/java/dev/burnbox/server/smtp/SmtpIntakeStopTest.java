@@ -1,0 +1,112 @@
+package dev.burnbox.server.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Starting, the bound port, and a graceful stop bounded by its deadline. */
+class SmtpIntakeStopTest {
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  /** An acceptor that holds each message until released. */
+  private static final class HoldingAcceptor implements MessageAcceptor {
+    final CountDownLatch arrived = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    @Override
+    public SmtpReply accept(Envelope envelope, byte[] raw) {
+      arrived.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new SmtpReply(451, "4.3.0", "interrupted");
+      }
+      return SmtpReply.ok("Stored");
+    }
+  }
+
+  private static SmtpScript messageInFlight(SmtpIntake intake) throws IOException {
+    SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.1");
+    smtp.send("MAIL FROM:<s@example.org>");
+    smtp.send("RCPT TO:<a@burnbox.test>");
+    smtp.expectAfter("DATA", "354");
+    smtp.write("Subject: slow store\r\n\r\nx\r\n.\r\n");
+    return smtp;
+  }
+
+  @ParameterizedTest
+  @EnumSource(ThreadModel.class)
+  void letsAMessageInFlightFinishWhileRefusingNewConnections(ThreadModel threads) throws Exception {
+    HoldingAcceptor acceptor = new HoldingAcceptor();
+    SmtpIntake intake =
+        TestIntakes.start(TestIntakes.settings(threads).build(), acceptor, registry);
+    try (SmtpScript smtp = messageInFlight(intake)) {
+      assertThat(acceptor.arrived.await(5, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Void> stopping =
+          CompletableFuture.runAsync(() -> intake.stop(Duration.ofSeconds(5)));
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () -> {
+                try (SmtpScript late = SmtpScript.connect(intake.port())) {
+                  assertThat(late.reply()).startsWith("421 4.3.2");
+                }
+              });
+      assertThat(stopping).isNotDone();
+      acceptor.release.countDown();
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+      stopping.get(5, TimeUnit.SECONDS);
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThatThrownBy(() -> SmtpScript.connect(intake.port())).isInstanceOf(IOException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ThreadModel.class)
+  void forcesSessionsClosedAtTheDeadline(ThreadModel threads) throws Exception {
+    HoldingAcceptor acceptor = new HoldingAcceptor();
+    SmtpIntake intake =
+        TestIntakes.start(TestIntakes.settings(threads).build(), acceptor, registry);
+    try (SmtpScript idle = SmtpScript.ehlo(intake.port(), "127.0.0.1");
+        SmtpScript stuck = messageInFlight(intake)) {
+      assertThat(acceptor.arrived.await(5, TimeUnit.SECONDS)).isTrue();
+      long start = System.nanoTime();
+      intake.stop(Duration.ofMillis(300));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+      assertThat(idle.closedByServer()).isTrue();
+    } finally {
+      acceptor.release.countDown();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ThreadModel.class)
+  void reportsTheBoundPortAndFailsToBindATakenOne(ThreadModel threads) throws Exception {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      SmtpIntake intake =
+          new SmtpIntake(
+              TestIntakes.settings(threads).port(taken.getLocalPort()).bindAddress(null).build(),
+              new RecordingAcceptor(),
+              registry);
+      assertThatThrownBy(intake::start).isInstanceOf(IOException.class);
+      intake.close();
+    }
+    try (SmtpIntake intake =
+        TestIntakes.start(
+            TestIntakes.settings(threads).build(), new RecordingAcceptor(), registry)) {
+      assertThat(intake.port()).isPositive();
+      assertThatThrownBy(intake::start).isInstanceOf(IllegalStateException.class);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.burnbox.server.smtp;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Set;
+
+/** Settings and starting for intake tests: loopback, port 0, a fixed host name. */
+final class TestIntakes {
+  private TestIntakes() {}
+
+  /** Loopback on a free port; only 127.0.0.1 is trusted so 127.0.0.2+ act as strangers. */
+  static IntakeSettings.Builder settings(ThreadModel threads) {
+    return IntakeSettings.builder()
+        .port(0)
+        .bindAddress(InetAddress.getLoopbackAddress())
+        .hostName("mx.burnbox.test")
+        .domains(Set.of("burnbox.test", "Other.Test"))
+        .threads(threads)
+        .trustedNetworks(NetworkList.parse("127.0.0.1"));
+  }
+
+  static SmtpIntake start(
+      IntakeSettings settings, MessageAcceptor acceptor, MeterRegistry registry) {
+    SmtpIntake intake = new SmtpIntake(settings, acceptor, registry);
+    try {
+      intake.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return intake;
+  }
+
+  static void stop(SmtpIntake intake) {
+    if (intake != null) {
+      intake.stop(Duration.ofSeconds(2));
+    }
+  }
+
+  static double count(MeterRegistry registry, String name, String tag, String value) {
+    var counter = registry.find(name).tag(tag, value).counter();
+    return counter == null ? 0 : counter.count();
+  }
+}

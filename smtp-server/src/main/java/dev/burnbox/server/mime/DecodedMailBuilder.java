@@ -99,7 +99,7 @@ final class DecodedMailBuilder {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     budget -= kept;
-    separate(text).append(TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
+    appendWithLineFeeds(separate(text), TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
   }
 
   private void append(StringBuilder into, InputStream body, String charsetName) throws IOException {
@@ -113,8 +113,18 @@ final class DecodedMailBuilder {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     if (bytes.length > 0) {
-      separate(into).append(TextCharsets.decode(bytes, charset));
+      appendWithLineFeeds(separate(into), TextCharsets.decode(bytes, charset));
     }
+  }
+
+  /** Appends {@code text} with CRLF line ends (as quoted-printable decoding gives) made LF. */
+  private static void appendWithLineFeeds(StringBuilder into, String text) {
+    int from = 0;
+    for (int cr = text.indexOf("\r\n"); cr >= 0; cr = text.indexOf("\r\n", from)) {
+      into.append(text, from, cr).append('\n');
+      from = cr + 2;
+    }
+    into.append(text, from, text.length());
   }
 
   private static StringBuilder separate(StringBuilder into) {

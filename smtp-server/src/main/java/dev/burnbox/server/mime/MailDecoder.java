@@ -160,7 +160,7 @@ public final class MailDecoder {
   private void body(MimeTokenStream stream, DecodedMailBuilder mail, int depth, String declaredType)
       throws IOException {
     MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
-    String type = part.getMimeType().toLowerCase(Locale.ROOT);
+    String type = mediaType(part.getMimeType());
     String charset = part.getContentTypeParameters().get("charset");
     boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
     String filename = part.getContentDispositionFilename();
@@ -196,6 +196,17 @@ public final class MailDecoder {
     } catch (IOException | MimeException | RuntimeException e) {
       mail.problem("unreadable attached message: " + e);
     }
+  }
+
+  /** The lower-case type/subtype, cut at white space ({@code text/plain charset=...} is seen). */
+  private static String mediaType(String declared) {
+    String type = declared.strip().toLowerCase(Locale.ROOT);
+    for (int i = 0; i < type.length(); i++) {
+      if (Character.isWhitespace(type.charAt(i)) || type.charAt(i) == ',') {
+        return type.substring(0, i);
+      }
+    }
+    return type;
   }
 
   /** The value of a raw header field: after the colon, UTF-8 if valid, unfolded. */

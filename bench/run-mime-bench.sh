@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Measures full MIME decoding of real mail to DecodedMail on one thread, mime4j (the service's
+# MailDecoder) against Jakarta Mail (JakartaMailDecoder, bench only) with and without the
+# StreamProvider property, and prints the markdown for docs/benchmarks.md ("MIME decoding"):
+# msgs/s and MB/s as ratios to Jakarta-with-the-property of the same run, then how far the parsers
+# agree on the corpus and on the odd-MIME test corpus (MimeBenchReport).
+#
+# Usage: bench/run-mime-bench.sh         about 3 minutes on 2 cores (3 parsers x decode, mime4j x
+#                                        decode+scanText; 1 fork, 2 x 2 s warm-up, 3 x 2 s measured)
+# Needs bench/corpus/ (bench/fetch-corpus.sh). Results: bench/target/mime-bench/{mime.json,
+# mime.log,scan.json,scan.log,report.md,commands.txt}. Environment: JAVA_HOME (JDK 21+), SKIP_BUILD=1 to reuse
+# the jar.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/jmh-runner.sh"
+require_corpus "MIME structure is measured on real mail"
+build_benchmarks_jar
+
+out="bench/target/mime-bench"
+fresh_dir "$out"
+started="$(date +%s)"
+run_jmh "$out" mime '^(Mime|Benchmark)|Error|Exception' \
+  'MimeDecodeBenchmark.decode$' -f 1 -wi 2 -w 2s -i 3 -r 2s
+run_jmh "$out" scan '^(Mime|Benchmark)|Error|Exception' \
+  'MimeDecodeBenchmark.decodeAndScanText' -p impl=mime4j,jakarta -f 1 -wi 2 -w 2s -i 3 -r 2s
+"$java" -cp "$jar" dev.burnbox.server.mime.MimeBenchReport --jmh "$out/mime.json,$out/scan.json" \
+  --out "$out/report.md" --command "bench/run-mime-bench.sh"
+echo "done in $(($(date +%s) - started)) s; markdown in $out/report.md"

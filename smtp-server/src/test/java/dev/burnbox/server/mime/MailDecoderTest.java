@@ -1,0 +1,138 @@
+package dev.burnbox.server.mime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Fields of {@link DecodedMail} the corpus expectations do not cover, and the limits. */
+class MailDecoderTest {
+  private static final MailDecoder DECODER = MailDecoder.withDefaults();
+
+  private static DecodedMail decode(String raw) {
+    return DECODER.decode(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void addressListsKeepQuotedAndEncodedNamesWhole() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("29-address-lists.eml"));
+
+    assertThat(mail.from()).isEqualTo("Doe, Jane <jane@example.com>");
+    assertThat(mail.to())
+        .containsExactly(
+            "Bob B <bob@burnbox.dev>", "Müller, Hans <hans@example.de>", "carol@example.org");
+  }
+
+  @Test
+  void headersAreDecodedUnfoldedAndInOrder() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("31-folded-headers.eml"));
+
+    assertThat(mail.headers())
+        .containsExactly(
+            new MailHeader("From", "fold@example.com"),
+            new MailHeader("To", "bob@burnbox.dev"),
+            new MailHeader("Subject", "This subject is folded over three lines"),
+            new MailHeader("X-Custom", "one two"),
+            new MailHeader("Content-Type", "text/plain"));
+  }
+
+  @Test
+  void dateIsReadLeniently() {
+    assertThat(DECODER.decode(MimeCorpus.read("02-crlf-alternative.eml")).date())
+        .contains(Instant.parse("2026-11-20T13:30:00Z"));
+    assertThat(DECODER.decode(MimeCorpus.read("04-encoded-from-iso-8859-1.eml")).date())
+        .contains(Instant.parse("2026-11-18T08:15:00Z"));
+    assertThat(decode("Date: not a date\nSubject: x\n\nbody").date()).isEmpty();
+  }
+
+  @Test
+  void attachmentsCarryDecodedNamesTypesAndBytes() {
+    byte[] raw = MimeCorpus.read("17-rfc2231-filenames.eml");
+    assertThat(DECODER.decode(raw).attachments())
+        .containsExactly(
+            new AttachmentInfo(0, "€ rates 2026.pdf", "application/pdf", 9),
+            new AttachmentInfo(1, "résumé long-name.csv", "text/csv", 5));
+    assertThat(DECODER.attachment(raw, 1).orElseThrow().content())
+        .isEqualTo("a,b,c".getBytes(StandardCharsets.US_ASCII));
+
+    byte[] zip = MimeCorpus.read("18-rfc2047-filename.eml");
+    Attachment attachment = DECODER.attachment(zip, 0).orElseThrow();
+    assertThat(attachment.filename()).isEqualTo("Überweisung.zip");
+    assertThat(attachment.content()).isEqualTo(new byte[] {'P', 'K', 3, 4, 'z', 'i', 'p'});
+    assertThat(DECODER.attachment(zip, -1)).isEmpty();
+  }
+
+  @Test
+  void tooManyPartsStopsTheWalkAndSaysSo() {
+    StringBuilder raw =
+        new StringBuilder("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");
+    for (int i = 0; i < 10; i++) {
+      raw.append("--b\nContent-Type: text/plain\n\npart ").append(i).append("\n");
+    }
+    raw.append("--b--\n");
+
+    DecodedMail mail =
+        new MailDecoder(new MimeLimits(20, 1 << 20, 3))
+            .decode(raw.toString().getBytes(StandardCharsets.US_ASCII));
+
+    assertThat(mail.text()).contains("part 0", "part 2").doesNotContain("part 3");
+    assertThat(mail.problems()).anyMatch(p -> p.contains("more than 3 parts"));
+    assertThat(mail.malformed()).isFalse();
+  }
+
+  @Test
+  void decodedTextBeyondTheLimitIsCut() {
+    String raw = "Subject: long\n\n" + "x".repeat(5000);
+
+    DecodedMail mail =
+        new MailDecoder(new MimeLimits(20, 1000, 500))
+            .decode(raw.getBytes(StandardCharsets.US_ASCII));
+
+    assertThat(mail.text()).hasSize(1000);
+    assertThat(mail.problems()).anyMatch(p -> p.contains("beyond 1000 bytes"));
+  }
+
+  @Test
+  void depthLimitSkipsDeeperParts() {
+    byte[] raw = MimeCorpus.read("20-deep-nesting-beyond-limit.eml");
+
+    assertThat(new MailDecoder(new MimeLimits(25, 1 << 20, 500)).decode(raw).text())
+        .contains("Buried treasure text.");
+    DecodedMail shallow = new MailDecoder(new MimeLimits(1, 1 << 20, 500)).decode(raw);
+    assertThat(shallow.text()).isEqualTo("Top level text.");
+    assertThat(shallow.problems()).anyMatch(p -> p.contains("deeper than 1 levels"));
+  }
+
+  @Test
+  void nothingAndGarbageStillDecode() {
+    assertThat(DECODER.decode(new byte[0]).scanText()).isEqualTo("\n");
+    assertThat(DECODER.decode(new byte[] {0, -1, '\n', '\n', -128}).malformed()).isTrue();
+    assertThat(decode("\n\n\n").text()).isBlank();
+  }
+
+  @Test
+  void scanTextSeparatesBlocksAndDropsInvisibleCharacters() {
+    DecodedMail mail =
+        decode(
+            "Subject: s\nContent-Type: text/html\n\n"
+                + "<ul><li>one</li><li>two</li></ul>fr&#8203;ee&shy;dom<br>x&nbsp;y");
+
+    assertThat(mail.scanText()).isEqualTo("s\none\ntwo\nfreedom\nx y");
+  }
+
+  @Test
+  void resultsAreImmutable() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("30-lf-multipart-image.eml"));
+    assertThatThrownBy(() -> mail.attachments().clear())
+        .isInstanceOf(UnsupportedOperationException.class);
+    Attachment attachment =
+        DECODER.attachment(MimeCorpus.read("30-lf-multipart-image.eml"), 0).orElseThrow();
+    attachment.content()[0] = 0;
+    assertThat(attachment.content()[0]).isEqualTo((byte) 0x89);
+    assertThat(List.of(new MimeLimits(0, 0, 1))).isNotEmpty();
+    assertThatThrownBy(() -> new MimeLimits(-1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+  }
+}

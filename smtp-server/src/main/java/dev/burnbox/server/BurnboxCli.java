@@ -5,17 +5,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code burnbox} command line: the entry point of the runnable jar.
+ * The {@code burnbox} command line: the entry point of the runnable jar. With no arguments it runs
+ * the service on its defaults ({@code burnbox serve}).
  *
- * <p>Exit codes: 0 on success, 1 when an input cannot be read, 2 on bad options (with a usage
- * message).
+ * <p>Exit codes: 0 on success, 1 when an input cannot be read or a port cannot be bound, 2 on bad
+ * options (with a usage message). Enum values (e.g. {@code --threads}) are case-insensitive.
  */
 @Command(
     name = "burnbox",
     mixinStandardHelpOptions = true,
     versionProvider = BurnboxCli.Version.class,
-    description = "Burnbox: a disposable-mail service.",
-    subcommands = {ScanCommand.class})
+    description = "Burnbox: a disposable-mail service. With no command, runs `serve`.",
+    subcommands = {ServeCommand.class, ScanCommand.class})
 public final class BurnboxCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -27,12 +28,21 @@ public final class BurnboxCli implements Runnable {
 
   /** Runs the command line on stdout and stderr and returns its exit code. */
   public static int run(String... args) {
-    return new CommandLine(new BurnboxCli()).execute(args);
+    return commandLine().execute(withDefaultCommand(args));
   }
 
   /** Runs the command line writing to {@code out} and {@code err}; returns its exit code. */
   static int run(PrintWriter out, PrintWriter err, String... args) {
-    return new CommandLine(new BurnboxCli()).setOut(out).setErr(err).execute(args);
+    return commandLine().setOut(out).setErr(err).execute(withDefaultCommand(args));
+  }
+
+  private static CommandLine commandLine() {
+    return new CommandLine(new BurnboxCli()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  /** No arguments at all means {@code serve}: {@code ./burnbox} starts the service. */
+  private static String[] withDefaultCommand(String[] args) {
+    return args.length == 0 ? new String[] {"serve"} : args;
   }
 
   @Override

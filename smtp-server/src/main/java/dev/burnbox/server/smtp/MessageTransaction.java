@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +58,8 @@ final class MessageTransaction implements MessageHandler {
   }
 
   /**
-   * Recipient policy: served domain, recipient limit. A duplicate (compared case-insensitively) is
-   * accepted again but kept once.
+   * Recipient policy: served domain, the acceptor's {@link MessageAcceptor#checkRecipient}, the
+   * recipient limit. A duplicate (compared case-insensitively) is accepted again but kept once.
    *
    * @param recipient {@code local@domain}, syntax already checked
    */
@@ -67,6 +68,11 @@ final class MessageTransaction implements MessageHandler {
     String domain = recipient.substring(recipient.lastIndexOf('@') + 1);
     if (!shared.settings.serves(domain)) {
       throw reject(Refusal.UNSERVED_DOMAIN, recipient);
+    }
+    Optional<SmtpReply> refused = shared.acceptor.checkRecipient(recipient);
+    if (refused.isPresent()) { // the acceptor counts and logs its own refusals
+      throw new RejectException(
+          refused.get().code(), refused.get().enhancedStatus() + " " + refused.get().text());
     }
     String key = recipient.toLowerCase(Locale.ROOT);
     if (recipientKeys.contains(key)) {

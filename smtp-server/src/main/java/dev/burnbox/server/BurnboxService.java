@@ -1,0 +1,167 @@
+package dev.burnbox.server;
+
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.pipeline.IntakePipeline;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.pipeline.SubjectFloodFilter;
+import dev.burnbox.server.pipeline.TermsFileWatcher;
+import dev.burnbox.server.smtp.SmtpIntake;
+import dev.burnbox.server.web.StoreMetrics;
+import dev.burnbox.server.web.WebServer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole service in one JVM: SMTP intake, the decode-and-scan pipeline, the in-memory inbox
+ * store and the web server, wired top to bottom as the mail flows (socket, session, message,
+ * decode, scan, store, web).
+ *
+ * <p>{@link #start} binds both ports and logs {@code listening smtp=PORT http=PORT}; {@link #close}
+ * stops taking connections, lets sessions in flight finish within the shutdown grace, then stops
+ * the web server. Start and close from one thread; everything else is thread-safe.
+ */
+public final class BurnboxService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BurnboxService.class);
+
+  private final ServiceSettings settings;
+  private final PrometheusMeterRegistry registry;
+  private final InboxStore store;
+  private final SpamScanner scanner;
+  private final SmtpIntake intake;
+  private final WebServer web;
+  private TermsFileWatcher termsWatcher;
+
+  private BurnboxService(ServiceSettings settings) throws IOException {
+    this.settings = settings;
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+
+    this.store =
+        InboxStore.memory()
+            .inboxCap(settings.inboxCap())
+            .maxBytes(settings.storeMaxBytes())
+            .ttl(settings.ttl())
+            .stripPlusTags(settings.stripPlusTags())
+            .build();
+    new StoreMetrics(store).bindTo(registry);
+
+    this.scanner =
+        settings.termsFile() == null
+            ? SpamScanner.withDefaultTerms(settings.matcher(), settings.spamThreshold())
+            : SpamScanner.fromFile(
+                settings.matcher(), settings.spamThreshold(), settings.termsFile());
+    SubjectFloodFilter floodFilter =
+        settings.smtp().filtersEnabled() ? new SubjectFloodFilter(settings.subjectFlood()) : null;
+    IntakePipeline pipeline =
+        new IntakePipeline(
+            new MailDecoder(settings.mimeLimits()),
+            scanner,
+            settings.spamPolicy(),
+            floodFilter,
+            store,
+            registry);
+    this.intake = new SmtpIntake(settings.smtp(), pipeline, registry);
+    this.web =
+        new WebServer(
+            settings.httpBindAddress() == null ? null : settings.httpBindAddress().getHostAddress(),
+            settings.httpPort(),
+            store,
+            registry);
+  }
+
+  /**
+   * Builds the service and starts listening on both ports.
+   *
+   * @throws IOException if a port cannot be bound or the term file cannot be read
+   * @throws IllegalArgumentException if the term file holds an invalid term
+   */
+  public static BurnboxService start(ServiceSettings settings) throws IOException {
+    Objects.requireNonNull(settings, "settings");
+    BurnboxService service = new BurnboxService(settings);
+    try {
+      service.startAll();
+    } catch (IOException | RuntimeException e) {
+      service.close();
+      throw e;
+    }
+    return service;
+  }
+
+  private void startAll() throws IOException {
+    if (settings.termsFile() != null) {
+      termsWatcher = new TermsFileWatcher(scanner, settings.termsFile(), Duration.ofMillis(500));
+    }
+    web.start();
+    intake.start();
+    log.info(
+        "spam terms: {} from {}, matcher {}, policy {}",
+        scanner.termCount(),
+        scanner.source(),
+        scanner.matcherKind().cliName(),
+        settings.spamPolicy().name().toLowerCase(Locale.ROOT));
+    log.info("listening smtp={} http={}", intake.port(), web.port());
+  }
+
+  /** The SMTP port listened on. */
+  public int smtpPort() {
+    return intake.port();
+  }
+
+  /** The HTTP port listened on. */
+  public int httpPort() {
+    return web.port();
+  }
+
+  /** The inbox store mail is delivered to. */
+  public InboxStore store() {
+    return store;
+  }
+
+  /** The metrics registry served at {@code /metrics}. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * Reloads the spam term file now (as on SIGHUP); without a term file there is nothing to reload.
+   *
+   * @return true if a new list is in use
+   */
+  public boolean reloadTerms() {
+    return termsWatcher != null && termsWatcher.reloadNow();
+  }
+
+  /**
+   * Stops taking connections, lets sessions in flight finish within the shutdown grace (then cuts
+   * them), and stops the web server. Idempotent.
+   */
+  @Override
+  public void close() {
+    intake.stop(settings.shutdownGrace());
+    web.close();
+    if (termsWatcher != null) {
+      try {
+        termsWatcher.close();
+      } catch (IOException e) {
+        log.debug("closing the term file watcher", e);
+      }
+    }
+    registry.close();
+  }
+}

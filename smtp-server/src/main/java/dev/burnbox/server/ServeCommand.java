@@ -1,0 +1,397 @@
+package dev.burnbox.server;
+
+import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.mime.MimeLimits;
+import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.pipeline.SubjectFloodFilter;
+import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.smtp.NetworkList;
+import dev.burnbox.server.smtp.ThreadModel;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/**
+ * {@code burnbox serve} (and {@code burnbox} with no arguments): runs the service until SIGTERM or
+ * SIGINT, then shuts down gracefully and exits 0. SIGHUP reloads the {@code --terms} file.
+ *
+ * <p>Every option can also be set by an environment variable named after it ({@code --smtp-port} is
+ * {@code BURNBOX_SMTP_PORT}); an option on the command line wins.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Run the disposable-mail service: SMTP intake, spam scanning, in-memory inboxes, web inbox.",
+      "Every option can also be set by the environment variable shown with it."
+    })
+final class ServeCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--smtp-port",
+      defaultValue = "${env:BURNBOX_SMTP_PORT:-2525}",
+      description = "SMTP port; 0 picks a free one (BURNBOX_SMTP_PORT, default ${DEFAULT-VALUE}).")
+  int smtpPort;
+
+  @Option(
+      names = "--http-port",
+      defaultValue = "${env:BURNBOX_HTTP_PORT:-8080}",
+      description = "Web port; 0 picks a free one (BURNBOX_HTTP_PORT, default ${DEFAULT-VALUE}).")
+  int httpPort;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "${env:BURNBOX_BIND}",
+      description = "Address both servers listen on (BURNBOX_BIND, default every interface).")
+  String bind;
+
+  @Option(
+      names = "--hostname",
+      defaultValue = "${env:BURNBOX_HOSTNAME}",
+      description =
+          "Name in the SMTP greeting and certificate (BURNBOX_HOSTNAME, default this host's name).")
+  String hostName;
+
+  @Option(
+      names = "--domains",
+      paramLabel = "LIST",
+      defaultValue = "${env:BURNBOX_DOMAINS:-}",
+      description =
+          "Comma-separated domains to accept mail for; others get 550 (BURNBOX_DOMAINS, default every domain).")
+  String domains;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "MODEL",
+      defaultValue = "${env:BURNBOX_THREADS:-virtual}",
+      description =
+          "virtual or platform: one thread per SMTP connection (BURNBOX_THREADS, default ${DEFAULT-VALUE}).")
+  ThreadModel threads;
+
+  @Option(
+      names = "--max-message-size",
+      paramLabel = "BYTES",
+      defaultValue = "${env:BURNBOX_MAX_MESSAGE_SIZE:-10MiB}",
+      converter = OptionValues.Bytes.class,
+      description =
+          "Largest message; bigger ones get 552 (BURNBOX_MAX_MESSAGE_SIZE, default ${DEFAULT-VALUE}).")
+  long maxMessageSize;
+
+  @Option(
+      names = "--max-recipients",
+      defaultValue = "${env:BURNBOX_MAX_RECIPIENTS:-100}",
+      description =
+          "Recipients per message; more get 452 (BURNBOX_MAX_RECIPIENTS, default ${DEFAULT-VALUE}).")
+  int maxRecipients;
+
+  @Option(
+      names = "--max-connections",
+      defaultValue = "${env:BURNBOX_MAX_CONNECTIONS:-2000}",
+      description =
+          "Concurrent SMTP connections; more get 421 (BURNBOX_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+  int maxConnections;
+
+  @Option(
+      names = "--max-connections-per-ip",
+      defaultValue = "${env:BURNBOX_MAX_CONNECTIONS_PER_IP:-50}",
+      description =
+          "Concurrent connections from one untrusted address; more get 421 (BURNBOX_MAX_CONNECTIONS_PER_IP, default ${DEFAULT-VALUE}).")
+  int maxConnectionsPerIp;
+
+  @Option(
+      names = "--command-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_COMMAND_TIMEOUT:-60s}",
+      converter = OptionValues.Durations.class,
+      description =
+          "Idle time between SMTP commands before 421 (BURNBOX_COMMAND_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration commandTimeout;
+
+  @Option(
+      names = "--data-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_DATA_TIMEOUT:-120s}",
+      converter = OptionValues.Durations.class,
+      description =
+          "Longest stall while message data arrives before 421 (BURNBOX_DATA_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration dataTimeout;
+
+  @Option(
+      names = "--max-line-length",
+      paramLabel = "BYTES",
+      defaultValue = "${env:BURNBOX_MAX_LINE_LENGTH:-8192}",
+      description =
+          "Longest message line including CRLF; longer gets 500 (BURNBOX_MAX_LINE_LENGTH, default ${DEFAULT-VALUE}).")
+  int maxLineLength;
+
+  @Option(
+      names = "--null-sender",
+      paramLabel = "accept|refuse",
+      defaultValue = "${env:BURNBOX_NULL_SENDER:-accept}",
+      description =
+          "Whether bounces (MAIL FROM:<>) are taken (BURNBOX_NULL_SENDER, default ${DEFAULT-VALUE}).")
+  NullSender nullSender;
+
+  @Option(
+      names = "--trusted-networks",
+      paramLabel = "CIDRS",
+      defaultValue = "${env:BURNBOX_TRUSTED_NETWORKS:-127.0.0.0/8,::1}",
+      description =
+          "Clients exempt from per-IP limits and filters (BURNBOX_TRUSTED_NETWORKS, default ${DEFAULT-VALUE}).")
+  String trustedNetworks;
+
+  @Option(
+      names = "--per-ip-rate",
+      paramLabel = "PER_MINUTE",
+      defaultValue = "${env:BURNBOX_PER_IP_RATE:-120}",
+      description =
+          "Messages per minute from one untrusted address; more get 450; 0 = no limit (BURNBOX_PER_IP_RATE, default ${DEFAULT-VALUE}).")
+  int perIpRate;
+
+  @Option(
+      names = "--subject-flood-count",
+      defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_COUNT:-200}",
+      description =
+          "Messages with one subject within the window that ban it (BURNBOX_SUBJECT_FLOOD_COUNT, default ${DEFAULT-VALUE}).")
+  int subjectFloodCount;
+
+  @Option(
+      names = "--subject-flood-window",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_WINDOW:-5m}",
+      converter = OptionValues.Durations.class,
+      description = "(BURNBOX_SUBJECT_FLOOD_WINDOW, default ${DEFAULT-VALUE}).")
+  Duration subjectFloodWindow;
+
+  @Option(
+      names = "--subject-flood-ban",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_BAN:-1h}",
+      converter = OptionValues.Durations.class,
+      description =
+          "How long a flooding subject is refused (BURNBOX_SUBJECT_FLOOD_BAN, default ${DEFAULT-VALUE}).")
+  Duration subjectFloodBan;
+
+  @Option(
+      names = "--no-filters",
+      defaultValue = "${env:BURNBOX_NO_FILTERS:-false}",
+      description =
+          "Turn the per-IP rate filter and the subject flood ban off for everyone (BURNBOX_NO_FILTERS).")
+  boolean noFilters;
+
+  @Option(
+      names = "--matcher",
+      paramLabel = "NAME",
+      defaultValue = "${env:BURNBOX_MATCHER:-best}",
+      description =
+          "naive, boyer-moore, trie, aho-corasick, wu-manber, org-ahocorasick or best (BURNBOX_MATCHER, default ${DEFAULT-VALUE}).")
+  String matcher;
+
+  @Option(
+      names = "--terms",
+      paramLabel = "FILE",
+      defaultValue = "${env:BURNBOX_TERMS}",
+      description =
+          "Spam term file, one per line, reloaded when it changes or on SIGHUP (BURNBOX_TERMS, default the built-in list).")
+  Path terms;
+
+  @Option(
+      names = "--spam",
+      paramLabel = "tag|reject",
+      defaultValue = "${env:BURNBOX_SPAM:-tag}",
+      description =
+          "tag: store and mark spam; reject: answer 550 5.7.1 and store nothing (BURNBOX_SPAM, default ${DEFAULT-VALUE}).")
+  SpamPolicy spam;
+
+  @Option(
+      names = "--spam-threshold",
+      paramLabel = "SCORE",
+      defaultValue = "${env:BURNBOX_SPAM_THRESHOLD:-5}",
+      description =
+          "Score from which a message is spam: each term hit counts 1, at most 3 per term (BURNBOX_SPAM_THRESHOLD, default ${DEFAULT-VALUE}).")
+  double spamThreshold;
+
+  @Option(
+      names = "--inbox-cap",
+      defaultValue = "${env:BURNBOX_INBOX_CAP:-50}",
+      description =
+          "Messages per inbox; the oldest goes first (BURNBOX_INBOX_CAP, default ${DEFAULT-VALUE}).")
+  int inboxCap;
+
+  @Option(
+      names = "--store-max-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "${env:BURNBOX_STORE_MAX_BYTES:-256MiB}",
+      converter = OptionValues.Bytes.class,
+      description =
+          "Memory budget of the store; the oldest mail goes first (BURNBOX_STORE_MAX_BYTES, default ${DEFAULT-VALUE}).")
+  long storeMaxBytes;
+
+  @Option(
+      names = "--ttl",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_TTL:-24h}",
+      converter = OptionValues.Durations.class,
+      description = "How long mail is kept (BURNBOX_TTL, default ${DEFAULT-VALUE}).")
+  Duration ttl;
+
+  @Option(
+      names = "--strip-plus-tags",
+      defaultValue = "${env:BURNBOX_STRIP_PLUS_TAGS:-false}",
+      description = "Deliver bob+news@ to inbox bob (BURNBOX_STRIP_PLUS_TAGS).")
+  boolean stripPlusTags;
+
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE",
+      defaultValue = "${env:BURNBOX_TLS_KEYSTORE}",
+      description =
+          "PKCS#12 key store for STARTTLS (BURNBOX_TLS_KEYSTORE, default a self-signed certificate made at start).")
+  Path tlsKeystore;
+
+  @Option(
+      names = "--tls-keystore-password",
+      paramLabel = "PASSWORD",
+      defaultValue = "${env:BURNBOX_TLS_KEYSTORE_PASSWORD}",
+      description = "Password of the key store (BURNBOX_TLS_KEYSTORE_PASSWORD).")
+  String tlsKeystorePassword;
+
+  @Option(
+      names = "--mime-max-depth",
+      defaultValue = "${env:BURNBOX_MIME_MAX_DEPTH:-20}",
+      description =
+          "Deepest MIME nesting decoded; deeper parts are kept raw, not scanned (BURNBOX_MIME_MAX_DEPTH, default ${DEFAULT-VALUE}).")
+  int mimeMaxDepth;
+
+  @Option(
+      names = "--mime-max-decoded-size",
+      paramLabel = "BYTES",
+      defaultValue = "${env:BURNBOX_MIME_MAX_DECODED_SIZE:-4MiB}",
+      converter = OptionValues.Bytes.class,
+      description =
+          "Most decoded text scanned per message (BURNBOX_MIME_MAX_DECODED_SIZE, default ${DEFAULT-VALUE}).")
+  long mimeMaxDecodedSize;
+
+  @Option(
+      names = "--shutdown-grace",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_SHUTDOWN_GRACE:-30s}",
+      converter = OptionValues.Durations.class,
+      description =
+          "How long sessions in flight may finish on SIGTERM (BURNBOX_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
+  Duration shutdownGrace;
+
+  /** Whether bounces are taken. */
+  enum NullSender {
+    ACCEPT,
+    REFUSE
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    ServiceSettings settings;
+    try {
+      settings = settings();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    BurnboxService service;
+    try {
+      service = BurnboxService.start(settings);
+    } catch (IOException | RuntimeException e) {
+      spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
+      return 1;
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+    Signal.handle(new Signal("INT"), signal -> stop.countDown());
+    Signal.handle(new Signal("HUP"), signal -> service.reloadTerms());
+    stop.await();
+    log.info("stopping: finishing sessions in flight (at most {})", settings.shutdownGrace());
+    service.close();
+    log.info("stopped");
+    return 0;
+  }
+
+  /** The settings these options describe. */
+  ServiceSettings settings() {
+    InetAddress bindAddress = bind == null || bind.isBlank() ? null : address(bind);
+    IntakeSettings.Builder smtp =
+        IntakeSettings.builder()
+            .port(smtpPort)
+            .bindAddress(bindAddress)
+            .domains(split(domains))
+            .threads(threads)
+            .maxMessageSize(Math.toIntExact(Math.min(maxMessageSize, Integer.MAX_VALUE - 1)))
+            .maxRecipients(maxRecipients)
+            .maxConnections(maxConnections)
+            .maxConnectionsPerIp(maxConnectionsPerIp)
+            .commandTimeout(commandTimeout)
+            .dataTimeout(dataTimeout)
+            .maxLineLength(maxLineLength)
+            .acceptNullSender(nullSender == NullSender.ACCEPT)
+            .trustedNetworks(NetworkList.parse(trustedNetworks))
+            .perIpMessageRate(perIpRate)
+            .filtersEnabled(!noFilters)
+            .tlsKeystore(tlsKeystore)
+            .tlsKeystorePassword(tlsKeystorePassword);
+    if (hostName != null && !hostName.isBlank()) {
+      smtp.hostName(hostName);
+    }
+    return ServiceSettings.builder()
+        .smtp(smtp.build())
+        .httpBindAddress(bindAddress)
+        .httpPort(httpPort)
+        .inboxCap(inboxCap)
+        .storeMaxBytes(storeMaxBytes)
+        .ttl(ttl)
+        .stripPlusTags(stripPlusTags)
+        .matcher(matcher.equals("best") ? null : MatcherKind.fromCliName(matcher))
+        .termsFile(terms)
+        .spamPolicy(spam)
+        .spamThreshold(spamThreshold)
+        .subjectFlood(
+            new SubjectFloodFilter.Settings(subjectFloodCount, subjectFloodWindow, subjectFloodBan))
+        .mimeLimits(
+            new MimeLimits(mimeMaxDepth, mimeMaxDecodedSize, MimeLimits.DEFAULTS.maxParts()))
+        .shutdownGrace(shutdownGrace)
+        .build();
+  }
+
+  private static Set<String> split(String list) {
+    return Arrays.stream(list.split(","))
+        .map(String::strip)
+        .filter(s -> !s.isEmpty())
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  private static InetAddress address(String text) {
+    try {
+      return InetAddress.getByName(text);
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("unknown bind address: " + text);
+    }
+  }
+
+  private static String describe(Exception e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+}

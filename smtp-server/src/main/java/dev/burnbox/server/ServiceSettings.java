@@ -1,0 +1,187 @@
+package dev.burnbox.server;
+
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.mime.MimeLimits;
+import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.pipeline.SubjectFloodFilter;
+import dev.burnbox.server.smtp.IntakeSettings;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything {@link BurnboxService} is configured with; the {@code serve} command maps its options
+ * onto it. Immutable; build one with {@link #builder()}.
+ *
+ * @param smtp the SMTP intake's settings (port, domains, limits, filters, TLS)
+ * @param httpBindAddress where the web server listens; null for every interface
+ * @param httpPort the web server's port; 0 picks a free one. Default 8080.
+ * @param inboxCap entries per inbox (see {@link InboxStore.Builder#inboxCap})
+ * @param storeMaxBytes the store's byte budget (see {@link InboxStore.Builder#maxBytes})
+ * @param ttl how long mail is kept (see {@link InboxStore.Builder#ttl})
+ * @param stripPlusTags whether {@code bob+news} is delivered to inbox {@code bob}
+ * @param matcher the spam matcher algorithm; null picks the best for the term list
+ * @param termsFile the spam term file, reloaded when it changes; null for the built-in list
+ * @param spamPolicy tag (store and mark) or reject (550 at the end of DATA)
+ * @param spamThreshold the score from which a message is spam
+ * @param subjectFlood the subject flood ban, applied unless {@code smtp.filtersEnabled()} is false
+ * @param mimeLimits bounds on MIME decoding
+ * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
+ */
+public record ServiceSettings(
+    IntakeSettings smtp,
+    InetAddress httpBindAddress,
+    int httpPort,
+    int inboxCap,
+    long storeMaxBytes,
+    Duration ttl,
+    boolean stripPlusTags,
+    MatcherKind matcher,
+    Path termsFile,
+    SpamPolicy spamPolicy,
+    double spamThreshold,
+    SubjectFloodFilter.Settings subjectFlood,
+    MimeLimits mimeLimits,
+    Duration shutdownGrace) {
+
+  /** The default web port. */
+  public static final int DEFAULT_HTTP_PORT = 8080;
+
+  /** The default spam threshold: a score of 5 (see the spam scanner's scoring). */
+  public static final double DEFAULT_SPAM_THRESHOLD = 5;
+
+  /**
+   * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher and
+   *     termsFile are required)
+   * @throws IllegalArgumentException if the HTTP port is out of range
+   */
+  public ServiceSettings {
+    Objects.requireNonNull(smtp, "smtp");
+    if (httpPort < 0 || httpPort > 65535) {
+      throw new IllegalArgumentException("http port must be 0 to 65535: " + httpPort);
+    }
+    Objects.requireNonNull(ttl, "ttl");
+    Objects.requireNonNull(spamPolicy, "spamPolicy");
+    Objects.requireNonNull(subjectFlood, "subjectFlood");
+    Objects.requireNonNull(mimeLimits, "mimeLimits");
+    Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link ServiceSettings}; every value starts at its default. Not thread-safe. */
+  public static final class Builder {
+    private IntakeSettings smtp = IntakeSettings.defaults();
+    private InetAddress httpBindAddress;
+    private int httpPort = DEFAULT_HTTP_PORT;
+    private int inboxCap = InboxStore.Builder.DEFAULT_INBOX_CAP;
+    private long storeMaxBytes = InboxStore.Builder.DEFAULT_MAX_BYTES;
+    private Duration ttl = InboxStore.Builder.DEFAULT_TTL;
+    private boolean stripPlusTags;
+    private MatcherKind matcher;
+    private Path termsFile;
+    private SpamPolicy spamPolicy = SpamPolicy.TAG;
+    private double spamThreshold = DEFAULT_SPAM_THRESHOLD;
+    private SubjectFloodFilter.Settings subjectFlood = SubjectFloodFilter.Settings.DEFAULTS;
+    private MimeLimits mimeLimits = MimeLimits.DEFAULTS;
+    private Duration shutdownGrace = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    public Builder smtp(IntakeSettings smtp) {
+      this.smtp = smtp;
+      return this;
+    }
+
+    public Builder httpBindAddress(InetAddress address) {
+      this.httpBindAddress = address;
+      return this;
+    }
+
+    public Builder httpPort(int port) {
+      this.httpPort = port;
+      return this;
+    }
+
+    public Builder inboxCap(int cap) {
+      this.inboxCap = cap;
+      return this;
+    }
+
+    public Builder storeMaxBytes(long bytes) {
+      this.storeMaxBytes = bytes;
+      return this;
+    }
+
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    public Builder stripPlusTags(boolean strip) {
+      this.stripPlusTags = strip;
+      return this;
+    }
+
+    public Builder matcher(MatcherKind kind) {
+      this.matcher = kind;
+      return this;
+    }
+
+    public Builder termsFile(Path file) {
+      this.termsFile = file;
+      return this;
+    }
+
+    public Builder spamPolicy(SpamPolicy policy) {
+      this.spamPolicy = policy;
+      return this;
+    }
+
+    public Builder spamThreshold(double threshold) {
+      this.spamThreshold = threshold;
+      return this;
+    }
+
+    public Builder subjectFlood(SubjectFloodFilter.Settings settings) {
+      this.subjectFlood = settings;
+      return this;
+    }
+
+    public Builder mimeLimits(MimeLimits limits) {
+      this.mimeLimits = limits;
+      return this;
+    }
+
+    public Builder shutdownGrace(Duration grace) {
+      this.shutdownGrace = grace;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException or NullPointerException as the record's constructor does
+     */
+    public ServiceSettings build() {
+      return new ServiceSettings(
+          smtp,
+          httpBindAddress,
+          httpPort,
+          inboxCap,
+          storeMaxBytes,
+          ttl,
+          stripPlusTags,
+          matcher,
+          termsFile,
+          spamPolicy,
+          spamThreshold,
+          subjectFlood,
+          mimeLimits,
+          shutdownGrace);
+    }
+  }
+}

@@ -1,0 +1,195 @@
+package dev.burnbox.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.smtp.IntakeSettings;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
+import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole service in-process, driven through its real entry points: Jakarta Mail's SMTP client
+ * and HTTP requests.
+ */
+class BurnboxServiceTest {
+  @TempDir Path dir;
+  private BurnboxService service;
+
+  private BurnboxService start(Consumer<ServiceSettings.Builder> tweak) throws Exception {
+    ServiceSettings.Builder settings =
+        ServiceSettings.builder()
+            .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
+            .httpPort(0)
+            .shutdownGrace(Duration.ofSeconds(2));
+    tweak.accept(settings);
+    service = BurnboxService.start(settings.build());
+    return service;
+  }
+
+  @AfterEach
+  void stop() {
+    if (service != null) {
+      service.close();
+    }
+  }
+
+  private void send(String subject, String body, String... to) throws MessagingException {
+    Properties props = new Properties();
+    props.put("mail.smtp.host", "127.0.0.1");
+    props.put("mail.smtp.port", Integer.toString(service.smtpPort()));
+    props.put("mail.smtp.connectiontimeout", "5000");
+    props.put("mail.smtp.timeout", "10000");
+    MimeMessage message = new MimeMessage(Session.getInstance(props));
+    message.setFrom(new InternetAddress("ann@example.com"));
+    message.setRecipients(Message.RecipientType.TO, InternetAddress.parse(String.join(",", to)));
+    message.setSubject(subject, "UTF-8");
+    message.setText(body, "UTF-8");
+    Transport.send(message);
+  }
+
+  private List<MessageSummary> inbox(String name) {
+    InboxPage page = service.store().list(InboxName.of(name), 50, null);
+    return page.messages();
+  }
+
+  private String http(String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.httpPort() + path))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  @Test
+  void aMessageToThreeRecipientsIsStoredOnceAndListedInEachInbox() throws Exception {
+    start(s -> {});
+    send("Grüße aus Köln", "Hello there", "alice@any.test", "Bob@other.test", "carol@any.test");
+
+    for (String name : List.of("alice", "bob", "carol")) {
+      assertThat(inbox(name))
+          .singleElement()
+          .satisfies(
+              m -> {
+                assertThat(m.subject()).isEqualTo("Grüße aus Köln");
+                assertThat(m.from()).contains("ann@example.com");
+                assertThat(m.envelopeSender()).isEqualTo("ann@example.com");
+              });
+    }
+    var stats = service.store().stats();
+    assertThat(stats.messages()).isEqualTo(3);
+    assertThat(http("/api/v1/stats")).contains("\"messages\":3");
+  }
+
+  @Test
+  void spamIsTaggedWithItsVerdictByDefault() throws Exception {
+    start(s -> {});
+    send(
+        "You are a WINNER",
+        "Claim your prize now! Act now, limited time offer: 100% free, no credit check, "
+            + "risk free, cash bonus. Click here to claim your prize. Act now!",
+        "dave@any.test");
+
+    MessageSummary stored = inbox("dave").getFirst();
+    assertThat(stored.verdict().terms()).isNotEmpty();
+    assertThat(stored.verdict().score()).isGreaterThanOrEqualTo(5);
+    assertThat(http("/metrics")).contains("burnbox_messages_spam_total 1.0");
+  }
+
+  @Test
+  void rejectPolicyAnswers550AndStoresNothing() throws Exception {
+    start(s -> s.spamPolicy(SpamPolicy.REJECT));
+    assertThatThrownBy(
+            () ->
+                send(
+                    "You are a WINNER",
+                    "Claim your prize now! Act now, limited time offer: 100% free, no credit"
+                        + " check, risk free, cash bonus. Click here. Act now!",
+                    "erin@any.test"))
+        .isInstanceOfSatisfying(
+            SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(550));
+    assertThat(inbox("erin")).isEmpty();
+    assertThat(http("/metrics")).contains("burnbox_messages_refused_total{reason=\"spam\"} 1.0");
+
+    send("Lunch", "Noon at the usual place?", "erin@any.test");
+    assertThat(inbox("erin")).hasSize(1);
+  }
+
+  @Test
+  void aMessageTooBigForTheStoreIsRefusedWith552() throws Exception {
+    start(s -> s.storeMaxBytes(16 * 1024));
+    assertThatThrownBy(() -> send("big", "x".repeat(64 * 1024), "frank@any.test"))
+        .isInstanceOfSatisfying(
+            SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(552));
+    assertThat(inbox("frank")).isEmpty();
+  }
+
+  @Test
+  void aRecipientThatIsNotAValidInboxNameIsRefusedAtRcptWith553() throws Exception {
+    start(s -> {});
+    assertThatThrownBy(() -> send("hi", "hello", "bob!bang@any.test"))
+        .isInstanceOf(SendFailedException.class)
+        .satisfies(
+            e ->
+                assertThat(((SendFailedException) e).getNextException())
+                    .isInstanceOfSatisfying(
+                        SMTPAddressFailedException.class,
+                        rcpt -> assertThat(rcpt.getReturnCode()).isEqualTo(553)));
+    assertThat(http("/metrics"))
+        .contains("burnbox_messages_refused_total{reason=\"bad_mailbox_name\"} 1.0");
+  }
+
+  @Test
+  void editingTheTermFileChangesVerdictsWithoutARestart() throws Exception {
+    Path terms = Files.writeString(dir.resolve("terms.txt"), "pineapple\n");
+    start(s -> s.termsFile(terms));
+    send("fruit", "pineapple and mango", "gina@any.test");
+    assertThat(inbox("gina").getFirst().verdict().terms()).containsExactly("pineapple");
+
+    Files.writeString(terms, "mango\n");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              send("fruit", "pineapple and mango", "gina@any.test");
+              assertThat(inbox("gina").getFirst().verdict().terms()).containsExactly("mango");
+            });
+  }
+
+  @Test
+  void metricsCoverSessionsMessagesAndScanTime() throws Exception {
+    start(s -> {});
+    send("hello", "hello", "hank@any.test");
+    String metrics = http("/metrics");
+    assertThat(metrics)
+        .contains("burnbox_messages_stored_total 1.0")
+        .contains("burnbox_pipeline_scan_seconds_bucket")
+        .contains("burnbox_store_messages 1.0")
+        .contains("burnbox_smtp_sessions");
+  }
+}

@@ -20,7 +20,7 @@ import javax.net.ssl.X509TrustManager;
  * A raw SMTP client for tests: send lines or bytes, read whole (multi-line) replies. Replies are
  * returned as text with lines joined by {@code \n}.
  */
-final class SmtpScript implements AutoCloseable {
+public final class SmtpScript implements AutoCloseable {
   private Socket socket;
   private InputStream in;
   private OutputStream out;
@@ -30,12 +30,12 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** Connects from 127.0.0.1 and leaves the greeting unread. */
-  static SmtpScript connect(int port) throws IOException {
+  public static SmtpScript connect(int port) throws IOException {
     return connect(port, "127.0.0.1");
   }
 
   /** Connects from {@code localAddress} (any 127.x.y.z works on Linux) to 127.0.0.1. */
-  static SmtpScript connect(int port, String localAddress) throws IOException {
+  public static SmtpScript connect(int port, String localAddress) throws IOException {
     Socket socket = new Socket();
     socket.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
     socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
@@ -50,7 +50,7 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** Connects, reads the greeting and says EHLO; returns the script. */
-  static SmtpScript ehlo(int port, String localAddress) throws IOException {
+  public static SmtpScript ehlo(int port, String localAddress) throws IOException {
     SmtpScript script = connect(port, localAddress);
     script.expect("220");
     script.expectAfter("EHLO client.test", "250");
@@ -58,24 +58,24 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** Sends one command line and returns its reply. */
-  String send(String line) throws IOException {
+  public String send(String line) throws IOException {
     write(line + "\r\n");
     return reply();
   }
 
   /** Writes text (UTF-8) without reading anything. */
-  void write(String text) throws IOException {
+  public void write(String text) throws IOException {
     write(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Writes bytes without reading anything. */
-  void write(byte[] bytes) throws IOException {
+  public void write(byte[] bytes) throws IOException {
     out.write(bytes);
     out.flush();
   }
 
   /** Reads one reply, all its lines. */
-  String reply() throws IOException {
+  public String reply() throws IOException {
     StringBuilder reply = new StringBuilder();
     while (true) {
       String line = line();
@@ -90,13 +90,13 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** Sends {@code line} and fails unless its reply starts with {@code prefix}; returns it. */
-  String expectAfter(String line, String prefix) throws IOException {
+  public String expectAfter(String line, String prefix) throws IOException {
     write(line + "\r\n");
     return expect(prefix);
   }
 
   /** Reads one reply and fails unless it starts with {@code prefix}; returns it. */
-  String expect(String prefix) throws IOException {
+  public String expect(String prefix) throws IOException {
     String reply = reply();
     if (!reply.startsWith(prefix)) {
       throw new AssertionError("expected a reply starting with " + prefix + " but got " + reply);
@@ -120,7 +120,7 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** True if the server closes the connection within the read timeout without sending more. */
-  boolean closedByServer() throws IOException {
+  public boolean closedByServer() throws IOException {
     try {
       return in.read() == -1;
     } catch (SocketTimeoutException e) {
@@ -131,7 +131,7 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** Sends STARTTLS and upgrades the connection, trusting any certificate. */
-  void startTls() throws IOException {
+  public void startTls() throws IOException {
     String reply = send("STARTTLS");
     if (!reply.startsWith("220")) {
       throw new AssertionError("STARTTLS refused: " + reply);
@@ -147,11 +147,11 @@ final class SmtpScript implements AutoCloseable {
   }
 
   /** The TLS session's protocol, e.g. TLSv1.3, or null if not under TLS. */
-  String tlsProtocol() {
+  public String tlsProtocol() {
     return socket instanceof SSLSocket secure ? secure.getSession().getProtocol() : null;
   }
 
-  static SSLContext trustingEveryone() {
+  public static SSLContext trustingEveryone() {
     TrustManager everyone =
         new X509TrustManager() {
           @Override

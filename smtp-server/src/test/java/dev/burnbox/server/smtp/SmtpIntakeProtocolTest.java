@@ -173,6 +173,22 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void refusesDataAfterBdatAndBdatWithoutTransactionKeepsTheStreamInStep() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.write("BDAT 5\r\nhello");
+      assertThat(smtp.reply()).startsWith("503 5.5.1");
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 3\r\nab\n");
+      assertThat(smtp.reply()).startsWith("250");
+      assertThat(smtp.send("DATA")).startsWith("503 5.5.1");
+      smtp.write("BDAT 0 LAST\r\n");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().raw()).isEqualTo("ab\n".getBytes(StandardCharsets.US_ASCII));
+  }
+
+  @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");

@@ -350,6 +350,10 @@ final class IntakeCommands {
       if (!readyForContent(line, session)) {
         return;
       }
+      if (transaction(session).chunked()) {
+        refuse(session, Refusal.BAD_SEQUENCE, line, "DATA after BDAT in one transaction");
+        return;
+      }
       session.sendResponse("354 End data with <CR><LF>.<CR><LF>");
       InputStream content = new DotUnstuffer(new DotTerminatedInputStream(session.getRawInput()));
       if (absorb(session, content, -1)) {
@@ -393,6 +397,7 @@ final class IntakeCommands {
         readyForContent(line, session);
         return;
       }
+      transaction(session).startChunks();
       if (!absorb(session, session.getRawInput(), size)) {
         return;
       }

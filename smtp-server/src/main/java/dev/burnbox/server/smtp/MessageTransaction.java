@@ -36,6 +36,7 @@ final class MessageTransaction implements MessageHandler {
   private int lineLength;
   private boolean lineTooLong;
   private boolean ended;
+  private boolean chunked;
 
   MessageTransaction(MessageTransactions shared, Session session, SessionGate.Client client) {
     this.shared = shared;
@@ -88,6 +89,15 @@ final class MessageTransaction implements MessageHandler {
 
   boolean hasRecipients() {
     return !recipients.isEmpty();
+  }
+
+  /** Notes that content arrives in BDAT chunks, after which DATA is out of sequence. */
+  void startChunks() {
+    chunked = true;
+  }
+
+  boolean chunked() {
+    return chunked;
   }
 
   /**

@@ -140,9 +140,9 @@ public final class NetworkList {
     @Override
     public String toString() {
       try {
-        return InetAddress.getByAddress(prefix).getHostAddress() + "/" + prefixLength;
+        return InetAddresses.toAddrString(InetAddress.getByAddress(prefix)) + "/" + prefixLength;
       } catch (java.net.UnknownHostException e) {
-        throw new IllegalStateException(e);
+        throw new IllegalStateException(e); // cannot happen: 4 or 16 bytes
       }
     }
   }

@@ -49,13 +49,23 @@ final class Refusals {
           "refused {} from {}{}: {}{}",
           refusal.tag(),
           client == null ? "?" : client.getHostAddress(),
-          detail.isEmpty() ? "" : " (" + detail + ")",
+          detail.isEmpty() ? "" : " (" + printable(detail) + ")",
           refusal.reply(),
           suppressed == 0
               ? ""
               : " [" + suppressed + " more " + refusal.tag() + " refusals not logged]");
     }
     return refusal.reply();
+  }
+
+  /** Client text made safe for one log line: no control characters, at most 120 characters. */
+  private static String printable(String text) {
+    String clean =
+        text.codePoints()
+            .map(c -> Character.isISOControl(c) ? '?' : c)
+            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+            .toString();
+    return clean.length() <= 120 ? clean : clean.substring(0, 117) + "...";
   }
 
   /** One reason's log budget: one line per window. */

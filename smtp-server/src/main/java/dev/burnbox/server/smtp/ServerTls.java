@@ -71,7 +71,11 @@ final class ServerTls {
     }
   }
 
-  private static KeyStore selfSigned(String hostName) throws GeneralSecurityException, IOException {
+  /**
+   * A PKCS#12 store holding one self-signed key entry for {@code hostName} (password
+   * "self-signed").
+   */
+  static KeyStore selfSigned(String hostName) throws GeneralSecurityException, IOException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
     generator.initialize(new ECGenParameterSpec("secp256r1"));
     KeyPair pair = generator.generateKeyPair();

@@ -57,6 +57,8 @@ final class SessionGate implements SessionHandler {
   private final IntakeSettings settings;
   private final Refusals refusals;
   private final Counter sessions;
+  private final MeterRegistry registry;
+  private final Gauge activeGauge;
   private final AtomicInteger active = new AtomicInteger();
   private final Map<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
   private final Map<Session, Client> clients = new ConcurrentHashMap<>();
@@ -69,10 +71,12 @@ final class SessionGate implements SessionHandler {
         Counter.builder("burnbox.smtp.sessions")
             .description("SMTP connections seen, admitted or not")
             .register(registry);
-    Gauge.builder("burnbox.smtp.sessions.active", active, AtomicInteger::get)
-        .description("SMTP sessions open now")
-        .strongReference(true)
-        .register(registry);
+    this.registry = registry;
+    this.activeGauge =
+        Gauge.builder("burnbox.smtp.sessions.active", active, AtomicInteger::get)
+            .description("SMTP sessions open now")
+            .strongReference(true)
+            .register(registry);
   }
 
   @Override
@@ -138,6 +142,14 @@ final class SessionGate implements SessionHandler {
 
   boolean draining() {
     return draining;
+  }
+
+  /**
+   * Removes the active-sessions gauge from the registry, so that a later intake on the same
+   * registry can publish its own (a registry keeps the first gauge of a name).
+   */
+  void unregister() {
+    registry.remove(activeGauge);
   }
 
   /** Sessions open now. */

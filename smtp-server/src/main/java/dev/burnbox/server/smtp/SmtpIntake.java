@@ -28,7 +28,9 @@ import org.subethamail.smtp.server.SMTPServer;
  * burnbox.smtp.bytes}.
  *
  * <p>Lifecycle: {@link #start()} once, then {@link #stop(Duration)} (or {@link #close()}); it
- * cannot be restarted. The methods are thread-safe.
+ * cannot be restarted. The methods are thread-safe. Counters registered by several intakes on one
+ * registry are shared; the active-sessions gauge belongs to the running intake and is removed at
+ * stop.
  */
 public final class SmtpIntake implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SmtpIntake.class);
@@ -172,6 +174,7 @@ public final class SmtpIntake implements AutoCloseable {
       sessions.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    gate.unregister();
     log.info("SMTP intake on port {} stopped", server.getPortAllocated());
   }
 

@@ -50,6 +50,11 @@ class NetworkListTest {
   }
 
   @Test
+  void printsIpv6NetworksCompressed() {
+    assertThat(NetworkList.parse("::1, 2001:db8::/32")).hasToString("::1/128, 2001:db8::/32");
+  }
+
+  @Test
   void emptyTextIsAnEmptyList() {
     assertThat(NetworkList.parse(" , ").isEmpty()).isTrue();
     assertThat(NetworkList.empty().contains(ip("127.0.0.1"))).isFalse();

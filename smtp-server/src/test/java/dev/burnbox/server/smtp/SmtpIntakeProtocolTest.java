@@ -34,8 +34,6 @@ class SmtpIntakeProtocolTest {
                 .maxMessageSize(1000)
                 .maxRecipients(3)
                 .maxLineLength(200)
-                .commandTimeout(Duration.ofMillis(400))
-                .dataTimeout(Duration.ofMillis(400))
                 .build(),
             acceptor,
             registry);
@@ -173,6 +171,22 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void refusesDataAfterBdatAndBdatWithoutTransactionKeepsTheStreamInStep() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.write("BDAT 5\r\nhello");
+      assertThat(smtp.reply()).startsWith("503 5.5.1");
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 3\r\nab\n");
+      assertThat(smtp.reply()).startsWith("250");
+      assertThat(smtp.send("DATA")).startsWith("503 5.5.1");
+      smtp.write("BDAT 0 LAST\r\n");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().raw()).isEqualTo("ab\n".getBytes(StandardCharsets.US_ASCII));
+  }
+
+  @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");
@@ -275,6 +289,22 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void refusesOversizeBdatContentAtTheLastChunk() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      String chunk = ("y".repeat(98) + "\r\n").repeat(6); // 600 bytes
+      smtp.write("BDAT 600\r\n" + chunk);
+      assertThat(smtp.reply()).startsWith("250");
+      smtp.write("BDAT 600 LAST\r\n" + chunk);
+      assertThat(smtp.reply()).startsWith("552 5.3.4");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.bytes", null, null)).isEqualTo(1200);
+  }
+
+  @Test
   void refusesContentWithAnOverlongLine() throws IOException {
     try (SmtpScript smtp = session()) {
       smtp.send("MAIL FROM:<s@example.org>");
@@ -359,8 +389,19 @@ class SmtpIntakeProtocolTest {
     assertThat(acceptor.deliveries()).isEmpty();
   }
 
+  /** Replaces the intake by one with the given timeouts (the default ones are long). */
+  private void restartWithTimeouts(Duration command, Duration data) {
+    TestIntakes.stop(intake);
+    intake =
+        TestIntakes.start(
+            TestIntakes.settings(threads).commandTimeout(command).dataTimeout(data).build(),
+            acceptor,
+            registry);
+  }
+
   @Test
   void closesWith421WhenTheClientIsSilentTooLong() throws IOException {
+    restartWithTimeouts(Duration.ofMillis(300), Duration.ofSeconds(30));
     try (SmtpScript smtp = session()) {
       assertThat(smtp.reply()).startsWith("421");
       assertThat(smtp.closedByServer()).isTrue();
@@ -398,6 +439,7 @@ class SmtpIntakeProtocolTest {
 
   @Test
   void closesWith421WhenMessageContentStalls() throws IOException {
+    restartWithTimeouts(Duration.ofSeconds(30), Duration.ofMillis(300));
     try (SmtpScript smtp = session()) {
       smtp.send("MAIL FROM:<s@example.org>");
       smtp.send("RCPT TO:<a@burnbox.test>");

@@ -151,6 +151,11 @@ public final class SmtpScript implements AutoCloseable {
     return socket instanceof SSLSocket secure ? secure.getSession().getProtocol() : null;
   }
 
+  /** The server's certificate chain under TLS. */
+  public java.security.cert.Certificate[] peerCertificates() throws IOException {
+    return ((SSLSocket) socket).getSession().getPeerCertificates();
+  }
+
   public static SSLContext trustingEveryone() {
     TrustManager everyone =
         new X509TrustManager() {

@@ -39,8 +39,10 @@ final class TestIntakes {
     }
   }
 
+  /** A counter's count, 0 if absent; {@code tag} may be null for an untagged counter. */
   static double count(MeterRegistry registry, String name, String tag, String value) {
-    var counter = registry.find(name).tag(tag, value).counter();
+    var search = registry.find(name);
+    var counter = (tag == null ? search : search.tag(tag, value)).counter();
     return counter == null ? 0 : counter.count();
   }
 }

@@ -1,0 +1,71 @@
+package dev.burnbox.server.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** STARTTLS with a key store from a file instead of the self-signed certificate. */
+class SmtpIntakeTlsKeystoreTest {
+  @TempDir Path folder;
+
+  private Path keystore(String hostName, String password) throws Exception {
+    KeyStore generated = ServerTls.selfSigned(hostName);
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    store.setKeyEntry(
+        "mx",
+        generated.getKey("burnbox", "self-signed".toCharArray()),
+        password.toCharArray(),
+        generated.getCertificateChain("burnbox"));
+    Path file = folder.resolve("keys.p12");
+    try (OutputStream out = Files.newOutputStream(file)) {
+      store.store(out, password.toCharArray());
+    }
+    return file;
+  }
+
+  @Test
+  void presentsTheCertificateFromTheKeystore() throws Exception {
+    Path file = keystore("mail.from-file.test", "s3cret");
+    try (SmtpIntake intake =
+            TestIntakes.start(
+                TestIntakes.settings(ThreadModel.VIRTUAL)
+                    .tlsKeystore(file)
+                    .tlsKeystorePassword("s3cret")
+                    .build(),
+                new RecordingAcceptor(),
+                new SimpleMeterRegistry());
+        SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.1")) {
+      smtp.startTls();
+      X509Certificate certificate = (X509Certificate) smtp.peerCertificates()[0];
+      assertThat(certificate.getSubjectX500Principal().getName())
+          .isEqualTo("CN=mail.from-file.test");
+      assertThat(smtp.send("EHLO client.test")).startsWith("250");
+    }
+  }
+
+  @Test
+  void refusesToStartWithAWrongPassword() throws Exception {
+    Path file = keystore("mail.from-file.test", "s3cret");
+    SmtpIntake intake =
+        new SmtpIntake(
+            TestIntakes.settings(ThreadModel.VIRTUAL)
+                .tlsKeystore(file)
+                .tlsKeystorePassword("wrong")
+                .build(),
+            new RecordingAcceptor(),
+            new SimpleMeterRegistry());
+    assertThatThrownBy(intake::start)
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("keys.p12");
+  }
+}

@@ -1,12 +1,11 @@
 package dev.burnbox.server.pipeline;
 
+import dev.burnbox.server.smtp.LogWindow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 
 /**
@@ -15,7 +14,7 @@ import org.slf4j.Logger;
  * not logged since the previous line. A spammer hammering the server therefore costs a few log
  * lines a minute, not one per attempt.
  *
- * <p>Thread-safe and lock-free.
+ * <p>Thread-safe.
  */
 public final class RefusalCounter {
   /** The shortest time between two log lines for one reason. */
@@ -26,15 +25,7 @@ public final class RefusalCounter {
   private final Logger log;
   private final ConcurrentMap<String, Reason> reasons = new ConcurrentHashMap<>();
 
-  private static final class Reason {
-    final Counter counter;
-    final AtomicLong nextLogNanos = new AtomicLong(Long.MIN_VALUE);
-    final AtomicLong suppressed = new AtomicLong();
-
-    Reason(Counter counter) {
-      this.counter = counter;
-    }
-  }
+  private record Reason(Counter counter, LogWindow logWindow) {}
 
   /**
    * @param metricName the counter's name; each reason is a {@code reason} tag
@@ -59,27 +50,20 @@ public final class RefusalCounter {
                     Counter.builder(metricName)
                         .description("refusals by reason")
                         .tag("reason", k)
-                        .register(registry)));
-    r.counter.increment();
-    long now = System.nanoTime();
-    long next = r.nextLogNanos.get();
-    if ((next == Long.MIN_VALUE || now - next >= 0)
-        && r.nextLogNanos.compareAndSet(
-            next, now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS))) {
-      long skipped = r.suppressed.getAndSet(0);
-      if (skipped > 0) {
-        log.info("refused ({}): {} (and {} more not logged)", reason, detail, skipped);
-      } else {
-        log.info("refused ({}): {}", reason, detail);
-      }
-    } else {
-      r.suppressed.incrementAndGet();
+                        .register(registry),
+                    new LogWindow(LOG_INTERVAL_SECONDS)));
+    r.counter().increment();
+    long skipped = r.logWindow().admit(System.nanoTime());
+    if (skipped == 0) {
+      log.info("refused ({}): {}", reason, detail);
+    } else if (skipped > 0) {
+      log.info("refused ({}): {} (and {} more not logged)", reason, detail, skipped);
     }
   }
 
   /** How many refusals were counted for {@code reason}. */
   public long total(String reason) {
     Reason r = reasons.get(reason);
-    return r == null ? 0 : (long) r.counter.count();
+    return r == null ? 0 : (long) r.counter().count();
   }
 }

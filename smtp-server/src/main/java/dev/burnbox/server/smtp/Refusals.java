@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +31,7 @@ final class Refusals {
               .description("SMTP commands and connections refused by the intake")
               .tag("reason", refusal.tag())
               .register(registry));
-      windows.put(refusal, new LogWindow());
+      windows.put(refusal, new LogWindow(LOG_WINDOW_SECONDS));
     }
   }
 
@@ -66,26 +65,5 @@ final class Refusals {
             .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
             .toString();
     return clean.length() <= 120 ? clean : clean.substring(0, 117) + "...";
-  }
-
-  /** One reason's log budget: one line per window. */
-  private static final class LogWindow {
-    private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(LOG_WINDOW_SECONDS);
-    private long lastLoggedNanos;
-    private boolean loggedBefore;
-    private long suppressed;
-
-    /** The count suppressed since the last line if this one may be logged, else -1. */
-    synchronized long admit(long nowNanos) {
-      if (loggedBefore && nowNanos - lastLoggedNanos < WINDOW_NANOS) {
-        suppressed++;
-        return -1;
-      }
-      long count = suppressed;
-      suppressed = 0;
-      loggedBefore = true;
-      lastLoggedNanos = nowNanos;
-      return count;
-    }
   }
 }

@@ -46,12 +46,14 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--smtp-port",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_SMTP_PORT:-2525}",
       description = "SMTP port; 0 picks a free one (BURNBOX_SMTP_PORT, default ${DEFAULT-VALUE}).")
   int smtpPort;
 
   @Option(
       names = "--http-port",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_HTTP_PORT:-8080}",
       description = "Web port; 0 picks a free one (BURNBOX_HTTP_PORT, default ${DEFAULT-VALUE}).")
   int httpPort;
@@ -97,6 +99,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-recipients",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_RECIPIENTS:-100}",
       description =
           "Recipients per message; more get 452 (BURNBOX_MAX_RECIPIENTS, default ${DEFAULT-VALUE}).")
@@ -104,6 +107,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-connections",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_CONNECTIONS:-2000}",
       description =
           "Concurrent SMTP connections; more get 421 (BURNBOX_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
@@ -111,6 +115,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-connections-per-ip",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_CONNECTIONS_PER_IP:-50}",
       description =
           "Concurrent connections from one untrusted address; more get 421 (BURNBOX_MAX_CONNECTIONS_PER_IP, default ${DEFAULT-VALUE}).")
@@ -168,6 +173,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--subject-flood-count",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_COUNT:-200}",
       description =
           "Messages with one subject within the window that ban it (BURNBOX_SUBJECT_FLOOD_COUNT, default ${DEFAULT-VALUE}).")
@@ -178,7 +184,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_WINDOW:-5m}",
       converter = OptionValues.Durations.class,
-      description = "(BURNBOX_SUBJECT_FLOOD_WINDOW, default ${DEFAULT-VALUE}).")
+      description =
+          "The window of --subject-flood-count (BURNBOX_SUBJECT_FLOOD_WINDOW, default ${DEFAULT-VALUE}).")
   Duration subjectFloodWindow;
 
   @Option(
@@ -231,6 +238,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--inbox-cap",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_INBOX_CAP:-50}",
       description =
           "Messages per inbox; the oldest goes first (BURNBOX_INBOX_CAP, default ${DEFAULT-VALUE}).")
@@ -276,6 +284,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--mime-max-depth",
+      paramLabel = "N",
       defaultValue = "${env:BURNBOX_MIME_MAX_DEPTH:-20}",
       description =
           "Deepest MIME nesting decoded; deeper parts are kept raw, not scanned (BURNBOX_MIME_MAX_DEPTH, default ${DEFAULT-VALUE}).")

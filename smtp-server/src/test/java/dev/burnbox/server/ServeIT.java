@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs {@code ./burnbox serve} as a user does (launcher script, packaged jar, a real JVM), delivers
- * a message over a raw SMTP socket, reads it back over HTTP and stops the service with SIGTERM.
+ * Runs {@code ./burnbox serve} as a user does (launcher script, packaged jar, a real JVM; ports set
+ * through environment variables), delivers a message over a raw SMTP socket, reads it back over
+ * HTTP and stops the service with SIGTERM.
  */
 class ServeIT {
   private static final Path LAUNCHER = Path.of("..", "burnbox").toAbsolutePath().normalize();
@@ -36,19 +37,14 @@ class ServeIT {
     List<String> command =
         new ArrayList<>(
             List.of(
-                LAUNCHER.toString(),
-                "serve",
-                "--smtp-port",
-                "0",
-                "--http-port",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--domains",
-                "burnbox.test"));
+                LAUNCHER.toString(), "serve", "--bind", "127.0.0.1", "--domains", "burnbox.test"));
     Path log = dir.resolve("log");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    // ports through the environment, as a container would set them
+    builder.environment().put("BURNBOX_SMTP_PORT", "0");
+    builder.environment().put("BURNBOX_HTTP_PORT", "0");
+    Process process = builder.start();
     try {
       Matcher ports = awaitLine(log, process);
       int smtpPort = Integer.parseInt(ports.group(1));

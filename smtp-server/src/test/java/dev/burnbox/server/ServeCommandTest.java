@@ -1,0 +1,117 @@
+package dev.burnbox.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.smtp.ThreadModel;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class ServeCommandTest {
+  private static ServiceSettings parse(String... args) {
+    ServeCommand command = new ServeCommand();
+    new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+    return command.settings();
+  }
+
+  @Test
+  void withoutOptionsEverySettingHasItsDocumentedDefault() {
+    ServiceSettings settings = parse();
+    assertThat(settings.smtp().port()).isEqualTo(2525);
+    assertThat(settings.httpPort()).isEqualTo(8080);
+    assertThat(settings.smtp().domains()).isEmpty();
+    assertThat(settings.smtp().threads()).isEqualTo(ThreadModel.VIRTUAL);
+    assertThat(settings.smtp().maxMessageSize()).isEqualTo(10 << 20);
+    assertThat(settings.smtp().maxRecipients()).isEqualTo(100);
+    assertThat(settings.smtp().acceptNullSender()).isTrue();
+    assertThat(settings.smtp().filtersEnabled()).isTrue();
+    assertThat(settings.matcher()).isNull();
+    assertThat(settings.termsFile()).isNull();
+    assertThat(settings.spamPolicy()).isEqualTo(SpamPolicy.TAG);
+    assertThat(settings.inboxCap()).isEqualTo(50);
+    assertThat(settings.storeMaxBytes()).isEqualTo(256L << 20);
+    assertThat(settings.ttl()).isEqualTo(Duration.ofHours(24));
+  }
+
+  @Test
+  void optionsReachTheSettings() {
+    ServiceSettings settings =
+        parse(
+            "--smtp-port=0",
+            "--http-port=0",
+            "--domains=a.test, B.test",
+            "--threads=platform",
+            "--max-message-size=1MiB",
+            "--max-recipients=3",
+            "--null-sender=refuse",
+            "--no-filters",
+            "--matcher=wu-manber",
+            "--terms=/tmp/terms.txt",
+            "--spam=reject",
+            "--spam-threshold=2.5",
+            "--inbox-cap=7",
+            "--store-max-bytes=64m",
+            "--ttl=90m",
+            "--subject-flood-count=10",
+            "--subject-flood-window=1m",
+            "--subject-flood-ban=2h");
+    assertThat(settings.smtp().port()).isZero();
+    assertThat(settings.httpPort()).isZero();
+    assertThat(settings.smtp().domains()).containsExactlyInAnyOrder("a.test", "b.test");
+    assertThat(settings.smtp().threads()).isEqualTo(ThreadModel.PLATFORM);
+    assertThat(settings.smtp().maxMessageSize()).isEqualTo(1 << 20);
+    assertThat(settings.smtp().maxRecipients()).isEqualTo(3);
+    assertThat(settings.smtp().acceptNullSender()).isFalse();
+    assertThat(settings.smtp().filtersEnabled()).isFalse();
+    assertThat(settings.matcher()).isEqualTo(MatcherKind.WU_MANBER);
+    assertThat(settings.termsFile()).isEqualTo(Path.of("/tmp/terms.txt"));
+    assertThat(settings.spamPolicy()).isEqualTo(SpamPolicy.REJECT);
+    assertThat(settings.spamThreshold()).isEqualTo(2.5);
+    assertThat(settings.inboxCap()).isEqualTo(7);
+    assertThat(settings.storeMaxBytes()).isEqualTo(64L << 20);
+    assertThat(settings.ttl()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(settings.subjectFlood().count()).isEqualTo(10);
+    assertThat(settings.subjectFlood().ban()).isEqualTo(Duration.ofHours(2));
+  }
+
+  @Test
+  void badValuesExitWith2AndSayWhy() {
+    StringWriter err = new StringWriter();
+    int code =
+        BurnboxCli.run(
+            new PrintWriter(new StringWriter()), new PrintWriter(err), "serve", "--ttl=forever");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--ttl").contains("not a duration");
+
+    err = new StringWriter();
+    code =
+        BurnboxCli.run(
+            new PrintWriter(new StringWriter()),
+            new PrintWriter(err),
+            "serve",
+            "--trusted-networks=10.0.0.0/99");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("10.0.0.0/99");
+  }
+
+  @Test
+  void aPortInUseExitsWith1AndSaysWhy() throws Exception {
+    try (var taken = new java.net.ServerSocket(0)) {
+      StringWriter err = new StringWriter();
+      int code =
+          BurnboxCli.run(
+              new PrintWriter(new StringWriter()),
+              new PrintWriter(err),
+              "serve",
+              "--smtp-port=" + taken.getLocalPort(),
+              "--http-port=0");
+      assertThat(code).isEqualTo(1);
+      assertThat(err.toString()).contains("cannot start");
+    }
+  }
+}

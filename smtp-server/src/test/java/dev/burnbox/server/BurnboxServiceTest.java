@@ -8,7 +8,10 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.smtp.NetworkList;
+import dev.burnbox.server.smtp.SmtpScript;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;
@@ -23,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
@@ -191,5 +195,41 @@ class BurnboxServiceTest {
         .contains("burnbox_pipeline_scan_seconds_bucket")
         .contains("burnbox_store_messages 1.0")
         .contains("burnbox_smtp_sessions");
+  }
+
+  @Test
+  void aFloodingSubjectIsBannedForUntrustedClientsOnly() throws Exception {
+    start(
+        s ->
+            s.smtp(
+                    IntakeSettings.builder()
+                        .port(0)
+                        .hostName("burnbox.test")
+                        .trustedNetworks(NetworkList.parse("127.0.0.1/32"))
+                        .build())
+                .subjectFlood(
+                    new SubjectFloodFilter.Settings(
+                        3, Duration.ofMinutes(5), Duration.ofHours(1))));
+    List<String> replies = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      replies.add(sendRaw("127.0.0.2", "Same old offer", "ivan@any.test"));
+    }
+    assertThat(replies)
+        .extracting(r -> r.substring(0, 3))
+        .containsExactly("250", "250", "550", "550");
+    assertThat(replies.get(2)).contains("5.7.1");
+    assertThat(sendRaw("127.0.0.1", "Same old offer", "ivan@any.test")).startsWith("250");
+    assertThat(inbox("ivan")).hasSize(3);
+  }
+
+  /** Sends one message over a raw session from {@code localAddress}; returns the DATA reply. */
+  private String sendRaw(String localAddress, String subject, String to) throws Exception {
+    try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), localAddress)) {
+      smtp.expectAfter("MAIL FROM:<flood@example.com>", "250");
+      smtp.expectAfter("RCPT TO:<" + to + ">", "250");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("Subject: " + subject + "\r\n\r\nbody\r\n");
+      return smtp.send(".");
+    }
   }
 }

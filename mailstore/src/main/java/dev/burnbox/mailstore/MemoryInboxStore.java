@@ -65,18 +65,21 @@ import java.util.function.Consumer;
  *
  * <h2>Byte accounting</h2>
  *
- * {@code storedBytes} is the sum of the encoded body lengths plus a fixed estimate per object,
- * taken for a 64-bit JVM with compressed references, checked against heap measured with JOL ({@code
- * MemoryFootprintTest}) and rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id
- * with its string and bytes, a linked-hash-map node and table slot, a tree-map node with its boxed
- * key), {@value #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list,
- * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
- * from, subject and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256
- * hash code, map node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per
- * name character (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored
- * in one, so the estimate errs on the large side; an entry of a message listed in one inbox costs
- * about 1 KB before its body. Without compressed references (heaps of 32 GiB and more) objects are
- * larger than estimated.
+ * The budget counts the codec's own heap ({@link BodyCodec#retainedBytes()}, e.g. a dictionary
+ * trainer's reservoir), read at each delivery: the store evicts to make room when it grows, and
+ * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
+ * the sum of the encoded body lengths plus a fixed estimate per object, taken for a 64-bit JVM with
+ * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
+ * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id with its string and bytes,
+ * a linked-hash-map node and table slot, a tree-map node with its boxed key), {@value
+ * #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list, three string
+ * headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject
+ * and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256 hash code, map
+ * node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character
+ * (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored in one, so the
+ * estimate errs on the large side; an entry of a message listed in one inbox costs about 1 KB
+ * before its body. Without compressed references (heaps of 32 GiB and more) objects are larger than
+ * estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 256;
@@ -105,7 +108,8 @@ final class MemoryInboxStore implements InboxStore {
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long rawBytes;
-  private long storedBytes;
+  private long storedBytes; // bodies and index; the budget also counts codecBytes
+  private long codecBytes; // the codec's retainedBytes() when last delivered to
 
   private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> listeners =
       new ConcurrentHashMap<>();
@@ -118,6 +122,7 @@ final class MemoryInboxStore implements InboxStore {
     this.stripPlusTags = builder.stripPlusTags();
     this.listenerExecutor = builder.listenerExecutor();
     this.codec = builder.codec();
+    this.codecBytes = codec.retainedBytes();
   }
 
   /** A stored body shared by every delivery of identical raw bytes. */
@@ -260,6 +265,11 @@ final class MemoryInboxStore implements InboxStore {
     try {
       Instant now = now();
       expire(now);
+      codecBytes = codec.retainedBytes();
+      long budget = maxBytes - codecBytes;
+      while (storedBytes > budget && !entries.isEmpty()) {
+        remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
+      }
       Body body = bodies.get(hash);
       if (body != null && body.rawLength != rawLength) {
         throw new IllegalStateException("SHA-256 collision between bodies of different lengths");
@@ -272,7 +282,7 @@ final class MemoryInboxStore implements InboxStore {
       for (InboxName t : targets) {
         alone += inboxCost(t);
       }
-      if (alone > maxBytes) {
+      if (alone > budget) {
         return new DeliveryResult.Refused(
             RefusalReason.TOO_LARGE_FOR_STORE,
             "message needs "
@@ -280,7 +290,9 @@ final class MemoryInboxStore implements InboxStore {
                 + " bytes stored and indexed ("
                 + rawLength
                 + " raw), the store's budget is "
-                + maxBytes);
+                + maxBytes
+                + " of which the codec holds "
+                + codecBytes);
       }
       if (body == null) {
         body = new Body(hash, stored, rawLength);
@@ -311,8 +323,8 @@ final class MemoryInboxStore implements InboxStore {
           remove(inbox.bySeq.firstEntry().getValue(), EvictionCause.INBOX_CAP);
         }
       }
-      // the new entries are the newest and cost at most maxBytes alone: they are never reached
-      while (storedBytes > maxBytes) {
+      // the new entries are the newest and cost at most the budget alone: they are never reached
+      while (storedBytes > budget) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET);
       }
       return new DeliveryResult.Delivered(result);
@@ -520,7 +532,8 @@ final class MemoryInboxStore implements InboxStore {
       for (EvictionCause c : EvictionCause.values()) {
         byCause.put(c, evictions[c.ordinal()]);
       }
-      return new StoreStats(entries.size(), inboxes.size(), rawBytes, storedBytes, byCause);
+      return new StoreStats(
+          entries.size(), inboxes.size(), rawBytes, storedBytes + codecBytes, byCause);
     } finally {
       lock.unlock();
     }
@@ -570,7 +583,7 @@ final class MemoryInboxStore implements InboxStore {
       }
       check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
       check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);
-      check(storedBytes <= maxBytes, "over budget: " + storedBytes);
+      check(storedBytes + codecBytes <= maxBytes, "over budget: " + (storedBytes + codecBytes));
     } finally {
       lock.unlock();
     }

@@ -13,7 +13,8 @@ import java.util.Map;
  * @param rawBytes raw size of the distinct bodies held (a body shared by several entries or
  *     deliveries counts once)
  * @param storedBytes what the byte budget counts: stored (encoded) bodies plus the backend's
- *     estimate of its index overhead; never above the budget between operations
+ *     estimate of its index overhead plus the heap its compression holds for itself (so not 0 when
+ *     empty); never above the budget between operations
  * @param evictions entries evicted since the store started, by cause; every cause is present
  */
 public record StoreStats(

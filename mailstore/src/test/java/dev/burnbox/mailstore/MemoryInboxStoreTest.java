@@ -76,6 +76,66 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     assertThat(InboxStore.Builder.DEFAULT_TTL).isEqualTo(Duration.ofHours(24));
     InboxStore store = InboxStore.memory().build();
     assertThat(store.stats().messages()).isZero();
+    BodyCodec codec = InboxStore.memory().codec();
+    assertThat(codec.name()).isEqualTo("zstd-" + ZstdCodec.RECOMMENDED_LEVEL + "+trained");
+    assertThat(codec.retainedBytes()).as("the trainer's reservoir").isEqualTo(8L << 20);
+  }
+
+  @Test
+  void theCodecsOwnMemoryCountsAgainstTheBudget() {
+    InboxStore empty = store(Limits.defaults().withMaxBytes(64 * 1024));
+    assertThat(empty.stats().storedBytes()).as("an eighth for the reservoir").isEqualTo(8 * 1024);
+    assertThat(identityStore(Limits.defaults()).stats().storedBytes()).isZero();
+
+    // a message that fits the budget but not beside the reservoir is refused
+    InboxStore store = store(Limits.defaults().withMaxBytes(64 * 1024));
+    DeliveryResult refused = store.deliver(message(randomBytes(11, 60 * 1024), "s", "a"));
+    assertThat(refused).isInstanceOf(DeliveryResult.Refused.class);
+    assertThat(((DeliveryResult.Refused) refused).detail()).contains("codec holds 8192");
+  }
+
+  /** A codec whose own memory grows on demand. */
+  static final class GrowingCodec implements BodyCodec {
+    volatile long retained;
+
+    @Override
+    public byte[] encode(byte[] raw) {
+      return raw;
+    }
+
+    @Override
+    public byte[] decode(byte[] stored) {
+      return stored;
+    }
+
+    @Override
+    public String name() {
+      return "growing";
+    }
+
+    @Override
+    public long retainedBytes() {
+      return retained;
+    }
+  }
+
+  @Test
+  void whenTheCodecGrowsTheNextDeliveryEvictsTheOldestToMakeRoom() {
+    GrowingCodec codec = new GrowingCodec();
+    InboxStore store = builder(Limits.defaults().withMaxBytes(100_000), clock).codec(codec).build();
+    List<MessageId> ids = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      ids.add(deliverOne(store, message(randomBytes(20 + i, 10_000), "m" + i, "a")));
+    }
+    assertThat(store.stats().totalEvictions()).isZero();
+    codec.retained = 40_000;
+    MessageId newest = deliverOne(store, message("small", "b"));
+    StoreStats stats = store.stats();
+    assertThat(stats.storedBytes()).isLessThanOrEqualTo(100_000);
+    assertThat(stats.evictions().get(EvictionCause.MEMORY_BUDGET)).isPositive();
+    assertThat(store.get(ids.get(0))).as("oldest first").isEmpty();
+    assertThat(store.get(ids.get(7))).isPresent();
+    assertThat(store.get(newest)).isPresent();
   }
 
   @Test
@@ -91,9 +151,14 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     assertThatThrownBy(() -> b.listenerExecutor(null)).isInstanceOf(NullPointerException.class);
   }
 
+  /** A store that keeps bodies as they are, so that sizes follow from raw lengths. */
+  private InboxStore identityStore(Limits limits) {
+    return builder(limits, clock).codec(BodyCodec.identity()).build();
+  }
+
   @Test
   void storedBytesFollowTheDocumentedOverheadEstimate() {
-    InboxStore store = store();
+    InboxStore store = identityStore(Limits.defaults());
     byte[] raw = randomBytes(7, 3000);
     IncomingMessage m =
         new IncomingMessage(
@@ -121,12 +186,13 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
   void aMessageThatFitsExactlyIsDeliveredAndOneByteMoreIsRefused() {
     byte[] raw = randomBytes(8, 1000);
     IncomingMessage m = message(raw, "s", "a");
-    InboxStore probe = store();
+    InboxStore probe = identityStore(Limits.defaults());
     probe.deliver(m);
     long exact = probe.stats().storedBytes();
 
-    assertThat(store(Limits.defaults().withMaxBytes(exact)).deliver(m).isDelivered()).isTrue();
-    DeliveryResult refused = store(Limits.defaults().withMaxBytes(exact - 1)).deliver(m);
+    assertThat(identityStore(Limits.defaults().withMaxBytes(exact)).deliver(m).isDelivered())
+        .isTrue();
+    DeliveryResult refused = identityStore(Limits.defaults().withMaxBytes(exact - 1)).deliver(m);
     assertThat(refused).isInstanceOf(DeliveryResult.Refused.class);
     assertThat(((DeliveryResult.Refused) refused).detail()).contains(Long.toString(exact - 1));
   }

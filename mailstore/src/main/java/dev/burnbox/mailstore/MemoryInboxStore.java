@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -39,23 +40,26 @@ import java.util.function.Consumer;
  *       never before the previous one's), so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries by delivery sequence number (a {@link TreeMap});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first key.
- *   <li>{@code bodies}: stored bodies by SHA-256 of the raw bytes, each with the number of
- *       deliveries using it. A delivery (sender, from, subject, verdict) is shared by its entries
- *       and counts its live entries. An entry's removal releases its delivery, whose removal
- *       releases its body.
+ *   <li>{@code pieces}: the stored (encoded) parts of raw messages by SHA-256 of their raw bytes,
+ *       each with the number of deliveries using it. A message's raw bytes are two parts, split
+ *       after the first empty line: its header block and its body. A delivery (sender, from,
+ *       subject, verdict, header block and body) is shared by its entries and counts its live
+ *       entries. An entry's removal releases its delivery, whose removal releases its two pieces.
  * </ul>
  *
- * <p>Identical raw bodies are deduplicated by SHA-256 alone, after checking the lengths agree: a
- * collision needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean
- * decoding (decompressing) the stored body on every hit, 10,000 times for spam sent to 10,000
- * inboxes.
+ * <p>So bulk mail whose copies differ only in their headers ({@code To:}, {@code Received:}, {@code
+ * Message-ID:}) stores its body once, and an exact resend stores nothing new but its index. Each
+ * part is encoded on its own; {@link #get} decodes both and joins them, byte for byte the raw
+ * message. Parts are deduplicated by SHA-256 alone, after checking the lengths agree: a collision
+ * needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean decoding
+ * (decompressing) the stored part on every hit, 10,000 times for spam sent to 10,000 inboxes.
  *
  * <h2>Concurrency</h2>
  *
  * One {@link ReentrantLock} guards all structure and counters; under it run only map updates and
  * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
- * decoding run outside it; an encoded body is checked under the lock again before use, so racing
- * deliveries of one body store it once. Ids come from {@link java.security.SecureRandom} outside
+ * decoding run outside it; an encoded part is checked under the lock again before use, so racing
+ * deliveries of one part store it once. Ids come from {@link java.security.SecureRandom} outside
  * the lock. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
@@ -68,24 +72,24 @@ import java.util.function.Consumer;
  * The budget counts the codec's own heap ({@link BodyCodec#retainedBytes()}, e.g. a dictionary
  * trainer's reservoir), read at each delivery: the store evicts to make room when it grows, and
  * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
- * the sum of the encoded body lengths plus a fixed estimate per object, taken for a 64-bit JVM with
+ * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id with its string and bytes,
  * a linked-hash-map node and table slot, a tree-map node with its boxed key), {@value
  * #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list, three string
  * headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject
- * and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256 hash code, map
- * node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character
- * (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored in one, so the
- * estimate errs on the large side; an entry of a message listed in one inbox costs about 1 KB
- * before its body. Without compressed references (heaps of 32 GiB and more) objects are larger than
- * estimated.
+ * and terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256 hash code, map
+ * node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox
+ * plus 2 per name character (name, tree map, map node). Characters count 2 bytes though Latin-1
+ * text is stored in one, so the estimate errs on the large side; an entry of a message listed in
+ * one inbox costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and
+ * more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 256;
   static final int DELIVERY_OVERHEAD = 320;
   static final int TERM_OVERHEAD = 48;
-  static final int BODY_OVERHEAD = 192;
+  static final int PIECE_OVERHEAD = 192;
   static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -103,7 +107,7 @@ final class MemoryInboxStore implements InboxStore {
   // all guarded by lock
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
-  private final HashMap<HashCode, Body> bodies = new HashMap<>();
+  private final HashMap<HashCode, Piece> pieces = new HashMap<>();
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
@@ -125,20 +129,63 @@ final class MemoryInboxStore implements InboxStore {
     this.codecBytes = codec.retainedBytes();
   }
 
-  /** A stored body shared by every delivery of identical raw bytes. */
-  private static final class Body {
+  /**
+   * A stored header block or body, shared by every delivery whose raw bytes contain it; {@code
+   * uses} counts the deliveries using it (twice for a delivery whose header block and body are
+   * equal).
+   */
+  private static final class Piece {
     final HashCode hash;
     final byte[] stored;
     final int rawLength;
     final long cost;
-    int deliveries;
+    int uses;
 
-    Body(HashCode hash, byte[] stored, int rawLength) {
+    Piece(HashCode hash, byte[] stored, int rawLength) {
       this.hash = hash;
       this.stored = stored;
       this.rawLength = rawLength;
-      this.cost = BODY_OVERHEAD + (long) stored.length;
+      this.cost = PIECE_OVERHEAD + (long) stored.length;
     }
+  }
+
+  /** One part of a delivery's raw bytes (header block or body) on its way to a {@link Piece}. */
+  private static final class Part {
+    final byte[] raw;
+    final int from;
+    final int to;
+    final HashCode hash;
+    boolean missing; // no piece holds these bytes: set under the lock
+    byte[] stored; // encoded outside the lock once missing
+
+    Part(byte[] raw, int from, int to) {
+      this.raw = raw;
+      this.from = from;
+      this.to = to;
+      this.hash = Hashing.sha256().hashBytes(raw, from, to - from);
+    }
+
+    int length() {
+      return to - from;
+    }
+  }
+
+  /**
+   * Where the header block of {@code raw} ends: just after the first empty line (CRLF or LF line
+   * ends), or at the end if there is none (the body is then empty).
+   */
+  static int headerEnd(byte[] raw) {
+    for (int i = 0; i + 1 < raw.length; i++) {
+      if (raw[i] == '\n') {
+        if (raw[i + 1] == '\n') {
+          return i + 2;
+        }
+        if (raw[i + 1] == '\r' && i + 2 < raw.length && raw[i + 2] == '\n') {
+          return i + 3;
+        }
+      }
+    }
+    return raw.length;
   }
 
   /**
@@ -151,17 +198,19 @@ final class MemoryInboxStore implements InboxStore {
     final String subject;
     final Instant receivedAt;
     final SpamVerdict verdict;
-    final Body body;
+    final Piece header;
+    final Piece body;
     final Instant storedAt;
     final long cost;
     int liveEntries;
 
-    Delivery(IncomingMessage m, Body body, Instant storedAt, long cost) {
+    Delivery(IncomingMessage m, Piece header, Piece body, Instant storedAt, long cost) {
       this.envelopeSender = m.envelopeSender();
       this.from = m.from();
       this.subject = m.subject();
       this.receivedAt = m.receivedAt();
       this.verdict = m.verdict();
+      this.header = header;
       this.body = body;
       this.storedAt = storedAt;
       this.cost = cost;
@@ -178,7 +227,7 @@ final class MemoryInboxStore implements InboxStore {
           d.from,
           d.subject,
           d.receivedAt,
-          d.body.rawLength,
+          d.header.rawLength + d.body.rawLength,
           d.verdict);
     }
   }
@@ -228,7 +277,9 @@ final class MemoryInboxStore implements InboxStore {
       targets.add(canonical(r));
     }
     byte[] raw = message.rawView();
-    HashCode hash = Hashing.sha256().hashBytes(raw);
+    int headerEnd = headerEnd(raw);
+    Part header = new Part(raw, 0, headerEnd);
+    Part body = new Part(raw, headerEnd, raw.length);
     List<MessageId> ids = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       ids.add(MessageId.random());
@@ -236,11 +287,15 @@ final class MemoryInboxStore implements InboxStore {
     long deliveryCost = deliveryCost(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
-    DeliveryResult result = tryDeliver(message, targets, ids, hash, deliveryCost, null, added);
-    if (result == null) {
-      // a new body: encode it outside the lock, then try again (another thread may have won)
-      byte[] stored = codec.encode(raw);
-      result = tryDeliver(message, targets, ids, hash, deliveryCost, stored, added);
+    DeliveryResult result;
+    while ((result = tryDeliver(message, targets, ids, header, body, deliveryCost, added))
+        == null) {
+      // new bytes: encode them outside the lock, then try again (another thread may have won)
+      for (Part part : List.of(header, body)) {
+        if (part.missing && part.stored == null) {
+          part.stored = codec.encode(Arrays.copyOfRange(raw, part.from, part.to));
+        }
+      }
     }
     for (Entry e : added) {
       notifyListeners(e);
@@ -249,16 +304,16 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * Delivers under the lock, or returns null if the body is new and {@code stored} is null. Appends
-   * the new entries to {@code added}.
+   * Delivers under the lock, or returns null if no piece holds a part's bytes and that part is not
+   * encoded yet (it is then marked missing). Appends the new entries to {@code added}.
    */
   private DeliveryResult tryDeliver(
       IncomingMessage message,
       Set<InboxName> targets,
       List<MessageId> ids,
-      HashCode hash,
+      Part headerPart,
+      Part bodyPart,
       long deliveryCost,
-      byte[] stored,
       List<Entry> added) {
     int rawLength = message.rawView().length;
     lock.lock();
@@ -270,15 +325,23 @@ final class MemoryInboxStore implements InboxStore {
       while (storedBytes > budget && !entries.isEmpty()) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
-      Body body = bodies.get(hash);
-      if (body != null && body.rawLength != rawLength) {
-        throw new IllegalStateException("SHA-256 collision between bodies of different lengths");
+      long alone = deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
+      boolean ready = true;
+      for (Part part : List.of(headerPart, bodyPart)) {
+        Piece piece = pieces.get(part.hash);
+        if (piece != null && piece.rawLength != part.length()) {
+          throw new IllegalStateException("SHA-256 collision between parts of different lengths");
+        }
+        part.missing = piece == null;
+        ready &= piece != null || part.stored != null;
+        alone +=
+            piece != null
+                ? piece.cost
+                : PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
       }
-      if (body == null && stored == null) {
+      if (!ready) {
         return null;
       }
-      long bodyCost = body != null ? body.cost : BODY_OVERHEAD + (long) stored.length;
-      long alone = bodyCost + deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
       for (InboxName t : targets) {
         alone += inboxCost(t);
       }
@@ -294,14 +357,9 @@ final class MemoryInboxStore implements InboxStore {
                 + " of which the codec holds "
                 + codecBytes);
       }
-      if (body == null) {
-        body = new Body(hash, stored, rawLength);
-        bodies.put(hash, body);
-        rawBytes += rawLength;
-        storedBytes += body.cost;
-      }
-      body.deliveries++;
-      Delivery delivery = new Delivery(message, body, now, deliveryCost);
+      Piece header = acquire(headerPart);
+      Piece body = acquire(bodyPart);
+      Delivery delivery = new Delivery(message, header, body, now, deliveryCost);
       storedBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
@@ -330,6 +388,30 @@ final class MemoryInboxStore implements InboxStore {
       return new DeliveryResult.Delivered(result);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * The piece holding {@code part}'s bytes, stored now if none does; counts a use. Under the lock.
+   */
+  private Piece acquire(Part part) {
+    Piece piece = pieces.get(part.hash);
+    if (piece == null) {
+      piece = new Piece(part.hash, part.stored, part.length());
+      pieces.put(part.hash, piece);
+      rawBytes += piece.rawLength;
+      storedBytes += piece.cost;
+    }
+    piece.uses++;
+    return piece;
+  }
+
+  /** Counts a use of {@code piece} gone, dropping the piece with its last use. Under the lock. */
+  private void release(Piece piece) {
+    if (--piece.uses == 0) {
+      pieces.remove(piece.hash);
+      storedBytes -= piece.cost;
+      rawBytes -= piece.rawLength;
     }
   }
 
@@ -373,12 +455,8 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
       storedBytes -= d.cost;
-      Body b = d.body;
-      if (--b.deliveries == 0) {
-        bodies.remove(b.hash);
-        storedBytes -= b.cost;
-        rawBytes -= b.rawLength;
-      }
+      release(d.header);
+      release(d.body);
     }
     if (cause != null) {
       evictions[cause.ordinal()]++;
@@ -464,7 +542,7 @@ final class MemoryInboxStore implements InboxStore {
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
     MessageSummary summary;
-    byte[] stored;
+    Delivery delivery;
     lock.lock();
     try {
       expire(now());
@@ -473,15 +551,15 @@ final class MemoryInboxStore implements InboxStore {
         return Optional.empty();
       }
       summary = e.summary();
-      stored = e.delivery().body.stored;
+      delivery = e.delivery();
     } finally {
       lock.unlock();
     }
-    // stored arrays are never modified, so decoding outside the lock is safe
-    byte[] raw = codec.decode(stored);
-    if (raw == stored) {
-      raw = raw.clone();
-    }
+    // pieces never change, so decoding outside the lock is safe
+    byte[] header = codec.decode(delivery.header.stored);
+    byte[] body = codec.decode(delivery.body.stored);
+    byte[] raw = Arrays.copyOf(header, header.length + body.length);
+    System.arraycopy(body, 0, raw, header.length, body.length);
     return Optional.of(new StoredMessage(summary, raw));
   }
 
@@ -568,18 +646,20 @@ final class MemoryInboxStore implements InboxStore {
         check(e.seq() > prevSeq, "id index out of delivery order");
         prevSeq = e.seq();
       }
-      Map<Body, Integer> deliveriesByBody = new HashMap<>();
+      Map<Piece, Integer> usesByPiece = new HashMap<>();
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
         check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
         expectStored += de.getKey().cost;
-        deliveriesByBody.merge(de.getKey().body, 1, Integer::sum);
+        usesByPiece.merge(de.getKey().header, 1, Integer::sum);
+        usesByPiece.merge(de.getKey().body, 1, Integer::sum);
       }
-      check(deliveriesByBody.size() == bodies.size(), "bodies held without deliveries");
+      check(usesByPiece.size() == pieces.size(), "pieces held without deliveries");
       long expectRaw = 0;
-      for (Body b : bodies.values()) {
-        check(deliveriesByBody.getOrDefault(b, 0) == b.deliveries, "body's count is wrong");
-        expectStored += b.cost;
-        expectRaw += b.rawLength;
+      for (Piece p : pieces.values()) {
+        check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
+        check(pieces.get(p.hash) == p, "piece under another hash");
+        expectStored += p.cost;
+        expectRaw += p.rawLength;
       }
       check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
       check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);

@@ -1,9 +1,7 @@
 package dev.burnbox.mailstore;
 
-import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -74,22 +72,22 @@ import java.util.function.Consumer;
  * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
- * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id with its string and bytes,
- * a linked-hash-map node and table slot, a tree-map node with its boxed key), {@value
- * #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list, three string
- * headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject
- * and terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256 hash code, map
- * node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox
- * plus 2 per name character (name, tree map, map node). Characters count 2 bytes though Latin-1
- * text is stored in one, so the estimate errs on the large side; an entry of a message listed in
- * one inbox costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and
- * more) objects are larger than estimated.
+ * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id of two longs, a
+ * linked-hash-map node and table slot, a tree-map node with its boxed key), {@value
+ * #DELIVERY_OVERHEAD} bytes per delivery (object with its times as longs, verdict and its list,
+ * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
+ * from, subject and terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256
+ * hash code, map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per
+ * non-empty inbox plus 2 per name character (name, tree map, map node). Characters count 2 bytes
+ * though Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a
+ * message listed in one inbox costs about 1 KB before its body. Without compressed references
+ * (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 256;
-  static final int DELIVERY_OVERHEAD = 320;
+  static final int ENTRY_OVERHEAD = 208;
+  static final int DELIVERY_OVERHEAD = 280;
   static final int TERM_OVERHEAD = 48;
-  static final int PIECE_OVERHEAD = 192;
+  static final int PIECE_OVERHEAD = 144;
   static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -107,7 +105,7 @@ final class MemoryInboxStore implements InboxStore {
   // all guarded by lock
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
-  private final HashMap<HashCode, Piece> pieces = new HashMap<>();
+  private final HashMap<Piece, Piece> pieces = new HashMap<>(); // a piece is its own key
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
@@ -135,17 +133,50 @@ final class MemoryInboxStore implements InboxStore {
    * equal).
    */
   private static final class Piece {
-    final HashCode hash;
-    final byte[] stored;
+    // the SHA-256 of the raw bytes, held inline: pieces are equal when their hashes are
+    final long hash0;
+    final long hash1;
+    final long hash2;
+    final long hash3;
+    final byte[] stored; // null in a lookup key
     final int rawLength;
-    final long cost;
     int uses;
 
-    Piece(HashCode hash, byte[] stored, int rawLength) {
-      this.hash = hash;
+    Piece(byte[] sha256, byte[] stored, int rawLength) {
+      ByteBuffer hash = ByteBuffer.wrap(sha256);
+      this.hash0 = hash.getLong();
+      this.hash1 = hash.getLong();
+      this.hash2 = hash.getLong();
+      this.hash3 = hash.getLong();
       this.stored = stored;
       this.rawLength = rawLength;
-      this.cost = PIECE_OVERHEAD + (long) stored.length;
+    }
+
+    Piece(Piece key, byte[] stored) {
+      this.hash0 = key.hash0;
+      this.hash1 = key.hash1;
+      this.hash2 = key.hash2;
+      this.hash3 = key.hash3;
+      this.stored = stored;
+      this.rawLength = key.rawLength;
+    }
+
+    long cost() {
+      return PIECE_OVERHEAD + (long) stored.length;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Piece p
+          && hash0 == p.hash0
+          && hash1 == p.hash1
+          && hash2 == p.hash2
+          && hash3 == p.hash3;
+    }
+
+    @Override
+    public int hashCode() {
+      return (int) hash0;
     }
   }
 
@@ -154,7 +185,7 @@ final class MemoryInboxStore implements InboxStore {
     final byte[] raw;
     final int from;
     final int to;
-    final HashCode hash;
+    final Piece key; // the hash and length, to look the piece up with
     boolean missing; // no piece holds these bytes: set under the lock
     byte[] stored; // encoded outside the lock once missing
 
@@ -162,7 +193,8 @@ final class MemoryInboxStore implements InboxStore {
       this.raw = raw;
       this.from = from;
       this.to = to;
-      this.hash = Hashing.sha256().hashBytes(raw, from, to - from);
+      this.key =
+          new Piece(Hashing.sha256().hashBytes(raw, from, to - from).asBytes(), null, to - from);
     }
 
     int length() {
@@ -196,23 +228,25 @@ final class MemoryInboxStore implements InboxStore {
     final String envelopeSender;
     final String from;
     final String subject;
-    final Instant receivedAt;
+    final long receivedSecond;
+    final int receivedNano;
     final SpamVerdict verdict;
     final Piece header;
     final Piece body;
-    final Instant storedAt;
-    final long cost;
+    final long storedAtMillis; // the time to live counts from here
+    final int cost;
     int liveEntries;
 
-    Delivery(IncomingMessage m, Piece header, Piece body, Instant storedAt, long cost) {
+    Delivery(IncomingMessage m, Piece header, Piece body, long storedAtMillis, int cost) {
       this.envelopeSender = m.envelopeSender();
       this.from = m.from();
       this.subject = m.subject();
-      this.receivedAt = m.receivedAt();
+      this.receivedSecond = m.receivedAt().getEpochSecond();
+      this.receivedNano = m.receivedAt().getNano();
       this.verdict = m.verdict();
       this.header = header;
       this.body = body;
-      this.storedAt = storedAt;
+      this.storedAtMillis = storedAtMillis;
       this.cost = cost;
     }
   }
@@ -226,7 +260,7 @@ final class MemoryInboxStore implements InboxStore {
           d.envelopeSender,
           d.from,
           d.subject,
-          d.receivedAt,
+          Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
           d.header.rawLength + d.body.rawLength,
           d.verdict);
     }
@@ -256,12 +290,13 @@ final class MemoryInboxStore implements InboxStore {
     return INBOX_OVERHEAD + 2L * name.value().length();
   }
 
-  private static long deliveryCost(IncomingMessage m) {
+  private static int deliveryCost(IncomingMessage m) {
     long chars = m.envelopeSender().length() + m.from().length() + m.subject().length();
     for (String term : m.verdict().terms()) {
       chars += term.length();
     }
-    return DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars;
+    return Math.toIntExact(
+        DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars);
   }
 
   private InboxName canonical(InboxName name) {
@@ -284,7 +319,7 @@ final class MemoryInboxStore implements InboxStore {
     for (int i = 0; i < targets.size(); i++) {
       ids.add(MessageId.random());
     }
-    long deliveryCost = deliveryCost(message);
+    int deliveryCost = deliveryCost(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
@@ -313,7 +348,7 @@ final class MemoryInboxStore implements InboxStore {
       List<MessageId> ids,
       Part headerPart,
       Part bodyPart,
-      long deliveryCost,
+      int deliveryCost,
       List<Entry> added) {
     int rawLength = message.rawView().length;
     lock.lock();
@@ -328,7 +363,7 @@ final class MemoryInboxStore implements InboxStore {
       long alone = deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
       boolean ready = true;
       for (Part part : List.of(headerPart, bodyPart)) {
-        Piece piece = pieces.get(part.hash);
+        Piece piece = pieces.get(part.key);
         if (piece != null && piece.rawLength != part.length()) {
           throw new IllegalStateException("SHA-256 collision between parts of different lengths");
         }
@@ -336,7 +371,7 @@ final class MemoryInboxStore implements InboxStore {
         ready &= piece != null || part.stored != null;
         alone +=
             piece != null
-                ? piece.cost
+                ? piece.cost()
                 : PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
       }
       if (!ready) {
@@ -359,7 +394,7 @@ final class MemoryInboxStore implements InboxStore {
       }
       Piece header = acquire(headerPart);
       Piece body = acquire(bodyPart);
-      Delivery delivery = new Delivery(message, header, body, now, deliveryCost);
+      Delivery delivery = new Delivery(message, header, body, toMillis(now), deliveryCost);
       storedBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
@@ -395,12 +430,12 @@ final class MemoryInboxStore implements InboxStore {
    * The piece holding {@code part}'s bytes, stored now if none does; counts a use. Under the lock.
    */
   private Piece acquire(Part part) {
-    Piece piece = pieces.get(part.hash);
+    Piece piece = pieces.get(part.key);
     if (piece == null) {
-      piece = new Piece(part.hash, part.stored, part.length());
-      pieces.put(part.hash, piece);
+      piece = new Piece(part.key, part.stored);
+      pieces.put(piece, piece);
       rawBytes += piece.rawLength;
-      storedBytes += piece.cost;
+      storedBytes += piece.cost();
     }
     piece.uses++;
     return piece;
@@ -409,8 +444,8 @@ final class MemoryInboxStore implements InboxStore {
   /** Counts a use of {@code piece} gone, dropping the piece with its last use. Under the lock. */
   private void release(Piece piece) {
     if (--piece.uses == 0) {
-      pieces.remove(piece.hash);
-      storedBytes -= piece.cost;
+      pieces.remove(piece);
+      storedBytes -= piece.cost();
       rawBytes -= piece.rawLength;
     }
   }
@@ -425,17 +460,29 @@ final class MemoryInboxStore implements InboxStore {
     return now;
   }
 
-  /** Evicts every expired entry: a prefix of {@code entries}. Under the lock. */
-  private void expire(Instant now) {
-    Instant cutoff;
+  /** Milliseconds since the epoch, saturated at the ends of {@code long}'s range. */
+  private static long toMillis(Instant t) {
     try {
-      cutoff = now.minus(ttl);
-    } catch (DateTimeException | ArithmeticException e) {
+      return t.toEpochMilli();
+    } catch (ArithmeticException e) {
+      return t.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * Evicts every expired entry: a prefix of {@code entries}. Times count in whole milliseconds, so
+   * an entry may expire up to 1 ms early. Under the lock.
+   */
+  private void expire(Instant now) {
+    long cutoff;
+    try {
+      cutoff = Math.subtractExact(toMillis(now), ttl.toMillis());
+    } catch (ArithmeticException e) {
       return; // a time to live longer than the clock's past: nothing can have expired
     }
     while (!entries.isEmpty()) {
       Entry oldest = entries.firstEntry().getValue();
-      if (oldest.delivery().storedAt.isAfter(cutoff)) {
+      if (oldest.delivery().storedAtMillis > cutoff) {
         return;
       }
       remove(oldest, EvictionCause.TTL);
@@ -657,8 +704,8 @@ final class MemoryInboxStore implements InboxStore {
       long expectRaw = 0;
       for (Piece p : pieces.values()) {
         check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
-        check(pieces.get(p.hash) == p, "piece under another hash");
-        expectStored += p.cost;
+        check(pieces.get(p) == p, "piece under another hash");
+        expectStored += p.cost();
         expectRaw += p.rawLength;
       }
       check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);

@@ -15,11 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -36,8 +34,8 @@ import java.util.function.Consumer;
  *       is the oldest entry of the whole store, so it is both the id index and the eviction queue
  *       for the byte budget and the time to live. Times are made monotonic (a delivery's time is
  *       never before the previous one's), so the head is always the first to expire.
- *   <li>{@code inboxes}: per inbox, its entries by delivery sequence number (a {@link TreeMap});
- *       newest-first pages and cursors are ranges of it, the cap evicts its first key.
+ *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
+ *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
  *   <li>{@code pieces}: the stored (encoded) parts of raw messages by SHA-256 of their raw bytes,
  *       each with the number of deliveries using it. A message's raw bytes are two parts, split
  *       after the first empty line: its header block and its body. A delivery (sender, from,
@@ -73,18 +71,18 @@ import java.util.function.Consumer;
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id of two longs, a
- * linked-hash-map node and table slot, a tree-map node with its boxed key), {@value
- * #DELIVERY_OVERHEAD} bytes per delivery (object with its times as longs, verdict and its list,
- * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
- * from, subject and terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256
- * hash code, map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, tree map, map node). Characters count 2 bytes
- * though Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a
- * message listed in one inbox costs about 1 KB before its body. Without compressed references
- * (heaps of 32 GiB and more) objects are larger than estimated.
+ * linked-hash-map node and table slot, a slot of its inbox's ring), {@value #DELIVERY_OVERHEAD}
+ * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
+ * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
+ * terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256 hash code, map
+ * node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox
+ * plus 2 per name character (name, ring, map node). Characters count 2 bytes though Latin-1 text is
+ * stored in one, so the estimate errs on the large side; an entry of a message listed in one inbox
+ * costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and more)
+ * objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 208;
+  static final int ENTRY_OVERHEAD = 160;
   static final int DELIVERY_OVERHEAD = 280;
   static final int TERM_OVERHEAD = 48;
   static final int PIECE_OVERHEAD = 144;
@@ -268,7 +266,7 @@ final class MemoryInboxStore implements InboxStore {
 
   private static final class Inbox {
     final InboxName name; // the one instance every entry of this inbox refers to
-    final TreeMap<Long, Entry> bySeq = new TreeMap<>();
+    final SeqRing<Entry> bySeq = new SeqRing<>(Entry::seq);
     final long cost;
 
     Inbox(InboxName name) {
@@ -406,14 +404,14 @@ final class MemoryInboxStore implements InboxStore {
           storedBytes += inbox.cost;
         }
         Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
-        inbox.bySeq.put(e.seq(), e);
+        inbox.bySeq.addNewest(e);
         entries.put(e.id(), e);
         delivery.liveEntries++;
         storedBytes += ENTRY_OVERHEAD;
         added.add(e);
         result.put(t, e.id());
         if (inbox.bySeq.size() > inboxCap) {
-          remove(inbox.bySeq.firstEntry().getValue(), EvictionCause.INBOX_CAP);
+          remove(inbox.bySeq.get(0), EvictionCause.INBOX_CAP);
         }
       }
       // the new entries are the newest and cost at most the budget alone: they are never reached
@@ -493,7 +491,7 @@ final class MemoryInboxStore implements InboxStore {
   private void remove(Entry e, EvictionCause cause) {
     entries.remove(e.id());
     Inbox inbox = inboxes.get(e.inbox());
-    inbox.bySeq.remove(e.seq());
+    inbox.bySeq.remove(e);
     storedBytes -= ENTRY_OVERHEAD;
     if (inbox.bySeq.isEmpty()) {
       inboxes.remove(e.inbox());
@@ -548,12 +546,12 @@ final class MemoryInboxStore implements InboxStore {
       expire(now());
       Inbox box = inboxes.get(name);
       if (box != null) {
-        NavigableMap<Long, Entry> older = box.bySeq.headMap(before, false).descendingMap();
-        for (Entry e : older.values()) {
+        for (int i = box.bySeq.countBefore(before) - 1; i >= 0; i--) {
           if (page.size() == limit) {
             more = true;
             break;
           }
+          Entry e = box.bySeq.get(i);
           page.add(e.summary());
           last = e.seq();
         }
@@ -679,7 +677,11 @@ final class MemoryInboxStore implements InboxStore {
         check(!inbox.bySeq.isEmpty(), "empty inbox kept: " + ie.getKey());
         check(inbox.bySeq.size() <= inboxCap, "inbox over cap: " + ie.getKey());
         expectStored += inbox.cost;
-        for (Entry e : inbox.bySeq.values()) {
+        long prev = 0;
+        for (int i = 0; i < inbox.bySeq.size(); i++) {
+          Entry e = inbox.bySeq.get(i);
+          check(e.seq() > prev, "inbox out of delivery order: " + ie.getKey());
+          prev = e.seq();
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox().equals(ie.getKey()), "entry in the wrong inbox: " + e.id());
           liveByDelivery.merge(e.delivery(), 1, Integer::sum);

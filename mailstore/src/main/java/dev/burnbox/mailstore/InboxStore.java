@@ -204,8 +204,9 @@ public interface InboxStore {
     /**
      * How bodies are stored. By default each store gets its own adaptive zstd codec at {@link
      * ZstdCodec#RECOMMENDED_LEVEL} whose dictionary trainer is scaled to the budget ({@link
-     * DictionaryTrainer.Policy#forBudget}) and trains on a virtual thread, never on the delivering
-     * one.
+     * DictionaryTrainer.Policy#forBudget}) and trains on a short-lived daemon platform thread per
+     * training, never on the delivering one (a platform thread because zstd trains in native code,
+     * which would pin a virtual thread's carrier for the whole training).
      */
     Builder codec(BodyCodec codec) {
       this.codec = Objects.requireNonNull(codec, "codec");
@@ -244,7 +245,7 @@ public interface InboxStore {
       return ZstdCodec.adaptive(
           ZstdCodec.RECOMMENDED_LEVEL,
           DictionaryTrainer.Policy.forBudget(maxBytes),
-          task -> Thread.ofVirtual().name("zstd-dictionary-training").start(task));
+          task -> Thread.ofPlatform().daemon().name("zstd-dictionary-training").start(task));
     }
 
     /** A new in-memory store with these settings. */

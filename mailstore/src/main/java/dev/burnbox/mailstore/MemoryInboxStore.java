@@ -56,7 +56,7 @@ import java.util.function.Consumer;
  * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
  * decoding run outside it; an encoded part is checked under the lock again before use, so racing
  * deliveries of one part store it once. Ids come from {@link java.security.SecureRandom} outside
- * the lock. Listeners run after the lock is released.
+ * the lock, drawn {@value MessageId#BATCH} at a time. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -74,12 +74,12 @@ import java.util.function.Consumer;
  * linked-hash-map node and table slot, a slot of its inbox's ring), {@value #DELIVERY_OVERHEAD}
  * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
- * terms, {@value #PIECE_OVERHEAD} bytes per piece (object, array header, SHA-256 hash code, map
- * node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox
- * plus 2 per name character (name, ring, map node). Characters count 2 bytes though Latin-1 text is
- * stored in one, so the estimate errs on the large side; an entry of a message listed in one inbox
- * costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and more)
- * objects are larger than estimated.
+ * terms, {@value #PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array header,
+ * map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty
+ * inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though Latin-1
+ * text is stored in one, so the estimate errs on the large side; an entry of a message listed in
+ * one inbox costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and
+ * more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 160;

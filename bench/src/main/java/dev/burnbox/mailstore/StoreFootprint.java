@@ -141,7 +141,7 @@ public final class StoreFootprint {
     s.append(
         String.format(
             "**Heap per message** (`StoreFootprint`, one thread, %,d deliveries to %,d inboxes,"
-                + " %d%% bulk resends of %d campaigns; heap used after `System.gc()` with and"
+                + " %d%% bulk copies (differing in one header line) of %d campaigns; heap used after `System.gc()` with and"
                 + " without the store, max heap %,d MiB):%n%n",
             base.deliveries(),
             StoreWorkload.INBOXES,

@@ -12,6 +12,15 @@ interface BodyCodec {
   String name();
 
   /**
+   * Heap this codec holds for itself whatever the bodies stored (e.g. a dictionary trainer's
+   * reservoir, trained dictionaries), which a store counts against its byte budget; 0 by default.
+   * May change as the codec learns; cheap enough to call on every delivery.
+   */
+  default long retainedBytes() {
+    return 0;
+  }
+
+  /**
    * The codec that stores raw bytes as they are; {@link #encode} and {@link #decode} copy nothing.
    */
   static BodyCodec identity() {

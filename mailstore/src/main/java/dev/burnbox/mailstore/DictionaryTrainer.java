@@ -21,10 +21,11 @@ import java.util.concurrent.RejectedExecutionException;
  * ZstdDictionaries}). A failed training (too few or too uniform samples) is retried after another
  * {@code firstAfter} bodies; {@link #lastFailure()} tells why it failed.
  *
- * <p><b>Memory.</b> Heap: the reservoir, at most {@code reservoirBytes} plus 16 bytes per sample;
- * during training a copy of the reservoir's sample references and a {@code dictionaryBytes} buffer.
- * Time: training 1,000 mails (about 7 MB) into 112 KiB takes about a quarter of a second of one
- * core on the machine of {@code docs/benchmarks.md}, off the encoding thread if the executor is.
+ * <p><b>Memory.</b> Heap: the reservoir, at most {@code reservoirBytes} counting {@value
+ * #SAMPLE_OVERHEAD} bytes per sample besides its bytes; during training a copy of the reservoir's
+ * sample references and a {@code dictionaryBytes} buffer. Time: training 1,000 mails (about 7 MB)
+ * into 112 KiB takes about a quarter of a second of one core on the machine of {@code
+ * docs/benchmarks.md}, off the encoding thread if the executor is.
  *
  * <p>Thread-safe: recording takes a short lock (a copy of at most {@code sampleBytes} is made
  * before it); at most one training runs at a time.
@@ -72,7 +73,24 @@ final class DictionaryTrainer {
     static Policy defaults() {
       return new Policy(112 << 10, 1_000, 100_000, 8 << 20, 16 << 10, 16);
     }
+
+    /**
+     * The defaults scaled to a store of {@code maxBytes}: a reservoir of at most an eighth of it (8
+     * MiB from 64 MiB up), dictionaries of 1/64 of the reservoir (1 to 112 KiB) and samples of at
+     * most a quarter of it, so that a small store keeps most of its budget for mail.
+     */
+    static Policy forBudget(long maxBytes) {
+      Policy d = defaults();
+      int reservoir = (int) Math.max(1, Math.min(d.reservoirBytes(), maxBytes / 8));
+      int dictionary = Math.clamp(reservoir / 64, 1024, d.dictionaryBytes());
+      int sample = Math.max(1, Math.min(d.sampleBytes(), reservoir / 4));
+      return new Policy(
+          dictionary, d.firstAfter(), d.retrainEvery(), reservoir, sample, d.maxDictionaries());
+    }
   }
+
+  /** Heap per sample besides its bytes: array header and the deque's slot, rounded up. */
+  static final int SAMPLE_OVERHEAD = 24;
 
   private final Policy policy;
   private final ZstdDictionaries dictionaries;
@@ -109,9 +127,9 @@ final class DictionaryTrainer {
       }
       if (sample.length > 0) {
         reservoir.addLast(sample);
-        reservoirBytes += sample.length;
+        reservoirBytes += SAMPLE_OVERHEAD + sample.length;
         while (reservoirBytes > policy.reservoirBytes()) {
-          reservoirBytes -= reservoir.removeFirst().length;
+          reservoirBytes -= SAMPLE_OVERHEAD + reservoir.removeFirst().length;
         }
       }
       seen++;
@@ -166,7 +184,15 @@ final class DictionaryTrainer {
     return lastFailure;
   }
 
-  /** Sample bytes held now (for tests and monitoring). */
+  /**
+   * Heap reserved for the reservoir: {@link Policy#reservoirBytes()} until training stops for good,
+   * then 0. The reservoir fills up to it, so a store counts the whole of it from the start.
+   */
+  long retainedBytes() {
+    return done ? 0 : policy.reservoirBytes();
+  }
+
+  /** Heap the samples hold now, {@value #SAMPLE_OVERHEAD} bytes per sample included. */
   synchronized long reservoirBytes() {
     return reservoirBytes;
   }

@@ -115,7 +115,7 @@ public interface InboxStore {
     private InstantSource clock = InstantSource.system();
     private boolean stripPlusTags;
     private Executor listenerExecutor = Runnable::run;
-    private BodyCodec codec = BodyCodec.identity();
+    private BodyCodec codec; // null: the default, made per store by build()
 
     Builder() {}
 
@@ -134,14 +134,16 @@ public interface InboxStore {
     }
 
     /**
-     * The byte budget ({@code --store-max-bytes}): stored bodies plus the estimated index overhead
-     * of entries, deliveries and inboxes (see {@link StoreStats#storedBytes()}). Over it, the
-     * oldest entries in the whole store are evicted ({@link EvictionCause#MEMORY_BUDGET}); a
-     * message that alone exceeds it is refused ({@link RefusalReason#TOO_LARGE_FOR_STORE}). The
-     * budget bounds the store's estimate, not the JVM heap exactly; the estimate errs on the large
-     * side (measured 1.1 to 1.5 times the retained heap, with compressed references, i.e. heaps
-     * under 32 GiB). The memory backend counts about 1 KB for a message listed in one new inbox,
-     * plus its stored body and 2 bytes per character of its metadata. Default 256 MiB.
+     * The byte budget ({@code --store-max-bytes}): stored (compressed) bodies plus the estimated
+     * index overhead of entries, deliveries and inboxes plus the heap the compression holds for
+     * itself (up to an eighth of the budget, at most 8 MiB, for its dictionary training; see {@link
+     * StoreStats#storedBytes()}). Over it, the oldest entries in the whole store are evicted
+     * ({@link EvictionCause#MEMORY_BUDGET}); a message that alone exceeds it is refused ({@link
+     * RefusalReason#TOO_LARGE_FOR_STORE}). The budget bounds the store's estimate, not the JVM heap
+     * exactly; the estimate errs on the large side (measured 1.1 to 1.5 times the retained heap,
+     * with compressed references, i.e. heaps under 32 GiB). The memory backend counts about 1 KB
+     * for a message listed in one new inbox, plus its stored body and 2 bytes per character of its
+     * metadata. Default 256 MiB.
      *
      * @throws IllegalArgumentException if {@code bytes} is below 1
      */
@@ -199,7 +201,13 @@ public interface InboxStore {
       return this;
     }
 
-    /** How bodies are stored (compression); {@link BodyCodec#identity()} by default. */
+    /**
+     * How bodies are stored. By default each store gets its own adaptive zstd codec at {@link
+     * ZstdCodec#RECOMMENDED_LEVEL} whose dictionary trainer is scaled to the budget ({@link
+     * DictionaryTrainer.Policy#forBudget}) and trains on a short-lived daemon platform thread per
+     * training, never on the delivering one (a platform thread because zstd trains in native code,
+     * which would pin a virtual thread's carrier for the whole training).
+     */
     Builder codec(BodyCodec codec) {
       this.codec = Objects.requireNonNull(codec, "codec");
       return this;
@@ -229,8 +237,15 @@ public interface InboxStore {
       return listenerExecutor;
     }
 
+    /** The codec set, or a new default one. */
     BodyCodec codec() {
-      return codec;
+      if (codec != null) {
+        return codec;
+      }
+      return ZstdCodec.adaptive(
+          ZstdCodec.RECOMMENDED_LEVEL,
+          DictionaryTrainer.Policy.forBudget(maxBytes),
+          task -> Thread.ofPlatform().daemon().name("zstd-dictionary-training").start(task));
     }
 
     /** A new in-memory store with these settings. */

@@ -1,13 +1,12 @@
 package dev.burnbox.mailstore;
 
-import com.google.common.hash.HashCode;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -16,11 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -37,26 +34,29 @@ import java.util.function.Consumer;
  *       is the oldest entry of the whole store, so it is both the id index and the eviction queue
  *       for the byte budget and the time to live. Times are made monotonic (a delivery's time is
  *       never before the previous one's), so the head is always the first to expire.
- *   <li>{@code inboxes}: per inbox, its entries by delivery sequence number (a {@link TreeMap});
- *       newest-first pages and cursors are ranges of it, the cap evicts its first key.
- *   <li>{@code bodies}: stored bodies by SHA-256 of the raw bytes, each with the number of
- *       deliveries using it. A delivery (sender, from, subject, verdict) is shared by its entries
- *       and counts its live entries. An entry's removal releases its delivery, whose removal
- *       releases its body.
+ *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
+ *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
+ *   <li>{@code pieces}: the stored (encoded) parts of raw messages by SHA-256 of their raw bytes,
+ *       each with the number of deliveries using it. A message's raw bytes are two parts, split
+ *       after the first empty line: its header block and its body. A delivery (sender, from,
+ *       subject, verdict, header block and body) is shared by its entries and counts its live
+ *       entries. An entry's removal releases its delivery, whose removal releases its two pieces.
  * </ul>
  *
- * <p>Identical raw bodies are deduplicated by SHA-256 alone, after checking the lengths agree: a
- * collision needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean
- * decoding (decompressing) the stored body on every hit, 10,000 times for spam sent to 10,000
- * inboxes.
+ * <p>So bulk mail whose copies differ only in their headers ({@code To:}, {@code Received:}, {@code
+ * Message-ID:}) stores its body once, and an exact resend stores nothing new but its index. Each
+ * part is encoded on its own; {@link #get} decodes both and joins them, byte for byte the raw
+ * message. Parts are deduplicated by SHA-256 alone, after checking the lengths agree: a collision
+ * needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean decoding
+ * (decompressing) the stored part on every hit, 10,000 times for spam sent to 10,000 inboxes.
  *
  * <h2>Concurrency</h2>
  *
  * One {@link ReentrantLock} guards all structure and counters; under it run only map updates and
  * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
- * decoding run outside it; an encoded body is checked under the lock again before use, so racing
- * deliveries of one body store it once. Ids come from {@link java.security.SecureRandom} outside
- * the lock. Listeners run after the lock is released.
+ * decoding run outside it; an encoded part is checked under the lock again before use, so racing
+ * deliveries of one part store it once. Ids come from {@link java.security.SecureRandom} outside
+ * the lock, drawn {@value MessageId#BATCH} at a time. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -65,24 +65,27 @@ import java.util.function.Consumer;
  *
  * <h2>Byte accounting</h2>
  *
- * {@code storedBytes} is the sum of the encoded body lengths plus a fixed estimate per object,
- * taken for a 64-bit JVM with compressed references, checked against heap measured with JOL ({@code
- * MemoryFootprintTest}) and rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id
- * with its string and bytes, a linked-hash-map node and table slot, a tree-map node with its boxed
- * key), {@value #DELIVERY_OVERHEAD} bytes per delivery (object, two instants, verdict and its list,
- * three string headers) plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender,
- * from, subject and terms, {@value #BODY_OVERHEAD} bytes per body (object, array header, SHA-256
- * hash code, map node and slot) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per
- * name character (name, tree map, map node). Characters count 2 bytes though Latin-1 text is stored
- * in one, so the estimate errs on the large side; an entry of a message listed in one inbox costs
- * about 1 KB before its body. Without compressed references (heaps of 32 GiB and more) objects are
- * larger than estimated.
+ * The budget counts the codec's own heap ({@link BodyCodec#retainedBytes()}, e.g. a dictionary
+ * trainer's reservoir), read at each delivery: the store evicts to make room when it grows, and
+ * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
+ * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
+ * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
+ * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id of two longs, a
+ * linked-hash-map node and table slot, a slot of its inbox's ring), {@value #DELIVERY_OVERHEAD}
+ * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
+ * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
+ * terms, {@value #PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array header,
+ * map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty
+ * inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though Latin-1
+ * text is stored in one, so the estimate errs on the large side; an entry of a message listed in
+ * one inbox costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and
+ * more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 256;
-  static final int DELIVERY_OVERHEAD = 320;
+  static final int ENTRY_OVERHEAD = 160;
+  static final int DELIVERY_OVERHEAD = 280;
   static final int TERM_OVERHEAD = 48;
-  static final int BODY_OVERHEAD = 192;
+  static final int PIECE_OVERHEAD = 144;
   static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -100,12 +103,13 @@ final class MemoryInboxStore implements InboxStore {
   // all guarded by lock
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
-  private final HashMap<HashCode, Body> bodies = new HashMap<>();
+  private final HashMap<Piece, Piece> pieces = new HashMap<>(); // a piece is its own key
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long rawBytes;
-  private long storedBytes;
+  private long storedBytes; // bodies and index; the budget also counts codecBytes
+  private long codecBytes; // the codec's retainedBytes() when last delivered to
 
   private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> listeners =
       new ConcurrentHashMap<>();
@@ -118,22 +122,100 @@ final class MemoryInboxStore implements InboxStore {
     this.stripPlusTags = builder.stripPlusTags();
     this.listenerExecutor = builder.listenerExecutor();
     this.codec = builder.codec();
+    this.codecBytes = codec.retainedBytes();
   }
 
-  /** A stored body shared by every delivery of identical raw bytes. */
-  private static final class Body {
-    final HashCode hash;
-    final byte[] stored;
+  /**
+   * A stored header block or body, shared by every delivery whose raw bytes contain it; {@code
+   * uses} counts the deliveries using it (twice for a delivery whose header block and body are
+   * equal).
+   */
+  private static final class Piece {
+    // the SHA-256 of the raw bytes, held inline: pieces are equal when their hashes are
+    final long hash0;
+    final long hash1;
+    final long hash2;
+    final long hash3;
+    final byte[] stored; // null in a lookup key
     final int rawLength;
-    final long cost;
-    int deliveries;
+    int uses;
 
-    Body(HashCode hash, byte[] stored, int rawLength) {
-      this.hash = hash;
+    Piece(byte[] sha256, byte[] stored, int rawLength) {
+      ByteBuffer hash = ByteBuffer.wrap(sha256);
+      this.hash0 = hash.getLong();
+      this.hash1 = hash.getLong();
+      this.hash2 = hash.getLong();
+      this.hash3 = hash.getLong();
       this.stored = stored;
       this.rawLength = rawLength;
-      this.cost = BODY_OVERHEAD + (long) stored.length;
     }
+
+    Piece(Piece key, byte[] stored) {
+      this.hash0 = key.hash0;
+      this.hash1 = key.hash1;
+      this.hash2 = key.hash2;
+      this.hash3 = key.hash3;
+      this.stored = stored;
+      this.rawLength = key.rawLength;
+    }
+
+    long cost() {
+      return PIECE_OVERHEAD + (long) stored.length;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Piece p
+          && hash0 == p.hash0
+          && hash1 == p.hash1
+          && hash2 == p.hash2
+          && hash3 == p.hash3;
+    }
+
+    @Override
+    public int hashCode() {
+      return (int) hash0;
+    }
+  }
+
+  /** One part of a delivery's raw bytes (header block or body) on its way to a {@link Piece}. */
+  private static final class Part {
+    final byte[] raw;
+    final int from;
+    final int to;
+    final Piece key; // the hash and length, to look the piece up with
+    boolean missing; // no piece holds these bytes: set under the lock
+    byte[] stored; // encoded outside the lock once missing
+
+    Part(byte[] raw, int from, int to) {
+      this.raw = raw;
+      this.from = from;
+      this.to = to;
+      this.key =
+          new Piece(Hashing.sha256().hashBytes(raw, from, to - from).asBytes(), null, to - from);
+    }
+
+    int length() {
+      return to - from;
+    }
+  }
+
+  /**
+   * Where the header block of {@code raw} ends: just after the first empty line (CRLF or LF line
+   * ends), or at the end if there is none (the body is then empty).
+   */
+  static int headerEnd(byte[] raw) {
+    for (int i = 0; i + 1 < raw.length; i++) {
+      if (raw[i] == '\n') {
+        if (raw[i + 1] == '\n') {
+          return i + 2;
+        }
+        if (raw[i + 1] == '\r' && i + 2 < raw.length && raw[i + 2] == '\n') {
+          return i + 3;
+        }
+      }
+    }
+    return raw.length;
   }
 
   /**
@@ -144,21 +226,25 @@ final class MemoryInboxStore implements InboxStore {
     final String envelopeSender;
     final String from;
     final String subject;
-    final Instant receivedAt;
+    final long receivedSecond;
+    final int receivedNano;
     final SpamVerdict verdict;
-    final Body body;
-    final Instant storedAt;
-    final long cost;
+    final Piece header;
+    final Piece body;
+    final long storedAtMillis; // the time to live counts from here
+    final int cost;
     int liveEntries;
 
-    Delivery(IncomingMessage m, Body body, Instant storedAt, long cost) {
+    Delivery(IncomingMessage m, Piece header, Piece body, long storedAtMillis, int cost) {
       this.envelopeSender = m.envelopeSender();
       this.from = m.from();
       this.subject = m.subject();
-      this.receivedAt = m.receivedAt();
+      this.receivedSecond = m.receivedAt().getEpochSecond();
+      this.receivedNano = m.receivedAt().getNano();
       this.verdict = m.verdict();
+      this.header = header;
       this.body = body;
-      this.storedAt = storedAt;
+      this.storedAtMillis = storedAtMillis;
       this.cost = cost;
     }
   }
@@ -172,15 +258,15 @@ final class MemoryInboxStore implements InboxStore {
           d.envelopeSender,
           d.from,
           d.subject,
-          d.receivedAt,
-          d.body.rawLength,
+          Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
+          d.header.rawLength + d.body.rawLength,
           d.verdict);
     }
   }
 
   private static final class Inbox {
     final InboxName name; // the one instance every entry of this inbox refers to
-    final TreeMap<Long, Entry> bySeq = new TreeMap<>();
+    final SeqRing<Entry> bySeq = new SeqRing<>(Entry::seq);
     final long cost;
 
     Inbox(InboxName name) {
@@ -202,12 +288,13 @@ final class MemoryInboxStore implements InboxStore {
     return INBOX_OVERHEAD + 2L * name.value().length();
   }
 
-  private static long deliveryCost(IncomingMessage m) {
+  private static int deliveryCost(IncomingMessage m) {
     long chars = m.envelopeSender().length() + m.from().length() + m.subject().length();
     for (String term : m.verdict().terms()) {
       chars += term.length();
     }
-    return DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars;
+    return Math.toIntExact(
+        DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars);
   }
 
   private InboxName canonical(InboxName name) {
@@ -223,19 +310,25 @@ final class MemoryInboxStore implements InboxStore {
       targets.add(canonical(r));
     }
     byte[] raw = message.rawView();
-    HashCode hash = Hashing.sha256().hashBytes(raw);
+    int headerEnd = headerEnd(raw);
+    Part header = new Part(raw, 0, headerEnd);
+    Part body = new Part(raw, headerEnd, raw.length);
     List<MessageId> ids = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       ids.add(MessageId.random());
     }
-    long deliveryCost = deliveryCost(message);
+    int deliveryCost = deliveryCost(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
-    DeliveryResult result = tryDeliver(message, targets, ids, hash, deliveryCost, null, added);
-    if (result == null) {
-      // a new body: encode it outside the lock, then try again (another thread may have won)
-      byte[] stored = codec.encode(raw);
-      result = tryDeliver(message, targets, ids, hash, deliveryCost, stored, added);
+    DeliveryResult result;
+    while ((result = tryDeliver(message, targets, ids, header, body, deliveryCost, added))
+        == null) {
+      // new bytes: encode them outside the lock, then try again (another thread may have won)
+      for (Part part : List.of(header, body)) {
+        if (part.missing && part.stored == null) {
+          part.stored = codec.encode(Arrays.copyOfRange(raw, part.from, part.to));
+        }
+      }
     }
     for (Entry e : added) {
       notifyListeners(e);
@@ -244,35 +337,48 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * Delivers under the lock, or returns null if the body is new and {@code stored} is null. Appends
-   * the new entries to {@code added}.
+   * Delivers under the lock, or returns null if no piece holds a part's bytes and that part is not
+   * encoded yet (it is then marked missing). Appends the new entries to {@code added}.
    */
   private DeliveryResult tryDeliver(
       IncomingMessage message,
       Set<InboxName> targets,
       List<MessageId> ids,
-      HashCode hash,
-      long deliveryCost,
-      byte[] stored,
+      Part headerPart,
+      Part bodyPart,
+      int deliveryCost,
       List<Entry> added) {
     int rawLength = message.rawView().length;
     lock.lock();
     try {
       Instant now = now();
       expire(now);
-      Body body = bodies.get(hash);
-      if (body != null && body.rawLength != rawLength) {
-        throw new IllegalStateException("SHA-256 collision between bodies of different lengths");
+      codecBytes = codec.retainedBytes();
+      long budget = maxBytes - codecBytes;
+      while (storedBytes > budget && !entries.isEmpty()) {
+        remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
-      if (body == null && stored == null) {
+      long alone = deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
+      boolean ready = true;
+      for (Part part : List.of(headerPart, bodyPart)) {
+        Piece piece = pieces.get(part.key);
+        if (piece != null && piece.rawLength != part.length()) {
+          throw new IllegalStateException("SHA-256 collision between parts of different lengths");
+        }
+        part.missing = piece == null;
+        ready &= piece != null || part.stored != null;
+        alone +=
+            piece != null
+                ? piece.cost()
+                : PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
+      }
+      if (!ready) {
         return null;
       }
-      long bodyCost = body != null ? body.cost : BODY_OVERHEAD + (long) stored.length;
-      long alone = bodyCost + deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
       for (InboxName t : targets) {
         alone += inboxCost(t);
       }
-      if (alone > maxBytes) {
+      if (alone > budget) {
         return new DeliveryResult.Refused(
             RefusalReason.TOO_LARGE_FOR_STORE,
             "message needs "
@@ -280,16 +386,13 @@ final class MemoryInboxStore implements InboxStore {
                 + " bytes stored and indexed ("
                 + rawLength
                 + " raw), the store's budget is "
-                + maxBytes);
+                + maxBytes
+                + " of which the codec holds "
+                + codecBytes);
       }
-      if (body == null) {
-        body = new Body(hash, stored, rawLength);
-        bodies.put(hash, body);
-        rawBytes += rawLength;
-        storedBytes += body.cost;
-      }
-      body.deliveries++;
-      Delivery delivery = new Delivery(message, body, now, deliveryCost);
+      Piece header = acquire(headerPart);
+      Piece body = acquire(bodyPart);
+      Delivery delivery = new Delivery(message, header, body, toMillis(now), deliveryCost);
       storedBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
@@ -301,23 +404,47 @@ final class MemoryInboxStore implements InboxStore {
           storedBytes += inbox.cost;
         }
         Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
-        inbox.bySeq.put(e.seq(), e);
+        inbox.bySeq.addNewest(e);
         entries.put(e.id(), e);
         delivery.liveEntries++;
         storedBytes += ENTRY_OVERHEAD;
         added.add(e);
         result.put(t, e.id());
         if (inbox.bySeq.size() > inboxCap) {
-          remove(inbox.bySeq.firstEntry().getValue(), EvictionCause.INBOX_CAP);
+          remove(inbox.bySeq.get(0), EvictionCause.INBOX_CAP);
         }
       }
-      // the new entries are the newest and cost at most maxBytes alone: they are never reached
-      while (storedBytes > maxBytes) {
+      // the new entries are the newest and cost at most the budget alone: they are never reached
+      while (storedBytes > budget) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET);
       }
       return new DeliveryResult.Delivered(result);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * The piece holding {@code part}'s bytes, stored now if none does; counts a use. Under the lock.
+   */
+  private Piece acquire(Part part) {
+    Piece piece = pieces.get(part.key);
+    if (piece == null) {
+      piece = new Piece(part.key, part.stored);
+      pieces.put(piece, piece);
+      rawBytes += piece.rawLength;
+      storedBytes += piece.cost();
+    }
+    piece.uses++;
+    return piece;
+  }
+
+  /** Counts a use of {@code piece} gone, dropping the piece with its last use. Under the lock. */
+  private void release(Piece piece) {
+    if (--piece.uses == 0) {
+      pieces.remove(piece);
+      storedBytes -= piece.cost();
+      rawBytes -= piece.rawLength;
     }
   }
 
@@ -331,17 +458,29 @@ final class MemoryInboxStore implements InboxStore {
     return now;
   }
 
-  /** Evicts every expired entry: a prefix of {@code entries}. Under the lock. */
-  private void expire(Instant now) {
-    Instant cutoff;
+  /** Milliseconds since the epoch, saturated at the ends of {@code long}'s range. */
+  private static long toMillis(Instant t) {
     try {
-      cutoff = now.minus(ttl);
-    } catch (DateTimeException | ArithmeticException e) {
+      return t.toEpochMilli();
+    } catch (ArithmeticException e) {
+      return t.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * Evicts every expired entry: a prefix of {@code entries}. Times count in whole milliseconds, so
+   * an entry may expire up to 1 ms early. Under the lock.
+   */
+  private void expire(Instant now) {
+    long cutoff;
+    try {
+      cutoff = Math.subtractExact(toMillis(now), ttl.toMillis());
+    } catch (ArithmeticException e) {
       return; // a time to live longer than the clock's past: nothing can have expired
     }
     while (!entries.isEmpty()) {
       Entry oldest = entries.firstEntry().getValue();
-      if (oldest.delivery().storedAt.isAfter(cutoff)) {
+      if (oldest.delivery().storedAtMillis > cutoff) {
         return;
       }
       remove(oldest, EvictionCause.TTL);
@@ -352,7 +491,7 @@ final class MemoryInboxStore implements InboxStore {
   private void remove(Entry e, EvictionCause cause) {
     entries.remove(e.id());
     Inbox inbox = inboxes.get(e.inbox());
-    inbox.bySeq.remove(e.seq());
+    inbox.bySeq.remove(e);
     storedBytes -= ENTRY_OVERHEAD;
     if (inbox.bySeq.isEmpty()) {
       inboxes.remove(e.inbox());
@@ -361,12 +500,8 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
       storedBytes -= d.cost;
-      Body b = d.body;
-      if (--b.deliveries == 0) {
-        bodies.remove(b.hash);
-        storedBytes -= b.cost;
-        rawBytes -= b.rawLength;
-      }
+      release(d.header);
+      release(d.body);
     }
     if (cause != null) {
       evictions[cause.ordinal()]++;
@@ -411,12 +546,12 @@ final class MemoryInboxStore implements InboxStore {
       expire(now());
       Inbox box = inboxes.get(name);
       if (box != null) {
-        NavigableMap<Long, Entry> older = box.bySeq.headMap(before, false).descendingMap();
-        for (Entry e : older.values()) {
+        for (int i = box.bySeq.countBefore(before) - 1; i >= 0; i--) {
           if (page.size() == limit) {
             more = true;
             break;
           }
+          Entry e = box.bySeq.get(i);
           page.add(e.summary());
           last = e.seq();
         }
@@ -452,7 +587,7 @@ final class MemoryInboxStore implements InboxStore {
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
     MessageSummary summary;
-    byte[] stored;
+    Delivery delivery;
     lock.lock();
     try {
       expire(now());
@@ -461,15 +596,15 @@ final class MemoryInboxStore implements InboxStore {
         return Optional.empty();
       }
       summary = e.summary();
-      stored = e.delivery().body.stored;
+      delivery = e.delivery();
     } finally {
       lock.unlock();
     }
-    // stored arrays are never modified, so decoding outside the lock is safe
-    byte[] raw = codec.decode(stored);
-    if (raw == stored) {
-      raw = raw.clone();
-    }
+    // pieces never change, so decoding outside the lock is safe
+    byte[] header = codec.decode(delivery.header.stored);
+    byte[] body = codec.decode(delivery.body.stored);
+    byte[] raw = Arrays.copyOf(header, header.length + body.length);
+    System.arraycopy(body, 0, raw, header.length, body.length);
     return Optional.of(new StoredMessage(summary, raw));
   }
 
@@ -520,7 +655,8 @@ final class MemoryInboxStore implements InboxStore {
       for (EvictionCause c : EvictionCause.values()) {
         byCause.put(c, evictions[c.ordinal()]);
       }
-      return new StoreStats(entries.size(), inboxes.size(), rawBytes, storedBytes, byCause);
+      return new StoreStats(
+          entries.size(), inboxes.size(), rawBytes, storedBytes + codecBytes, byCause);
     } finally {
       lock.unlock();
     }
@@ -541,7 +677,11 @@ final class MemoryInboxStore implements InboxStore {
         check(!inbox.bySeq.isEmpty(), "empty inbox kept: " + ie.getKey());
         check(inbox.bySeq.size() <= inboxCap, "inbox over cap: " + ie.getKey());
         expectStored += inbox.cost;
-        for (Entry e : inbox.bySeq.values()) {
+        long prev = 0;
+        for (int i = 0; i < inbox.bySeq.size(); i++) {
+          Entry e = inbox.bySeq.get(i);
+          check(e.seq() > prev, "inbox out of delivery order: " + ie.getKey());
+          prev = e.seq();
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox().equals(ie.getKey()), "entry in the wrong inbox: " + e.id());
           liveByDelivery.merge(e.delivery(), 1, Integer::sum);
@@ -555,22 +695,24 @@ final class MemoryInboxStore implements InboxStore {
         check(e.seq() > prevSeq, "id index out of delivery order");
         prevSeq = e.seq();
       }
-      Map<Body, Integer> deliveriesByBody = new HashMap<>();
+      Map<Piece, Integer> usesByPiece = new HashMap<>();
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
         check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
         expectStored += de.getKey().cost;
-        deliveriesByBody.merge(de.getKey().body, 1, Integer::sum);
+        usesByPiece.merge(de.getKey().header, 1, Integer::sum);
+        usesByPiece.merge(de.getKey().body, 1, Integer::sum);
       }
-      check(deliveriesByBody.size() == bodies.size(), "bodies held without deliveries");
+      check(usesByPiece.size() == pieces.size(), "pieces held without deliveries");
       long expectRaw = 0;
-      for (Body b : bodies.values()) {
-        check(deliveriesByBody.getOrDefault(b, 0) == b.deliveries, "body's count is wrong");
-        expectStored += b.cost;
-        expectRaw += b.rawLength;
+      for (Piece p : pieces.values()) {
+        check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
+        check(pieces.get(p) == p, "piece under another hash");
+        expectStored += p.cost();
+        expectRaw += p.rawLength;
       }
       check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
       check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);
-      check(storedBytes <= maxBytes, "over budget: " + storedBytes);
+      check(storedBytes + codecBytes <= maxBytes, "over budget: " + (storedBytes + codecBytes));
     } finally {
       lock.unlock();
     }

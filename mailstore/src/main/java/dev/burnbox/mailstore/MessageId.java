@@ -1,5 +1,6 @@
 package dev.burnbox.mailstore;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Objects;
@@ -12,6 +13,9 @@ import java.util.Objects;
  * knowing one id tells nothing about any other message. A message delivered to several inboxes has
  * a different id in each.
  *
+ * <p>Held as two {@code long}s (32 bytes of heap); the text form is made on demand. Random bits are
+ * drawn from {@code SecureRandom} {@value #BATCH} ids at a time, each id's bits used once.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class MessageId {
@@ -21,20 +25,31 @@ public final class MessageId {
   /** Characters in an id's text form. */
   public static final int LENGTH = 22;
 
+  /** Ids whose random bits one {@link SecureRandom} call draws. */
+  static final int BATCH = 64;
+
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final ByteBuffer BITS_DRAWN =
+      ByteBuffer.allocate(BATCH * BITS / 8).position(BATCH * BITS / 8);
 
-  private final String value;
+  private final long high;
+  private final long low;
 
-  private MessageId(String value) {
-    this.value = value;
+  private MessageId(long high, long low) {
+    this.high = high;
+    this.low = low;
   }
 
   /** A new random id. Thread-safe. */
   static MessageId random() {
-    byte[] bytes = new byte[BITS / 8];
-    RANDOM.nextBytes(bytes);
-    return new MessageId(ENCODER.encodeToString(bytes));
+    synchronized (BITS_DRAWN) {
+      if (!BITS_DRAWN.hasRemaining()) {
+        RANDOM.nextBytes(BITS_DRAWN.array());
+        BITS_DRAWN.clear();
+      }
+      return new MessageId(BITS_DRAWN.getLong(), BITS_DRAWN.getLong());
+    }
   }
 
   /**
@@ -63,31 +78,33 @@ public final class MessageId {
             "message id has a character outside URL-safe base64 at index " + i);
       }
     }
+    ByteBuffer bits = ByteBuffer.wrap(Base64.getUrlDecoder().decode(text));
+    MessageId id = new MessageId(bits.getLong(), bits.getLong());
     // the last character carries 4 unused bits: only one spelling per id is canonical
-    if (!ENCODER.encodeToString(Base64.getUrlDecoder().decode(text)).equals(text)) {
+    if (!id.value().equals(text)) {
       throw new IllegalArgumentException("message id is not canonical: " + text);
     }
-    return new MessageId(text);
+    return id;
   }
 
   /** The text form, safe in a URL path. */
   public String value() {
-    return value;
+    return ENCODER.encodeToString(ByteBuffer.allocate(BITS / 8).putLong(high).putLong(low).array());
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof MessageId other && value.equals(other.value);
+    return o instanceof MessageId other && high == other.high && low == other.low;
   }
 
   @Override
   public int hashCode() {
-    return value.hashCode();
+    return Long.hashCode(high * 31 + low);
   }
 
   /** The same as {@link #value()}. */
   @Override
   public String toString() {
-    return value;
+    return value();
   }
 }

@@ -10,10 +10,12 @@ import java.util.Map;
  *
  * @param messages inbox entries held (a message listed in three inboxes counts three)
  * @param inboxes inboxes holding at least one entry
- * @param rawBytes raw size of the distinct bodies held (a body shared by several entries or
- *     deliveries counts once)
+ * @param rawBytes raw size of the distinct mail held: a message shared by several entries or
+ *     deliveries counts once (the memory backend also counts a body shared by messages whose header
+ *     blocks differ once)
  * @param storedBytes what the byte budget counts: stored (encoded) bodies plus the backend's
- *     estimate of its index overhead; never above the budget between operations
+ *     estimate of its index overhead plus the heap its compression holds for itself (so not 0 when
+ *     empty); never above the budget between operations
  * @param evictions entries evicted since the store started, by cause; every cause is present
  */
 public record StoreStats(

@@ -182,6 +182,16 @@ final class ZstdCodec implements BodyCodec {
     return name;
   }
 
+  /**
+   * The trainer's reserved reservoir (adaptive codecs, until training stops) plus the length of
+   * every dictionary; zstd's native tables (about 3 MiB at most with the default policy, see {@link
+   * ZstdDictionaries}) are outside the Java heap and not counted.
+   */
+  @Override
+  public long retainedBytes() {
+    return (trainer == null ? 0 : trainer.retainedBytes()) + dictionaries.dictionaryBytes();
+  }
+
   /** Number of dictionaries this codec has (trained or given); bodies name one of them or none. */
   int dictionaryCount() {
     return dictionaries.count();

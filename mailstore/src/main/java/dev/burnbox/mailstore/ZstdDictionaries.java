@@ -30,6 +30,7 @@ final class ZstdDictionaries {
   private final int level;
   private final ConcurrentMap<Integer, ZstdDictDecompress> decompress = new ConcurrentHashMap<>();
   private volatile Current current = NONE;
+  private volatile long dictionaryBytes;
 
   /** No dictionary yet; dictionaries added later compress at {@code level}. */
   ZstdDictionaries(int level) {
@@ -51,11 +52,17 @@ final class ZstdDictionaries {
     return current.id();
   }
 
+  /** Total length of the dictionaries added (their native tables are not counted). */
+  long dictionaryBytes() {
+    return dictionaryBytes;
+  }
+
   /** Adds {@code dictionary} (zstd's format or raw content) and makes it current; its id. */
   synchronized int add(byte[] dictionary) {
     int id = current.id() + 1;
     decompress.put(id, new ZstdDictDecompress(dictionary));
     current = new Current(id, new ZstdDictCompress(dictionary, level));
+    dictionaryBytes += dictionary.length;
     return id;
   }
 }

@@ -14,7 +14,10 @@ import org.openjdk.jol.info.GraphLayout;
 /**
  * Checks that {@link StoreStats#storedBytes()}, the memory backend's estimate that the byte budget
  * bounds, is not below the heap the store really retains (measured with JOL) for mail of several
- * shapes. The estimate may be larger: the budget then errs on the safe side.
+ * shapes, with bodies kept as they are (identity: the index estimate alone) and with the default
+ * codec (compressed bodies, plus the dictionary trainer's reservoir, which the budget counts whole
+ * from the start while it fills as mail arrives). The estimate may be larger: the budget then errs
+ * on the safe side.
  */
 class MemoryFootprintTest {
 
@@ -26,13 +29,26 @@ class MemoryFootprintTest {
     }
   }
 
-  @ParameterizedTest(name = "body {0} B, up to {1} recipients, rich metadata {2}")
-  @CsvSource({"0, 1, false", "0, 3, true", "100, 1, true", "2000, 3, false"})
-  void estimateIsNotBelowTheMeasuredHeap(int bodySize, int maxRecipients, boolean rich) {
+  @ParameterizedTest(name = "body {0} B, up to {1} recipients, rich metadata {2}, identity {3}")
+  @CsvSource({
+    "0, 1, false, true",
+    "0, 3, true, true",
+    "100, 1, true, true",
+    "2000, 3, false, true",
+    "0, 3, true, false",
+    "2000, 3, false, false"
+  })
+  void estimateIsNotBelowTheMeasuredHeap(
+      int bodySize, int maxRecipients, boolean rich, boolean identity) {
     InboxStore empty = InboxStore.memory().build();
-    InboxStore store = InboxStore.memory().inboxCap(1000).build();
+    InboxStore.Builder builder = InboxStore.memory().inboxCap(1000);
+    if (identity) {
+      builder.codec(BodyCodec.identity());
+    }
+    InboxStore store = builder.build();
+    long reserved = store.stats().storedBytes(); // the codec's own, counted before any mail
     Random random = new Random(bodySize);
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < 900; i++) { // under the 1,000 bodies that start dictionary training
       byte[] raw = new byte[bodySize];
       random.nextBytes(raw);
       raw =
@@ -62,6 +78,6 @@ class MemoryFootprintTest {
     assertThat(estimated)
         .as("estimate %d vs measured %d bytes", estimated, measured)
         .isGreaterThanOrEqualTo(measured)
-        .isLessThan(measured * 2);
+        .isLessThan(measured * 2 + reserved);
   }
 }

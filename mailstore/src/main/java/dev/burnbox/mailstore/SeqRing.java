@@ -1,0 +1,104 @@
+package dev.burnbox.mailstore;
+
+import java.util.Arrays;
+import java.util.function.ToLongFunction;
+
+/**
+ * Items in ascending order of a sequence number, in a circular array: what an inbox of the memory
+ * store keeps its entries in (4 bytes a slot instead of a tree node and a boxed key per entry).
+ * Adding the newest item and removing the oldest take O(1) amortized, finding by sequence number
+ * O(log n), removing another item O(n) (a user's delete, rare). The array grows by doubling and
+ * never shrinks. Not thread-safe.
+ *
+ * @param <T> the items
+ */
+final class SeqRing<T> {
+  private final ToLongFunction<T> seqOf;
+  private Object[] slots = new Object[4];
+  private int head;
+  private int size;
+
+  /** An empty ring ordering its items by {@code seqOf}. */
+  SeqRing(ToLongFunction<T> seqOf) {
+    this.seqOf = seqOf;
+  }
+
+  int size() {
+    return size;
+  }
+
+  boolean isEmpty() {
+    return size == 0;
+  }
+
+  /** The {@code i}th item, oldest first (0 is the oldest). */
+  @SuppressWarnings("unchecked")
+  T get(int i) {
+    return (T) slots[(head + i) & (slots.length - 1)];
+  }
+
+  /**
+   * Appends {@code item}, whose sequence number must be above every other's.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  void addNewest(T item) {
+    if (size > 0 && seqOf.applyAsLong(item) <= seqOf.applyAsLong(get(size - 1))) {
+      throw new IllegalArgumentException("out of order");
+    }
+    if (size == slots.length) {
+      Object[] grown = new Object[slots.length * 2];
+      for (int i = 0; i < size; i++) {
+        grown[i] = get(i);
+      }
+      slots = grown;
+      head = 0;
+    }
+    slots[(head + size) & (slots.length - 1)] = item;
+    size++;
+  }
+
+  /** The number of items whose sequence number is below {@code seq}. */
+  int countBefore(long seq) {
+    int lo = 0;
+    int hi = size;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (seqOf.applyAsLong(get(mid)) < seq) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Removes the item with {@code item}'s sequence number; false if there is none. */
+  boolean remove(T item) {
+    long seq = seqOf.applyAsLong(item);
+    int i = countBefore(seq);
+    if (i == size || seqOf.applyAsLong(get(i)) != seq) {
+      return false;
+    }
+    if (i == 0) {
+      slots[head] = null;
+      head = (head + 1) & (slots.length - 1);
+    } else {
+      for (int k = i; k < size - 1; k++) {
+        slots[(head + k) & (slots.length - 1)] = get(k + 1);
+      }
+      slots[(head + size - 1) & (slots.length - 1)] = null;
+    }
+    size--;
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    Object[] items = new Object[size];
+    for (int i = 0; i < size; i++) {
+      items[i] = get(i);
+    }
+    return Arrays.toString(items);
+  }
+}

@@ -27,8 +27,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
+import java.util.Random;
 import java.util.function.Consumer;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
@@ -147,7 +149,10 @@ class BurnboxServiceTest {
   @Test
   void aMessageTooBigForTheStoreIsRefusedWith552() throws Exception {
     start(s -> s.storeMaxBytes(16 * 1024));
-    assertThatThrownBy(() -> send("big", "x".repeat(64 * 1024), "frank@any.test"))
+    byte[] noise = new byte[96 * 1024];
+    new Random(7).nextBytes(noise);
+    String incompressible = Base64.getMimeEncoder().encodeToString(noise); // ~3/4 after zstd
+    assertThatThrownBy(() -> send("big", incompressible, "frank@any.test"))
         .isInstanceOfSatisfying(
             SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(552));
     assertThat(inbox("frank")).isEmpty();

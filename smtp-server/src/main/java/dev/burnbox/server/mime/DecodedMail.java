@@ -1,0 +1,67 @@
+package dev.burnbox.server.mime;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A received message decoded for the spam scanner and the web inbox. Immutable; no component is
+ * null. Built by {@link MailDecoder#decode(byte[])}, which returns one for any input.
+ *
+ * @param subject the decoded subject, "" if absent
+ * @param from the decoded sender, e.g. {@code Ann Example <ann@example.com>}, "" if absent
+ * @param to the decoded recipients of the To header, one entry per address
+ * @param date the Date header, if present and readable
+ * @param headers every top-level header field, in order, unfolded and decoded
+ * @param text the text/plain parts, each decoded with its charset, joined by blank lines
+ * @param html the text/html parts as decoded HTML, joined; unsanitized: the web layer must sanitize
+ *     it before showing it
+ * @param attachments the parts that are files rather than message text, in order
+ * @param malformed true if the MIME structure could not be followed and the content comes from the
+ *     raw text instead
+ * @param problems what was wrong with the message or which limit cut it short, for logs and tests
+ */
+public record DecodedMail(
+    String subject,
+    String from,
+    List<String> to,
+    Optional<Instant> date,
+    List<MailHeader> headers,
+    String text,
+    String html,
+    List<AttachmentInfo> attachments,
+    boolean malformed,
+    List<String> problems) {
+
+  public DecodedMail {
+    Objects.requireNonNull(subject, "subject");
+    Objects.requireNonNull(from, "from");
+    to = List.copyOf(to);
+    Objects.requireNonNull(date, "date");
+    headers = List.copyOf(headers);
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(html, "html");
+    attachments = List.copyOf(attachments);
+    problems = List.copyOf(problems);
+  }
+
+  /**
+   * What the spam matcher scans: the subject, a newline, the text parts, then the visible text of
+   * the HTML parts (tags, comments, scripts and styles dropped, entities resolved, block elements
+   * ending lines so that words do not run together). Zero-width characters and soft hyphens, which
+   * spam uses to split words, are removed. Computed on each call.
+   */
+  public String scanText() {
+    StringBuilder scan =
+        new StringBuilder(subject.length() + text.length() + html.length() / 2 + 2);
+    scan.append(subject).append('\n').append(text);
+    if (!html.isEmpty()) {
+      if (!text.isEmpty()) {
+        scan.append('\n');
+      }
+      HtmlText.appendVisibleText(html, scan);
+    }
+    return HtmlText.withoutInvisibleCharacters(scan);
+  }
+}

@@ -1,0 +1,177 @@
+package dev.burnbox.server.mime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Collects what a MIME walk finds, within {@link MimeLimits}, into a {@link DecodedMail}; the walk
+ * itself belongs to the parser. Also captures the bytes of one wanted attachment. One per decode;
+ * not thread-safe.
+ */
+final class DecodedMailBuilder {
+  static final int MAX_PROBLEMS = 20;
+
+  private final MimeLimits limits;
+  private final int wantedAttachment;
+  private final List<MailHeader> headers = new ArrayList<>();
+  private final StringBuilder text = new StringBuilder();
+  private final StringBuilder html = new StringBuilder();
+  private final List<AttachmentInfo> attachments = new ArrayList<>();
+  private final Set<String> problems = new LinkedHashSet<>();
+  private String subject;
+  private String from;
+  private final List<String> to = new ArrayList<>();
+  private Optional<Instant> date = Optional.empty();
+  private long budget;
+  private int parts;
+  private boolean malformed;
+  private Attachment captured;
+
+  /**
+   * @param wantedAttachment the index of the attachment whose bytes {@link #captured()} returns, or
+   *     -1 for none
+   */
+  DecodedMailBuilder(MimeLimits limits, int wantedAttachment) {
+    this.limits = limits;
+    this.wantedAttachment = wantedAttachment;
+    this.budget = limits.maxDecodedBytes();
+  }
+
+  MimeLimits limits() {
+    return limits;
+  }
+
+  /** Adds a top-level header field; {@code rawValue} is unfolded but not yet decoded. */
+  void header(String name, String rawValue) {
+    headers.add(new MailHeader(name, HeaderText.decodeEncodedWords(rawValue)));
+    switch (name.toLowerCase(Locale.ROOT)) {
+      case "subject" -> {
+        if (subject == null) {
+          subject = headers.getLast().value();
+        }
+      }
+      case "from" -> {
+        if (from == null) {
+          from = String.join(", ", HeaderText.addresses(rawValue));
+        }
+      }
+      case "to" -> to.addAll(HeaderText.addresses(rawValue));
+      case "date" -> {
+        if (date.isEmpty()) {
+          date = HeaderText.date(rawValue);
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /** Counts one more body part; false once {@link MimeLimits#maxParts()} is passed. */
+  boolean countPart() {
+    if (++parts > limits.maxParts()) {
+      problem("more than " + limits.maxParts() + " parts: the rest are ignored");
+      return false;
+    }
+    return true;
+  }
+
+  /** Reads a text/plain body, decoded with its declared charset (null: sniffed). */
+  void text(InputStream body, String charsetName) throws IOException {
+    append(text, body, charsetName);
+  }
+
+  /** Reads a text/html body. */
+  void html(InputStream body, String charsetName) throws IOException {
+    append(html, body, charsetName);
+  }
+
+  /** Appends raw text (of a message that could not be walked) to the text parts. */
+  void rawText(byte[] bytes, int offset, int length) {
+    int kept = (int) Math.min(length, budget);
+    if (kept < length) {
+      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+    }
+    budget -= kept;
+    separate(text).append(TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
+  }
+
+  private void append(StringBuilder into, InputStream body, String charsetName) throws IOException {
+    Charset charset = TextCharsets.lookup(charsetName);
+    if (charset == null && !TextCharsets.isKnown(charsetName)) {
+      problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
+    }
+    byte[] bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, budget));
+    budget -= bytes.length;
+    if (budget == 0 && body.read() >= 0) {
+      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+    }
+    if (bytes.length > 0) {
+      separate(into).append(TextCharsets.decode(bytes, charset));
+    }
+  }
+
+  private static StringBuilder separate(StringBuilder into) {
+    if (!into.isEmpty() && into.charAt(into.length() - 1) != '\n') {
+      into.append('\n');
+    }
+    return into;
+  }
+
+  /**
+   * Lists an attachment; reads {@code body} to measure it, or to keep it if it is the wanted one.
+   */
+  void attachment(String filename, String contentType, InputStream body) throws IOException {
+    int index = attachments.size();
+    String type = contentType == null ? "application/octet-stream" : contentType;
+    type = type.toLowerCase(Locale.ROOT);
+    String name = filename == null ? "" : HeaderText.decodeEncodedWords(filename).strip();
+    long size;
+    if (index == wantedAttachment) {
+      byte[] content = body.readAllBytes();
+      captured = new Attachment(name, type, content);
+      size = content.length;
+    } else {
+      size = body.transferTo(java.io.OutputStream.nullOutputStream());
+    }
+    attachments.add(new AttachmentInfo(index, name, type, size));
+  }
+
+  /** Records a problem; the first {@value #MAX_PROBLEMS} distinct ones are kept. */
+  void problem(String description) {
+    if (problems.size() < MAX_PROBLEMS) {
+      problems.add(description);
+    }
+  }
+
+  /** Marks the message as one whose structure could not be followed. */
+  void malformed(String description) {
+    malformed = true;
+    problem(description);
+  }
+
+  /** The wanted attachment, if the walk met it. */
+  Optional<Attachment> captured() {
+    return Optional.ofNullable(captured);
+  }
+
+  DecodedMail build() {
+    return new DecodedMail(
+        subject == null ? "" : subject,
+        from == null ? "" : from,
+        to,
+        date,
+        headers,
+        text.toString(),
+        html.toString(),
+        attachments,
+        malformed,
+        List.copyOf(problems));
+  }
+}

@@ -1,0 +1,273 @@
+package dev.burnbox.server.mime;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import org.apache.james.mime4j.codec.DecodeMonitor;
+import org.apache.james.mime4j.field.DateTimeFieldLenientImpl;
+import org.apache.james.mime4j.stream.RawField;
+
+/**
+ * Header values as readers see them: unfolding, RFC 2047 encoded words (adjacent words in one
+ * charset are joined as bytes first, so a multi-byte character split across two words survives),
+ * address lists and dates. Lenient: never throws.
+ */
+final class HeaderText {
+  private static final String ADDRESS_SPECIALS = ",;<>\"@:()[]\\";
+
+  private HeaderText() {}
+
+  /**
+   * {@code value} with each line fold (a line break and the white space after it) made one space.
+   */
+  static String unfold(String value) {
+    if (value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
+      return value.strip();
+    }
+    StringBuilder out = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\r' || c == '\n') {
+        while (i + 1 < value.length() && isFoldSpace(value.charAt(i + 1))) {
+          i++;
+        }
+        if (!out.isEmpty() && out.charAt(out.length() - 1) != ' ') {
+          out.append(' ');
+        }
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString().strip();
+  }
+
+  private static boolean isFoldSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+  }
+
+  /** Decodes the RFC 2047 encoded words in {@code value}; other text is kept as is. */
+  static String decodeEncodedWords(String value) {
+    return decodeEncodedWords(value, false);
+  }
+
+  /**
+   * Decodes encoded words; with {@code quoteSpecials}, decoded runs holding address punctuation are
+   * put in double quotes, so that the result still splits into the same addresses.
+   */
+  static String decodeEncodedWords(String value, boolean quoteSpecials) {
+    int start = value.indexOf("=?");
+    if (start < 0) {
+      return value;
+    }
+    StringBuilder out = new StringBuilder(value.length());
+    ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    String pendingCharset = null;
+    int copied = 0;
+    int lastWordEnd = -1;
+    while (start >= 0) {
+      EncodedWord word = EncodedWord.parse(value, start);
+      if (word == null) {
+        start = value.indexOf("=?", start + 2);
+        continue;
+      }
+      boolean adjacent = lastWordEnd >= 0 && value.substring(lastWordEnd, start).isBlank();
+      if (!adjacent || !word.charset().equalsIgnoreCase(pendingCharset)) {
+        flush(pending, pendingCharset, out, quoteSpecials);
+        if (!adjacent) {
+          out.append(value, copied, start);
+        }
+        pendingCharset = word.charset();
+      }
+      word.appendBytes(pending);
+      copied = word.end();
+      lastWordEnd = word.end();
+      start = value.indexOf("=?", word.end());
+    }
+    flush(pending, pendingCharset, out, quoteSpecials);
+    out.append(value, copied, value.length());
+    return out.toString();
+  }
+
+  private static void flush(
+      ByteArrayOutputStream pending, String charsetName, StringBuilder out, boolean quote) {
+    if (pending.size() == 0) {
+      return;
+    }
+    Charset charset = TextCharsets.lookup(charsetName);
+    byte[] bytes = pending.toByteArray();
+    String text = TextCharsets.decode(bytes, charset);
+    pending.reset();
+    if (quote && containsAny(text, ADDRESS_SPECIALS)) {
+      out.append('"').append(text.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    } else {
+      out.append(text);
+    }
+  }
+
+  private static boolean containsAny(String text, String chars) {
+    for (int i = 0; i < text.length(); i++) {
+      if (chars.indexOf(text.charAt(i)) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The addresses of an address-list header (raw, unfolded value) in display form: {@code Name
+   * <addr>} or {@code addr}. Group labels ({@code undisclosed-recipients:;}) are dropped.
+   */
+  static List<String> addresses(String rawValue) {
+    String value = decodeEncodedWords(rawValue, true);
+    List<String> result = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    boolean quoted = false;
+    int angle = 0;
+    int comment = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (quoted) {
+        current.append(c);
+        if (c == '\\' && i + 1 < value.length()) {
+          current.append(value.charAt(++i));
+        } else if (c == '"') {
+          quoted = false;
+        }
+        continue;
+      }
+      switch (c) {
+        case '"' -> quoted = true;
+        case '<' -> angle++;
+        case '>' -> angle = Math.max(0, angle - 1);
+        case '(' -> comment++;
+        case ')' -> comment = Math.max(0, comment - 1);
+        default -> {}
+      }
+      boolean separator = (c == ',' || c == ';') && angle == 0 && comment == 0;
+      boolean groupLabel = c == ':' && angle == 0 && comment == 0 && current.indexOf("@") < 0;
+      if (separator) {
+        addAddress(current, result);
+      } else if (groupLabel) {
+        current.setLength(0);
+      } else {
+        current.append(c);
+      }
+    }
+    addAddress(current, result);
+    return result;
+  }
+
+  private static void addAddress(StringBuilder text, List<String> into) {
+    String address = formatAddress(text.toString().strip());
+    text.setLength(0);
+    if (!address.isEmpty()) {
+      into.add(address);
+    }
+  }
+
+  private static String formatAddress(String address) {
+    int open = address.lastIndexOf('<');
+    int close = address.lastIndexOf('>');
+    if (open >= 0 && close > open) {
+      String name = unquote(address.substring(0, open).strip());
+      String mailbox = address.substring(open + 1, close).strip();
+      if (mailbox.isEmpty()) {
+        return name;
+      }
+      return name.isEmpty() ? mailbox : name + " <" + mailbox + ">";
+    }
+    int comment = address.indexOf('(');
+    int commentEnd = address.lastIndexOf(')');
+    if (comment > 0 && commentEnd > comment) {
+      String name = unquote(address.substring(comment + 1, commentEnd).strip());
+      String mailbox = address.substring(0, comment).strip();
+      return name.isEmpty() ? mailbox : name + " <" + mailbox + ">";
+    }
+    return unquote(address);
+  }
+
+  private static String unquote(String text) {
+    if (text.indexOf('"') < 0) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\' && i + 1 < text.length()) {
+        out.append(text.charAt(++i));
+      } else if (c != '"') {
+        out.append(c);
+      }
+    }
+    return out.toString().strip();
+  }
+
+  /** The instant of a Date header value, if mime4j's lenient RFC 5322 parser can read it. */
+  static Optional<Instant> date(String value) {
+    try {
+      Date date =
+          DateTimeFieldLenientImpl.PARSER
+              .parse(new RawField("Date", value), DecodeMonitor.SILENT)
+              .getDate();
+      return Optional.ofNullable(date).map(Date::toInstant);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** One {@code =?charset?B|Q?text?=} word found in a header value. */
+  private record EncodedWord(String charset, boolean base64, String text, int end) {
+    static EncodedWord parse(String value, int start) {
+      int charsetEnd = value.indexOf('?', start + 2);
+      if (charsetEnd < 0 || charsetEnd + 3 >= value.length() || charsetEnd - start > 80) {
+        return null;
+      }
+      char encoding = Character.toUpperCase(value.charAt(charsetEnd + 1));
+      if ((encoding != 'B' && encoding != 'Q') || value.charAt(charsetEnd + 2) != '?') {
+        return null;
+      }
+      int textStart = charsetEnd + 3;
+      int textEnd = value.indexOf("?=", textStart);
+      if (textEnd < 0) {
+        return null;
+      }
+      for (int i = textStart; i < textEnd; i++) {
+        char c = value.charAt(i);
+        if (c == ' ' || c == '\t') {
+          return null;
+        }
+      }
+      String charset = value.substring(start + 2, charsetEnd);
+      int language = charset.indexOf('*');
+      if (language >= 0) {
+        charset = charset.substring(0, language);
+      }
+      return new EncodedWord(
+          charset, encoding == 'B', value.substring(textStart, textEnd), textEnd + 2);
+    }
+
+    void appendBytes(ByteArrayOutputStream out) {
+      if (base64) {
+        Base64Lenient.decode(text, out);
+      } else {
+        for (int i = 0; i < text.length(); i++) {
+          char c = text.charAt(i);
+          int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
+          int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
+          if (c == '_') {
+            out.write(' ');
+          } else if (c == '=' && high >= 0 && low >= 0) {
+            out.write(high << 4 | low);
+            i += 2;
+          } else {
+            out.write(c > 0xFF ? '?' : c);
+          }
+        }
+      }
+    }
+  }
+}

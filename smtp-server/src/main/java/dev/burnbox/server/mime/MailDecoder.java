@@ -1,0 +1,251 @@
+package dev.burnbox.server.mime;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.james.mime4j.MimeException;
+import org.apache.james.mime4j.codec.DecodeMonitor;
+import org.apache.james.mime4j.field.LenientFieldParser;
+import org.apache.james.mime4j.message.DefaultBodyDescriptorBuilder;
+import org.apache.james.mime4j.message.MaximalBodyDescriptor;
+import org.apache.james.mime4j.stream.EntityState;
+import org.apache.james.mime4j.stream.Field;
+import org.apache.james.mime4j.stream.MimeConfig;
+import org.apache.james.mime4j.stream.MimeTokenStream;
+import org.apache.james.mime4j.stream.RecursionMode;
+import org.apache.james.mime4j.util.ByteSequence;
+
+/**
+ * Decodes raw received messages (RFC 5322 + MIME) into {@link DecodedMail}: what the spam scanner
+ * scans and the web inbox shows. Built on mime4j's streaming parser (chosen over Jakarta Mail by
+ * measurement: docs/benchmarks.md, "MIME decoding").
+ *
+ * <p>Guarantees: {@link #decode(byte[])} returns a result for any bytes and never throws (short of
+ * the JVM running out of memory); the result respects the decoder's {@link MimeLimits}. Thread-safe
+ * and stateless: share one instance.
+ *
+ * <p>Which parts are what: text/plain and text/html parts not marked {@code Content-Disposition:
+ * attachment} are message text; every other leaf part is an attachment, including attached messages
+ * (message/rfc822), whose own text is also decoded into the text and HTML and whose attachments are
+ * listed after it.
+ */
+public final class MailDecoder {
+  private static final MimeConfig PERMISSIVE =
+      MimeConfig.custom()
+          .setMaxLineLen(-1)
+          .setMaxHeaderCount(-1)
+          .setMaxHeaderLen(-1)
+          .setMaxContentLen(-1)
+          .build();
+
+  private final MimeLimits limits;
+
+  /** A decoder that keeps within {@code limits}. */
+  public MailDecoder(MimeLimits limits) {
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  /** A decoder with {@link MimeLimits#DEFAULTS}. */
+  public static MailDecoder withDefaults() {
+    return new MailDecoder(MimeLimits.DEFAULTS);
+  }
+
+  /**
+   * Decodes {@code raw}. Never throws: when the MIME structure cannot be followed, the result is
+   * built from the raw text, with {@link DecodedMail#malformed()} true and the reason in {@link
+   * DecodedMail#problems()}.
+   */
+  public DecodedMail decode(byte[] raw) {
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1);
+    try {
+      walk(raw, mail, 0, true);
+      return mail.build();
+    } catch (NoHeaderBlock e) {
+      return RawMessage.decode(raw, limits, "no header fields: the whole message is read as text");
+    } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
+      return RawMessage.decode(raw, limits, "unreadable MIME structure: " + e);
+    }
+  }
+
+  /**
+   * The decoded content, file name and type of attachment {@code index} (as numbered in {@link
+   * DecodedMail#attachments()}) of {@code raw}, parsed again; empty if there is no such attachment.
+   * Never throws.
+   */
+  public Optional<Attachment> attachment(byte[] raw, int index) {
+    if (index < 0) {
+      return Optional.empty();
+    }
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, index);
+    try {
+      walk(raw, mail, 0, true);
+    } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
+      return Optional.empty();
+    }
+    return mail.captured();
+  }
+
+  private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, boolean topLevel)
+      throws IOException, MimeException {
+    DecodeMonitor monitor = new ProblemMonitor(mail);
+    MimeTokenStream stream =
+        new MimeTokenStream(
+            PERMISSIVE,
+            monitor,
+            new DefaultBodyDescriptorBuilder(null, LenientFieldParser.getParser(), monitor));
+    stream.setRecursionMode(RecursionMode.M_NO_RECURSE);
+    stream.parse(new ByteArrayInputStream(raw));
+    boolean inTopHeader = topLevel;
+    boolean sawHeader = false;
+    int depth = baseDepth;
+    String declaredType = "";
+    Deque<Multipart> multiparts = new ArrayDeque<>();
+    for (EntityState state = stream.getState();
+        state != EntityState.T_END_OF_STREAM;
+        state = stream.next()) {
+      switch (state) {
+        case T_START_HEADER -> declaredType = "";
+        case T_FIELD -> {
+          sawHeader = true;
+          Field field = stream.getField();
+          if (inTopHeader) {
+            mail.header(field.getName(), headerValue(field.getRaw()));
+          }
+          if (field.getName().equalsIgnoreCase("Content-Type")) {
+            declaredType = field.getBody().strip().toLowerCase(Locale.ROOT);
+          }
+        }
+        case T_END_HEADER -> {
+          if (inTopHeader && !sawHeader) {
+            throw new NoHeaderBlock();
+          }
+          inTopHeader = false;
+        }
+        case T_START_MULTIPART -> {
+          depth++;
+          multiparts.push(new Multipart());
+        }
+        case T_PREAMBLE -> multiparts.peek().preamble = stream.getInputStream().readNBytes(1 << 16);
+        case T_START_BODYPART -> {
+          multiparts.peek().parts++;
+          if (!mail.countPart()) {
+            return;
+          }
+        }
+        case T_END_MULTIPART -> {
+          depth--;
+          Multipart multipart = multiparts.pop();
+          if (multipart.parts == 0) {
+            mail.malformed("multipart boundary never occurs: its content is read as text");
+            mail.rawText(multipart.preamble, 0, multipart.preamble.length);
+          }
+        }
+        case T_BODY -> {
+          if (depth > limits.maxDepth()) {
+            mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
+          } else {
+            body(stream, mail, depth, declaredType);
+          }
+        }
+        default -> {}
+      }
+    }
+  }
+
+  private void body(MimeTokenStream stream, DecodedMailBuilder mail, int depth, String declaredType)
+      throws IOException {
+    MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
+    String type = part.getMimeType().toLowerCase(Locale.ROOT);
+    String charset = part.getContentTypeParameters().get("charset");
+    boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
+    String filename = part.getContentDispositionFilename();
+    if (filename == null || filename.isBlank()) {
+      filename = part.getContentTypeParameters().get("name");
+    }
+    if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
+      mail.malformed("multipart without a boundary: its content is read as text");
+      mail.text(stream.getDecodedInputStream(), charset);
+    } else if (!attachment && type.equals("text/plain")) {
+      mail.text(stream.getDecodedInputStream(), charset);
+    } else if (!attachment && type.equals("text/html")) {
+      mail.html(stream.getDecodedInputStream(), charset);
+    } else if (type.equals("message/rfc822") || type.equals("message/global")) {
+      byte[] message = stream.getDecodedInputStream().readAllBytes();
+      mail.attachment(filename, type, new ByteArrayInputStream(message));
+      attachedMessage(message, mail, depth + 1);
+    } else {
+      mail.attachment(filename, type, stream.getDecodedInputStream());
+    }
+  }
+
+  private void attachedMessage(byte[] message, DecodedMailBuilder mail, int depth) {
+    if (depth > limits.maxDepth()) {
+      mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
+      return;
+    }
+    if (!mail.countPart()) {
+      return;
+    }
+    try {
+      walk(message, mail, depth, false);
+    } catch (IOException | MimeException | RuntimeException e) {
+      mail.problem("unreadable attached message: " + e);
+    }
+  }
+
+  /** The value of a raw header field: after the colon, UTF-8 if valid, unfolded. */
+  private static String headerValue(ByteSequence raw) {
+    byte[] bytes = raw.toByteArray();
+    int colon = 0;
+    while (colon < bytes.length && bytes[colon] != ':') {
+      colon++;
+    }
+    int start = Math.min(colon + 1, bytes.length);
+    return HeaderText.unfold(
+        TextCharsets.decodeUtf8OrWindows1252(bytes, start, bytes.length - start));
+  }
+
+  /** Thrown when the top-level message has no header field: it is not MIME at all. */
+  private static final class NoHeaderBlock extends RuntimeException {
+    NoHeaderBlock() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** A multipart being walked: its body parts so far and the start of its preamble. */
+  private static final class Multipart {
+    int parts;
+    byte[] preamble = new byte[0];
+  }
+
+  /** Turns mime4j's warnings (bad base64, stray header lines...) into problems; never throws. */
+  private static final class ProblemMonitor extends DecodeMonitor {
+    /** Warnings about what is normal here: messages are stored with LF line ends. */
+    private static final Set<String> NORMAL =
+        Set.of("Found LF without CR", "Found non-standard soft line break");
+
+    private final DecodedMailBuilder mail;
+
+    ProblemMonitor(DecodedMailBuilder mail) {
+      this.mail = mail;
+    }
+
+    @Override
+    public boolean warn(String error, String dropDesc) {
+      if (!NORMAL.contains(error)) {
+        mail.problem(error);
+      }
+      return false;
+    }
+
+    @Override
+    public boolean isListening() {
+      return true;
+    }
+  }
+}

@@ -11,10 +11,11 @@ final class DownloadNames {
   private DownloadNames() {}
 
   /**
-   * {@code name} (from a hostile mail) with every other character replaced by {@code _}; {@code
-   * attachment-<index>} if nothing usable is left.
+   * The last path segment of {@code name} (from a hostile mail) with every other character replaced
+   * by {@code _}; {@code attachment-<index>} if nothing usable is left.
    */
   static String safe(String name, int index) {
+    name = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
     StringBuilder safe = new StringBuilder();
     for (int i = 0; i < name.length() && safe.length() < MAX_LENGTH; i++) {
       char c = name.charAt(i);

@@ -73,11 +73,11 @@ final class InboxApi {
   private void attachment(Context ctx) {
     MessageId id = id(ctx);
     int index = attachmentIndex(ctx.pathParam("n"));
+    StoredMessage stored = reader.stored(id).orElseThrow(InboxApi::noSuchMessage);
     Attachment attachment =
         reader
-            .attachment(id, index)
-            .orElseThrow(
-                () -> new NotFoundResponse("no attachment " + index + " in message " + id));
+            .attachment(stored, index)
+            .orElseThrow(() -> new NotFoundResponse("no attachment " + index + " in this message"));
     // served as opaque bytes whatever the mail claims, so a browser never renders it here
     ctx.contentType("application/octet-stream");
     ctx.header(

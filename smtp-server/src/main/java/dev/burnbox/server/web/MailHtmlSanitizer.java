@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import java.util.regex.Pattern;
 import org.owasp.html.HtmlPolicyBuilder;
 import org.owasp.html.PolicyFactory;
 
@@ -11,10 +12,11 @@ import org.owasp.html.PolicyFactory;
  *
  * <p>Kept: text formatting, blocks, lists, tables, {@code <font>}, inline {@code style} attributes
  * reduced property by property to a safe CSS subset (no {@code url()}, no {@code expression()}, no
- * positioning), links with {@code http:}, {@code https:} or {@code mailto:} URLs (made to open in a
- * new window with {@code rel="noopener noreferrer nofollow"}) and images. Dropped: scripts, event
- * handlers, {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code <base>}, {@code
- * <link>}, {@code <object>}, and every other URL scheme ({@code javascript:}, {@code data:}...).
+ * positioning), links with absolute {@code http:}, {@code https:} or {@code mailto:} URLs (made to
+ * open in a new window with {@code rel="noopener noreferrer nofollow"}) and images. Dropped:
+ * scripts, event handlers, {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code
+ * <base>}, {@code <link>}, {@code <object>}, and every other URL scheme ({@code javascript:},
+ * {@code data:}...).
  *
  * <p>Built on the OWASP Java HTML Sanitizer rather than jsoup's {@code Safelist} because mail
  * layout lives in inline CSS, which OWASP filters declaration by declaration where a {@code
@@ -24,6 +26,9 @@ public final class MailHtmlSanitizer {
   private static final String[] TABLE_PARTS = {
     "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col"
   };
+
+  // a mail has no base URL: a relative URL would point into this server, so only absolute ones stay
+  private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?|mailto):.*");
 
   private static final PolicyFactory POLICY =
       new HtmlPolicyBuilder()
@@ -42,8 +47,12 @@ public final class MailHtmlSanitizer {
           .allowAttributes("color", "face", "size")
           .onElements("font")
           .allowAttributes("href")
+          .matching(ABSOLUTE_URL)
           .onElements("a")
-          .allowAttributes("src", "alt", "width", "height", "border")
+          .allowAttributes("src")
+          .matching(ABSOLUTE_URL)
+          .onElements("img")
+          .allowAttributes("alt", "width", "height", "border")
           .onElements("img")
           .allowUrlProtocols("http", "https", "mailto")
           .allowElements(

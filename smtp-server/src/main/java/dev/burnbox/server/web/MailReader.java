@@ -39,8 +39,8 @@ final class MailReader {
     return store.get(id);
   }
 
-  /** Attachment {@code index} (from 0) of the message; empty if either does not exist. */
-  Optional<Attachment> attachment(MessageId id, int index) {
-    return store.get(id).flatMap(stored -> decoder.attachment(stored.raw(), index));
+  /** Attachment {@code index} (from 0) of {@code stored}; empty if it has no such attachment. */
+  Optional<Attachment> attachment(StoredMessage stored, int index) {
+    return decoder.attachment(stored.raw(), index);
   }
 }

@@ -17,6 +17,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -31,6 +33,10 @@ import java.util.Objects;
  * Thread-safe.
  */
 final class MessagePages {
+  private static final DateTimeFormatter RECEIVED =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
   private final InboxStore store;
   private final MailReader reader;
 
@@ -178,7 +184,7 @@ final class MessagePages {
         <dl class="meta">
         <dt>From</dt><dd class="from">%3$s</dd>
         <dt>To</dt><dd class="to">%4$s</dd>
-        <dt>Received</dt><dd><time datetime="%5$s">%5$s</time></dd>
+        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
         """
             .formatted(
                 escape(summary.inbox().value()),
@@ -186,7 +192,8 @@ final class MessagePages {
                 escape(summary.from().isEmpty() ? summary.envelopeSender() : summary.from()),
                 escape(
                     mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
-                escape(summary.receivedAt().toString())));
+                escape(summary.receivedAt().toString()),
+                escape(RECEIVED.format(summary.receivedAt()))));
     if (!summary.verdict().terms().isEmpty()) {
       body.append("<dt>Spam</dt><dd>").append(spamBadge(summary.verdict())).append("</dd>\n");
     }
@@ -211,8 +218,7 @@ final class MessagePages {
           <section class="html-view" id="html"><h2>HTML</h2>
           <p class="images">%2$s</p>
           <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
-                  sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer"
-                  loading="lazy"></iframe>
+                  sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer"></iframe>
           </section>
           """
               .formatted(

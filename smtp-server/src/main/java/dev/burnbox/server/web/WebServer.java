@@ -125,6 +125,11 @@ public final class WebServer implements AutoCloseable {
     return app.port();
   }
 
+  /** Event streams open now. */
+  int openEventStreams() {
+    return events.openStreams();
+  }
+
   /** Ends the event streams, stops listening and finishes the requests in flight. */
   @Override
   public void close() {

@@ -12,6 +12,7 @@ import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailHeader;
 import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
 import io.javalin.router.JavalinDefaultRoutingApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +91,7 @@ final class MessagePages {
   private void goToInbox(Context ctx) {
     String typed = Objects.requireNonNullElse(ctx.queryParam("name"), "").strip();
     InboxName name = typed.contains("@") ? InboxName.fromAddress(typed) : InboxName.of(typed);
-    ctx.redirect("/inbox/" + name.value(), io.javalin.http.HttpStatus.SEE_OTHER);
+    ctx.redirect("/inbox/" + name.value(), HttpStatus.SEE_OTHER);
   }
 
   private void inbox(Context ctx) {
@@ -137,8 +138,8 @@ final class MessagePages {
         """
         .formatted(
             escape(summary.id().value()),
-            escape(summary.from().isEmpty() ? summary.envelopeSender() : summary.from()),
-            escape(summary.subject().isEmpty() ? "(no subject)" : summary.subject()),
+            escape(sender(summary)),
+            escape(subject(summary)),
             escape(summary.receivedAt().toString()),
             escape(age(summary.receivedAt(), now)),
             spamBadge(summary.verdict()));
@@ -173,31 +174,8 @@ final class MessagePages {
     OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
     MessageSummary summary = opened.summary();
     DecodedMail mail = opened.mail();
-    String id = escape(summary.id().value());
-    boolean images = "1".equals(ctx.queryParam("images"));
     StringBuilder body = new StringBuilder();
-    body.append(
-        """
-        <nav class="back"><a href="/inbox/%1$s">&larr; Inbox %1$s</a></nav>
-        <article class="mail">
-        <h1 class="subject">%2$s</h1>
-        <dl class="meta">
-        <dt>From</dt><dd class="from">%3$s</dd>
-        <dt>To</dt><dd class="to">%4$s</dd>
-        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
-        """
-            .formatted(
-                escape(summary.inbox().value()),
-                escape(summary.subject().isEmpty() ? "(no subject)" : summary.subject()),
-                escape(summary.from().isEmpty() ? summary.envelopeSender() : summary.from()),
-                escape(
-                    mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
-                escape(summary.receivedAt().toString()),
-                escape(RECEIVED.format(summary.receivedAt()))));
-    if (!summary.verdict().terms().isEmpty()) {
-      body.append("<dt>Spam</dt><dd>").append(spamBadge(summary.verdict())).append("</dd>\n");
-    }
-    body.append("</dl>\n");
+    body.append(meta(summary, mail));
     body.append(
         """
         <div class="actions">
@@ -206,54 +184,100 @@ final class MessagePages {
         <button type="submit" class="danger">Delete</button></form>
         </div>
         """
-            .formatted(id));
+            .formatted(escape(summary.id().value())));
     if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
       body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\">")
           .append(escape(mail.text().isEmpty() ? "(this message has no text)" : mail.text()))
           .append("</pre></section>\n");
     }
     if (!opened.safeHtml().isEmpty()) {
-      body.append(
-          """
-          <section class="html-view" id="html"><h2>HTML</h2>
-          <p class="images">%2$s</p>
-          <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
-                  sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer"></iframe>
-          </section>
-          """
+      body.append(htmlView(summary.id(), "1".equals(ctx.queryParam("images"))));
+    }
+    body.append(attachments(summary.id(), mail));
+    body.append(headers(mail));
+    body.append("</article>\n");
+    ctx.html(Html.page(subject(summary), body.toString()));
+  }
+
+  private static String meta(MessageSummary summary, DecodedMail mail) {
+    String spam =
+        summary.verdict().terms().isEmpty()
+            ? ""
+            : "<dt>Spam</dt><dd>" + spamBadge(summary.verdict()) + "</dd>\n";
+    return """
+        <nav class="back"><a href="/inbox/%1$s">&larr; Inbox %1$s</a></nav>
+        <article class="mail">
+        <h1 class="subject">%2$s</h1>
+        <dl class="meta">
+        <dt>From</dt><dd class="from">%3$s</dd>
+        <dt>To</dt><dd class="to">%4$s</dd>
+        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
+        %7$s</dl>
+        """
+        .formatted(
+            escape(summary.inbox().value()),
+            escape(subject(summary)),
+            escape(sender(summary)),
+            escape(mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
+            escape(summary.receivedAt().toString()),
+            escape(RECEIVED.format(summary.receivedAt())),
+            spam);
+  }
+
+  /** The sandboxed frame showing {@code /message/{id}/html}, and the link that toggles images. */
+  private static String htmlView(MessageId messageId, boolean images) {
+    String id = escape(messageId.value());
+    String toggle =
+        images
+            ? "Remote images are shown. <a href=\"/message/%s#html\">Hide images</a>"
+            : "Remote images are blocked."
+                + " <a id=\"show-images\" href=\"/message/%s?images=1#html\">Show images</a>";
+    return """
+        <section class="html-view" id="html"><h2>HTML</h2>
+        <p class="images">%2$s</p>
+        <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
+                sandbox="allow-popups allow-popups-to-escape-sandbox" \
+        referrerpolicy="no-referrer"></iframe>
+        </section>
+        """
+        .formatted(id, toggle.formatted(id), images ? "?images=1" : "");
+  }
+
+  private static String attachments(MessageId id, DecodedMail mail) {
+    if (mail.attachments().isEmpty()) {
+      return "";
+    }
+    StringBuilder html = new StringBuilder("<section class=\"attachments\"><h2>Attachments</h2>\n");
+    html.append("<ul>\n");
+    for (AttachmentInfo a : mail.attachments()) {
+      html.append(
+          "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
               .formatted(
-                  id,
-                  images
-                      ? "Remote images are shown. <a href=\"/message/%s#html\">Hide images</a>"
-                          .formatted(id)
-                      : ("Remote images are blocked. <a id=\"show-images\""
-                              + " href=\"/message/%s?images=1#html\">Show images</a>")
-                          .formatted(id),
-                  images ? "?images=1" : ""));
+                  escape(MailJson.attachmentPath(id.value(), a.index())),
+                  escape(a.filename().isEmpty() ? "attachment " + a.index() : a.filename()),
+                  escape(a.contentType()),
+                  a.size()));
     }
-    if (!mail.attachments().isEmpty()) {
-      body.append("<section class=\"attachments\"><h2>Attachments</h2>\n<ul>\n");
-      for (AttachmentInfo a : mail.attachments()) {
-        body.append(
-            "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
-                .formatted(
-                    escape(MailJson.attachmentPath(summary.id().value(), a.index())),
-                    escape(a.filename().isEmpty() ? "attachment " + a.index() : a.filename()),
-                    escape(a.contentType()),
-                    a.size()));
-      }
-      body.append("</ul></section>\n");
-    }
-    body.append("<details class=\"headers\"><summary>Headers</summary>\n<table>\n");
+    return html.append("</ul></section>\n").toString();
+  }
+
+  private static String headers(DecodedMail mail) {
+    StringBuilder html =
+        new StringBuilder("<details class=\"headers\"><summary>Headers</summary>\n<table>\n");
     for (MailHeader header : mail.headers()) {
-      body.append(
+      html.append(
           "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n"
               .formatted(escape(header.name()), escape(header.value())));
     }
-    body.append("</table></details>\n</article>\n");
-    ctx.html(
-        Html.page(
-            summary.subject().isEmpty() ? "(no subject)" : summary.subject(), body.toString()));
+    return html.append("</table></details>\n").toString();
+  }
+
+  private static String subject(MessageSummary summary) {
+    return summary.subject().isEmpty() ? "(no subject)" : summary.subject();
+  }
+
+  private static String sender(MessageSummary summary) {
+    return summary.from().isEmpty() ? summary.envelopeSender() : summary.from();
   }
 
   private void mailHtml(Context ctx) {
@@ -274,6 +298,6 @@ final class MessagePages {
     MessageId id = InboxApi.id(ctx);
     MessageSummary summary = reader.stored(id).orElseThrow(InboxApi::noSuchMessage).summary();
     store.delete(id);
-    ctx.redirect("/inbox/" + summary.inbox().value(), io.javalin.http.HttpStatus.SEE_OTHER);
+    ctx.redirect("/inbox/" + summary.inbox().value(), HttpStatus.SEE_OTHER);
   }
 }

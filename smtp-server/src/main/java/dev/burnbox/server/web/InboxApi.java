@@ -38,6 +38,7 @@ final class InboxApi {
     this.events = Objects.requireNonNull(events, "events");
   }
 
+  /** Declares the API routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/api/v1/inboxes/{name}", this::list);
     routes.get("/api/v1/inboxes/{name}/events", events::stream);

@@ -46,6 +46,7 @@ final class MessagePages {
     this.reader = Objects.requireNonNull(reader, "reader");
   }
 
+  /** Declares the page routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/", this::home);
     routes.get("/inbox", this::goToInbox);

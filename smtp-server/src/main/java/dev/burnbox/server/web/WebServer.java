@@ -1,46 +1,90 @@
 package dev.burnbox.server.web;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.EvictionCause;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreStats;
+import dev.burnbox.server.mime.MailDecoder;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
+import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The HTTP side of the service, on Javalin (Jetty 12) with one virtual thread per request: health,
- * Prometheus metrics and the JSON API over the {@link InboxStore}.
+ * The HTTP side of the service, on Javalin (Jetty 12) with one virtual thread per request.
  *
- * <p>Routes: {@code GET /healthz}, {@code GET /metrics} (Prometheus text format), {@code GET
- * /api/v1/stats}. Errors are JSON objects {@code {"error": "..."}}. Not thread-safe to start and
- * stop concurrently; requests are served concurrently.
+ * <p>Routes: the pages of {@link MessagePages} ({@code /}, {@code /inbox/{name}}, {@code
+ * /message/{id}}), the JSON API of {@link InboxApi} under {@code /api/v1/} with its description at
+ * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz}, {@code GET /metrics}
+ * (Prometheus text format) and the static front end under {@code /static/}.
+ *
+ * <p>Guarantees: every response carries the {@link SecurityHeaders}; a bad name, id or parameter
+ * answers 400 and an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the
+ * API and as an HTML page for the pages. Not thread-safe to start and stop concurrently; requests
+ * are served concurrently.
  */
 public final class WebServer implements AutoCloseable {
+  /** How often an idle event stream sends a comment, to notice clients that have gone. */
+  static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
+
   private final Javalin app;
+  private final InboxEvents events;
   private final String bindAddress;
   private final int requestedPort;
 
   /**
-   * A server on {@code port} (0 picks a free port) that serves {@code store}'s mail and {@code
-   * registry}'s metrics; call {@link #start()}.
+   * A server on {@code port} (0 picks a free port) that serves {@code store}'s mail, decoded by
+   * {@code decoder}, and {@code registry}'s metrics; call {@link #start()}.
    *
    * @param bindAddress the address to listen on, or null for every interface
    */
   public WebServer(
-      String bindAddress, int port, InboxStore store, PrometheusMeterRegistry registry) {
+      String bindAddress,
+      int port,
+      InboxStore store,
+      MailDecoder decoder,
+      PrometheusMeterRegistry registry) {
+    this(bindAddress, port, store, decoder, registry, DEFAULT_HEARTBEAT);
+  }
+
+  WebServer(
+      String bindAddress,
+      int port,
+      InboxStore store,
+      MailDecoder decoder,
+      PrometheusMeterRegistry registry,
+      Duration heartbeat) {
     Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(registry, "registry");
     this.bindAddress = bindAddress;
     this.requestedPort = port;
+    MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer());
+    this.events = new InboxEvents(store, new ObjectMapper(), heartbeat);
+    InboxApi api = new InboxApi(store, reader, events);
+    MessagePages pages = new MessagePages(store, reader);
+    byte[] openApi = resource("/web/openapi.json");
     this.app =
         Javalin.create(
             config -> {
               config.concurrency.useVirtualThreads = true;
               config.startup.showJavalinBanner = false;
+              config.staticFiles.add(
+                  files -> {
+                    files.hostedPath = "/static";
+                    files.directory = "/web/static";
+                    files.location = Location.CLASSPATH;
+                  });
+              config.routes.before(SecurityHeaders::standard);
               config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
               config.routes.get(
                   "/metrics",
@@ -48,10 +92,22 @@ public final class WebServer implements AutoCloseable {
                       ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                           .result(registry.scrape()));
               config.routes.get("/api/v1/stats", ctx -> ctx.json(statsJson(store.stats())));
-              config.routes.error(404, ctx -> error(ctx, "no such resource: " + ctx.path()));
+              config.routes.get(
+                  "/api/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+              api.addRoutes(config.routes);
+              pages.addRoutes(config.routes);
+              config.routes.error(
+                  404,
+                  ctx -> {
+                    if (ctx.result() == null) {
+                      error(ctx, "no such resource: " + ctx.path());
+                    }
+                  });
               config.routes.exception(
                   IllegalArgumentException.class,
                   (e, ctx) -> error(ctx.status(400), e.getMessage()));
+              config.routes.exception(
+                  NotFoundResponse.class, (e, ctx) -> error(ctx.status(404), e.getMessage()));
             });
   }
 
@@ -69,9 +125,15 @@ public final class WebServer implements AutoCloseable {
     return app.port();
   }
 
-  /** Stops listening and finishes the requests in flight. */
+  /** Event streams open now. */
+  int openEventStreams() {
+    return events.openStreams();
+  }
+
+  /** Ends the event streams, stops listening and finishes the requests in flight. */
   @Override
   public void close() {
+    events.close();
     app.stop();
   }
 
@@ -90,7 +152,24 @@ public final class WebServer implements AutoCloseable {
     return json;
   }
 
+  /** An error body: an HTML page for the pages, JSON for everything else. */
   private static void error(Context ctx, String message) {
-    ctx.json(Map.of("error", message == null ? "bad request" : message));
+    String text = message == null ? "bad request" : message;
+    if (MessagePages.isPage(ctx.path())) {
+      ctx.html(MessagePages.errorPage(ctx.statusCode(), text));
+    } else {
+      ctx.json(Map.of("error", text));
+    }
+  }
+
+  private static byte[] resource(String path) {
+    try (InputStream in = WebServer.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + path);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

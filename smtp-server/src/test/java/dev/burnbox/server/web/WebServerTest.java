@@ -8,6 +8,7 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.IncomingMessage;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.mime.MailDecoder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -31,7 +32,7 @@ class WebServerTest {
   @BeforeEach
   void start() {
     new StoreMetrics(store).bindTo(registry);
-    server = new WebServer("127.0.0.1", 0, store, registry);
+    server = new WebServer("127.0.0.1", 0, store, MailDecoder.withDefaults(), registry);
     server.start();
   }
 

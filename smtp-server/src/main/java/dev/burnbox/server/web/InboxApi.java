@@ -1,0 +1,133 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.server.mime.Attachment;
+import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
+import io.javalin.router.JavalinDefaultRoutingApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an
+ * inbox, read a message, download its raw source or an attachment, delete it, follow an inbox's new
+ * mail. A bad name, id or parameter is a 400 and an unknown message a 404, both with a JSON {@code
+ * {"error": ...}} body (see {@link WebServer}). Thread-safe.
+ */
+final class InboxApi {
+  /** Entries per page when {@code limit} is not given. */
+  static final int DEFAULT_LIMIT = 20;
+
+  /** The largest {@code limit} accepted. */
+  static final int MAX_LIMIT = 100;
+
+  private final InboxStore store;
+  private final MailReader reader;
+  private final InboxEvents events;
+
+  InboxApi(InboxStore store, MailReader reader, InboxEvents events) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.reader = Objects.requireNonNull(reader, "reader");
+    this.events = Objects.requireNonNull(events, "events");
+  }
+
+  /** Declares the API routes listed in the class comment. */
+  void addRoutes(JavalinDefaultRoutingApi routes) {
+    routes.get("/api/v1/inboxes/{name}", this::list);
+    routes.get("/api/v1/inboxes/{name}/events", events::stream);
+    routes.get("/api/v1/messages/{id}", this::message);
+    routes.get("/api/v1/messages/{id}/raw", this::raw);
+    routes.get("/api/v1/messages/{id}/attachments/{n}", this::attachment);
+    routes.delete("/api/v1/messages/{id}", this::delete);
+  }
+
+  private void list(Context ctx) {
+    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    InboxPage page = store.list(inbox, limit(ctx.queryParam("limit")), ctx.queryParam("cursor"));
+    List<Map<String, Object>> messages = new ArrayList<>();
+    page.messages().forEach(summary -> messages.add(MailJson.summary(summary)));
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("inbox", inbox.value());
+    json.put("messages", messages);
+    json.put("nextCursor", page.nextCursor().orElse(null));
+    ctx.json(json);
+  }
+
+  private void message(Context ctx) {
+    ctx.json(MailJson.message(reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage)));
+  }
+
+  private void raw(Context ctx) {
+    StoredMessage stored = reader.stored(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    ctx.contentType("message/rfc822");
+    ctx.header("Content-Disposition", "attachment; filename=\"" + stored.id() + ".eml\"");
+    ctx.result(stored.raw());
+  }
+
+  private void attachment(Context ctx) {
+    MessageId id = id(ctx);
+    int index = attachmentIndex(ctx.pathParam("n"));
+    StoredMessage stored = reader.stored(id).orElseThrow(InboxApi::noSuchMessage);
+    Attachment attachment =
+        reader
+            .attachment(stored, index)
+            .orElseThrow(() -> new NotFoundResponse("no attachment " + index + " in this message"));
+    // served as opaque bytes whatever the mail claims, so a browser never renders it here
+    ctx.contentType("application/octet-stream");
+    ctx.header(
+        "Content-Disposition",
+        "attachment; filename=\"" + DownloadNames.safe(attachment.filename(), index) + "\"");
+    ctx.result(attachment.content());
+  }
+
+  private void delete(Context ctx) {
+    MessageId id = id(ctx);
+    if (!store.delete(id)) {
+      throw noSuchMessage();
+    }
+    ctx.status(204);
+  }
+
+  static MessageId id(Context ctx) {
+    return MessageId.parse(ctx.pathParam("id"));
+  }
+
+  static NotFoundResponse noSuchMessage() {
+    return new NotFoundResponse("no such message (deleted, expired or never delivered)");
+  }
+
+  /** The {@code limit} parameter: absent means {@value #DEFAULT_LIMIT}. */
+  static int limit(String text) {
+    if (text == null) {
+      return DEFAULT_LIMIT;
+    }
+    try {
+      int limit = Integer.parseInt(text);
+      if (limit >= 1 && limit <= MAX_LIMIT) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("limit must be an integer from 1 to " + MAX_LIMIT);
+  }
+
+  private static int attachmentIndex(String text) {
+    try {
+      int index = Integer.parseInt(text);
+      if (index >= 0) {
+        return index;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("attachment index must be an integer from 0");
+  }
+}

@@ -1,0 +1,112 @@
+package dev.burnbox.server.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.Subscription;
+import io.javalin.http.Context;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GET /api/v1/inboxes/{name}/events}: a Server-Sent Events stream with one {@code mail}
+ * event per message delivered to the inbox while the stream is open; its {@code id} is the message
+ * id and its {@code data} the entry's JSON (as in a listing).
+ *
+ * <p>Each stream holds one store subscription and one (virtual) request thread, and closes the
+ * subscription when the client goes: a comment line is written every heartbeat, so a closed
+ * connection is noticed within about two heartbeats. The subscription exists before the response
+ * headers are sent, so a client that has seen them misses no later mail. A client that reads too
+ * slowly to keep up with {@value #BACKLOG} pending events misses the newer ones. Thread-safe.
+ */
+final class InboxEvents implements AutoCloseable {
+  /** Events held for one slow client before newer ones are dropped. */
+  static final int BACKLOG = 256;
+
+  private static final Object END = new Object();
+
+  private final InboxStore store;
+  private final ObjectMapper json;
+  private final Duration heartbeat;
+  private final Set<BlockingQueue<Object>> streams = ConcurrentHashMap.newKeySet();
+
+  InboxEvents(InboxStore store, ObjectMapper json, Duration heartbeat) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.json = Objects.requireNonNull(json, "json");
+    this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+  }
+
+  /** Serves one stream until the client goes or {@link #close()} is called. */
+  void stream(Context ctx) throws IOException {
+    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
+      streams.add(queue);
+      HttpServletResponse response = ctx.res();
+      response.setStatus(200);
+      response.setContentType("text/event-stream;charset=utf-8");
+      response.setHeader("Cache-Control", "no-store");
+      OutputStream out = response.getOutputStream();
+      send(out, "retry: 3000\n: subscribed to " + inbox.value() + "\n\n");
+      while (true) {
+        Object next = queue.poll(heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        if (next == END) {
+          return;
+        }
+        if (next == null) {
+          send(out, ": heartbeat\n\n");
+        } else {
+          MessageSummary summary = (MessageSummary) next;
+          send(
+              out,
+              "event: mail\nid: "
+                  + summary.id().value()
+                  + "\ndata: "
+                  + json.writeValueAsString(MailJson.summary(summary))
+                  + "\n\n");
+        }
+      }
+    } catch (IOException clientGone) {
+      // the connection closed: the subscription is closed above, nothing else to do
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      streams.remove(queue);
+    }
+  }
+
+  /** Streams open now. */
+  int openStreams() {
+    return streams.size();
+  }
+
+  /** Ends every open stream (their subscriptions close); later streams are not affected. */
+  @Override
+  public void close() {
+    for (BlockingQueue<Object> queue : streams) {
+      queue.add(END);
+    }
+  }
+
+  private static void offer(BlockingQueue<Object> queue, MessageSummary summary) {
+    if (queue.size() < BACKLOG) {
+      queue.add(summary);
+    }
+  }
+
+  // JSON never contains a raw line break, so each event's data is one line
+  private static void send(OutputStream out, String text) throws IOException {
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+}

@@ -1,0 +1,65 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.server.mime.AttachmentInfo;
+import dev.burnbox.server.mime.MailHeader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON bodies of the API, as maps in documented field order (see {@code /api/openapi.json}).
+ * Instants are ISO-8601 strings in UTC.
+ */
+final class MailJson {
+  private MailJson() {}
+
+  /** An inbox entry: what a listing and a new-mail event carry. No body. */
+  static Map<String, Object> summary(MessageSummary s) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("id", s.id().value());
+    json.put("from", s.from());
+    json.put("to", s.inbox().value());
+    json.put("envelopeSender", s.envelopeSender());
+    json.put("subject", s.subject());
+    json.put("receivedAt", s.receivedAt().toString());
+    json.put("size", s.size());
+    json.put("spam", Map.of("terms", s.verdict().terms(), "score", s.verdict().score()));
+    return json;
+  }
+
+  /** A whole message: the summary's fields, then the decoded content and its attachments. */
+  static Map<String, Object> message(OpenedMessage m) {
+    Map<String, Object> json = summary(m.summary());
+    json.put("recipients", m.mail().to());
+    json.put("date", m.mail().date().map(Object::toString).orElse(null));
+    json.put("text", m.mail().text());
+    json.put("html", m.safeHtml());
+    List<Map<String, Object>> headers = new ArrayList<>();
+    for (MailHeader header : m.mail().headers()) {
+      Map<String, Object> h = new LinkedHashMap<>();
+      h.put("name", header.name());
+      h.put("value", header.value());
+      headers.add(h);
+    }
+    json.put("headers", headers);
+    List<Map<String, Object>> attachments = new ArrayList<>();
+    for (AttachmentInfo a : m.mail().attachments()) {
+      Map<String, Object> att = new LinkedHashMap<>();
+      att.put("index", a.index());
+      att.put("name", a.filename());
+      att.put("type", a.contentType());
+      att.put("size", a.size());
+      att.put("url", attachmentPath(m.summary().id().value(), a.index()));
+      attachments.add(att);
+    }
+    json.put("attachments", attachments);
+    return json;
+  }
+
+  /** Where attachment {@code index} of message {@code id} is downloaded. */
+  static String attachmentPath(String id, int index) {
+    return "/api/v1/messages/" + id + "/attachments/" + index;
+  }
+}

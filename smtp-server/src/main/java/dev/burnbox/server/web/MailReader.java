@@ -1,0 +1,46 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.server.mime.Attachment;
+import dev.burnbox.server.mime.MailDecoder;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reads messages from the store for the API and the pages: decoded, with their HTML sanitized.
+ * Empty results mean the message is not (or no longer) in the store. Thread-safe.
+ */
+final class MailReader {
+  private final InboxStore store;
+  private final MailDecoder decoder;
+  private final MailHtmlSanitizer sanitizer;
+
+  MailReader(InboxStore store, MailDecoder decoder, MailHtmlSanitizer sanitizer) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.decoder = Objects.requireNonNull(decoder, "decoder");
+    this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
+  }
+
+  /** The message decoded, with its HTML sanitized. */
+  Optional<OpenedMessage> open(MessageId id) {
+    return store
+        .get(id)
+        .map(
+            stored -> {
+              var mail = decoder.decode(stored.raw());
+              return new OpenedMessage(stored.summary(), mail, sanitizer.sanitize(mail.html()));
+            });
+  }
+
+  /** The message exactly as received. */
+  Optional<StoredMessage> stored(MessageId id) {
+    return store.get(id);
+  }
+
+  /** Attachment {@code index} (from 0) of {@code stored}; empty if it has no such attachment. */
+  Optional<Attachment> attachment(StoredMessage stored, int index) {
+    return decoder.attachment(stored.raw(), index);
+  }
+}

@@ -1,0 +1,304 @@
+package dev.burnbox.server.web;
+
+import static dev.burnbox.server.web.Html.escape;
+
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.mime.AttachmentInfo;
+import dev.burnbox.server.mime.DecodedMail;
+import dev.burnbox.server.mime.MailHeader;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.router.JavalinDefaultRoutingApi;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
+ * (the list, newest first, updated live by {@code /static/inbox.js}), {@code /message/{id}} (text,
+ * sandboxed HTML view, attachments, headers, raw source, delete) and {@code /message/{id}/html}
+ * (the sanitized HTML the view's iframe shows, under its own policy: see {@link SecurityHeaders}).
+ *
+ * <p>Every string from a mail is escaped with {@link Html#escape}; the only mail HTML served is the
+ * {@link MailHtmlSanitizer}'s output. The pages work without JavaScript except for live updates.
+ * Thread-safe.
+ */
+final class MessagePages {
+  private static final DateTimeFormatter RECEIVED =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  private final InboxStore store;
+  private final MailReader reader;
+
+  MessagePages(InboxStore store, MailReader reader) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.reader = Objects.requireNonNull(reader, "reader");
+  }
+
+  /** Declares the page routes listed in the class comment. */
+  void addRoutes(JavalinDefaultRoutingApi routes) {
+    routes.get("/", this::home);
+    routes.get("/inbox", this::goToInbox);
+    routes.get("/inbox/{name}", this::inbox);
+    routes.get("/message/{id}", this::message);
+    routes.get("/message/{id}/html", this::mailHtml);
+    routes.post("/message/{id}/delete", this::delete);
+  }
+
+  /** True if {@code path} is one of these pages, whose errors are shown as pages too. */
+  static boolean isPage(String path) {
+    return path.equals("/") || path.startsWith("/inbox") || path.startsWith("/message/");
+  }
+
+  /** An error page with {@code message} (escaped here). */
+  static String errorPage(int status, String message) {
+    return Html.page(
+        "Error " + status,
+        "<h1>%s</h1>\n<p class=\"error\">%s</p>\n<p><a href=\"/\">Open an inbox</a></p>"
+            .formatted(status == 404 ? "Not found" : "Bad request", escape(message)));
+  }
+
+  private void home(Context ctx) {
+    ctx.html(
+        Html.page(
+            "Disposable inboxes",
+            """
+            <h1>Read any inbox</h1>
+            <p>Send mail to any name at this server, then open that inbox here. No sign-up, no
+            password: anyone who knows the name can read it, and mail goes away on its own.</p>
+            <form class="open-inbox" method="get" action="/inbox">
+            <label for="name">Inbox name</label>
+            <div class="row">
+            <input id="name" name="name" required autofocus maxlength="200"
+                   autocomplete="off" autocapitalize="none" spellcheck="false"
+                   placeholder="for example alice">
+            <button type="submit">Open</button>
+            </div>
+            </form>
+            """));
+  }
+
+  private void goToInbox(Context ctx) {
+    String typed = Objects.requireNonNullElse(ctx.queryParam("name"), "").strip();
+    InboxName name = typed.contains("@") ? InboxName.fromAddress(typed) : InboxName.of(typed);
+    ctx.redirect("/inbox/" + name.value(), HttpStatus.SEE_OTHER);
+  }
+
+  private void inbox(Context ctx) {
+    InboxName name = InboxName.of(ctx.pathParam("name"));
+    InboxPage page = store.list(name, InboxApi.DEFAULT_LIMIT, ctx.queryParam("cursor"));
+    Instant now = Instant.now();
+    StringBuilder body = new StringBuilder();
+    body.append(
+        """
+        <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%1$s/events">
+        <h1>Inbox <span class="inbox-name">%1$s</span></h1>
+        <p id="live" class="live" role="status" aria-live="polite">New mail appears here \
+        without reloading.</p>
+        """
+            .formatted(escape(name.value())));
+    body.append("<ol id=\"messages\" class=\"messages\">\n");
+    for (MessageSummary summary : page.messages()) {
+      body.append(row(summary, now));
+    }
+    body.append("</ol>\n");
+    if (page.messages().isEmpty()) {
+      body.append(
+          "<p id=\"empty\" class=\"empty\">No mail here%s.</p>\n"
+              .formatted(ctx.queryParam("cursor") == null ? " yet" : " older than that"));
+    }
+    page.nextCursor()
+        .ifPresent(
+            cursor ->
+                body.append(
+                    "<p><a class=\"older\" href=\"/inbox/%s?cursor=%s\">Older mail</a></p>\n"
+                        .formatted(
+                            escape(name.value()),
+                            escape(URLEncoder.encode(cursor, StandardCharsets.UTF_8)))));
+    body.append("</section>\n");
+    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js"));
+  }
+
+  /** One list entry; {@code /static/inbox.js} builds the same markup for live mail. */
+  private static String row(MessageSummary summary, Instant now) {
+    return """
+        <li class="message" data-id="%1$s"><a href="/message/%1$s">\
+        <span class="from">%2$s</span> <span class="subject">%3$s</span> \
+        <time datetime="%4$s">%5$s</time>%6$s</a></li>
+        """
+        .formatted(
+            escape(summary.id().value()),
+            escape(sender(summary)),
+            escape(subject(summary)),
+            escape(summary.receivedAt().toString()),
+            escape(age(summary.receivedAt(), now)),
+            spamBadge(summary.verdict()));
+  }
+
+  private static String spamBadge(SpamVerdict verdict) {
+    if (verdict.terms().isEmpty()) {
+      return "";
+    }
+    return " <span class=\"spam\" title=\"spam score %s\">spam: %s</span>"
+        .formatted(
+            escape(String.format(Locale.ROOT, "%.1f", verdict.score())),
+            escape(String.join(", ", verdict.terms())));
+  }
+
+  /** "just now", "5 min ago", "3 h ago", "2 d ago". */
+  static String age(Instant then, Instant now) {
+    long seconds = Math.max(0, Duration.between(then, now).toSeconds());
+    if (seconds < 60) {
+      return "just now";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + " min ago";
+    }
+    if (seconds < 86400) {
+      return seconds / 3600 + " h ago";
+    }
+    return seconds / 86400 + " d ago";
+  }
+
+  private void message(Context ctx) {
+    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    MessageSummary summary = opened.summary();
+    DecodedMail mail = opened.mail();
+    StringBuilder body = new StringBuilder();
+    body.append(meta(summary, mail));
+    body.append(
+        """
+        <div class="actions">
+        <a class="button" href="/api/v1/messages/%1$s/raw" download>Raw source</a>
+        <form method="post" action="/message/%1$s/delete">\
+        <button type="submit" class="danger">Delete</button></form>
+        </div>
+        """
+            .formatted(escape(summary.id().value())));
+    if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
+      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\">")
+          .append(escape(mail.text().isEmpty() ? "(this message has no text)" : mail.text()))
+          .append("</pre></section>\n");
+    }
+    if (!opened.safeHtml().isEmpty()) {
+      body.append(htmlView(summary.id(), "1".equals(ctx.queryParam("images"))));
+    }
+    body.append(attachments(summary.id(), mail));
+    body.append(headers(mail));
+    body.append("</article>\n");
+    ctx.html(Html.page(subject(summary), body.toString()));
+  }
+
+  private static String meta(MessageSummary summary, DecodedMail mail) {
+    String spam =
+        summary.verdict().terms().isEmpty()
+            ? ""
+            : "<dt>Spam</dt><dd>" + spamBadge(summary.verdict()) + "</dd>\n";
+    return """
+        <nav class="back"><a href="/inbox/%1$s">&larr; Inbox %1$s</a></nav>
+        <article class="mail">
+        <h1 class="subject">%2$s</h1>
+        <dl class="meta">
+        <dt>From</dt><dd class="from">%3$s</dd>
+        <dt>To</dt><dd class="to">%4$s</dd>
+        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
+        %7$s</dl>
+        """
+        .formatted(
+            escape(summary.inbox().value()),
+            escape(subject(summary)),
+            escape(sender(summary)),
+            escape(mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
+            escape(summary.receivedAt().toString()),
+            escape(RECEIVED.format(summary.receivedAt())),
+            spam);
+  }
+
+  /** The sandboxed frame showing {@code /message/{id}/html}, and the link that toggles images. */
+  private static String htmlView(MessageId messageId, boolean images) {
+    String id = escape(messageId.value());
+    String toggle =
+        images
+            ? "Remote images are shown. <a href=\"/message/%s#html\">Hide images</a>"
+            : "Remote images are blocked."
+                + " <a id=\"show-images\" href=\"/message/%s?images=1#html\">Show images</a>";
+    return """
+        <section class="html-view" id="html"><h2>HTML</h2>
+        <p class="images">%2$s</p>
+        <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
+                sandbox="allow-popups allow-popups-to-escape-sandbox" \
+        referrerpolicy="no-referrer"></iframe>
+        </section>
+        """
+        .formatted(id, toggle.formatted(id), images ? "?images=1" : "");
+  }
+
+  private static String attachments(MessageId id, DecodedMail mail) {
+    if (mail.attachments().isEmpty()) {
+      return "";
+    }
+    StringBuilder html = new StringBuilder("<section class=\"attachments\"><h2>Attachments</h2>\n");
+    html.append("<ul>\n");
+    for (AttachmentInfo a : mail.attachments()) {
+      html.append(
+          "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
+              .formatted(
+                  escape(MailJson.attachmentPath(id.value(), a.index())),
+                  escape(a.filename().isEmpty() ? "attachment " + a.index() : a.filename()),
+                  escape(a.contentType()),
+                  a.size()));
+    }
+    return html.append("</ul></section>\n").toString();
+  }
+
+  private static String headers(DecodedMail mail) {
+    StringBuilder html =
+        new StringBuilder("<details class=\"headers\"><summary>Headers</summary>\n<table>\n");
+    for (MailHeader header : mail.headers()) {
+      html.append(
+          "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n"
+              .formatted(escape(header.name()), escape(header.value())));
+    }
+    return html.append("</table></details>\n").toString();
+  }
+
+  private static String subject(MessageSummary summary) {
+    return summary.subject().isEmpty() ? "(no subject)" : summary.subject();
+  }
+
+  private static String sender(MessageSummary summary) {
+    return summary.from().isEmpty() ? summary.envelopeSender() : summary.from();
+  }
+
+  private void mailHtml(Context ctx) {
+    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    SecurityHeaders.mailView(ctx, "1".equals(ctx.queryParam("images")));
+    ctx.html(
+        """
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>message</title></head>
+        <body>
+        %s
+        </body></html>
+        """
+            .formatted(opened.safeHtml()));
+  }
+
+  private void delete(Context ctx) {
+    MessageId id = InboxApi.id(ctx);
+    MessageSummary summary = reader.stored(id).orElseThrow(InboxApi::noSuchMessage).summary();
+    store.delete(id);
+    ctx.redirect("/inbox/" + summary.inbox().value(), HttpStatus.SEE_OTHER);
+  }
+}

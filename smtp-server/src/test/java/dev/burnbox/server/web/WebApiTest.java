@@ -1,0 +1,312 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.SpamVerdict;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The JSON API's behaviour as documented in {@code /api/openapi.json}. */
+class WebApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static final String MULTIPART =
+      """
+      From: =?UTF-8?B?w4VzYSDDlnN0?= <asa@example.test>\r
+      To: Bob <bob@burnbox.test>, carol@burnbox.test\r
+      Subject: =?UTF-8?Q?Caf=C3=A9_menu?=\r
+      Date: Sat, 21 Nov 2026 10:00:00 +0000\r
+      X-First: one\r
+      X-Second: two\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/mixed; boundary="b1"\r
+      \r
+      --b1\r
+      Content-Type: multipart/alternative; boundary="b2"\r
+      \r
+      --b2\r
+      Content-Type: text/plain; charset=utf-8\r
+      \r
+      Soup of the day\r
+      --b2\r
+      Content-Type: text/html; charset=utf-8\r
+      \r
+      <p onclick="alert(1)">Soup <b>of the day</b><script>alert(2)</script></p>\r
+      --b2--\r
+      --b1\r
+      Content-Type: application/pdf\r
+      Content-Disposition: attachment; filename="../../etc/pass wd\\".pdf"\r
+      Content-Transfer-Encoding: base64\r
+      \r
+      JVBERi0xLjQK\r
+      --b1--\r
+      """;
+
+  private final WebFixture web = new WebFixture();
+
+  @AfterEach
+  void stop() {
+    web.close();
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
+    assertThat(response.headers().firstValue("content-type").orElseThrow())
+        .startsWith("application/json");
+    return JSON.readTree(response.body());
+  }
+
+  @Test
+  void anInboxWithNoMailIsAnEmptyList() throws Exception {
+    HttpResponse<String> response = web.get("/api/v1/inboxes/nobody");
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode page = json(response);
+    assertThat(page.get("inbox").asText()).isEqualTo("nobody");
+    assertThat(page.get("messages").size()).isZero();
+    assertThat(page.get("nextCursor").isNull()).isTrue();
+  }
+
+  @Test
+  void listingIsNewestFirstAndPagedWithoutBodies() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(web.deliver("Alice", WebFixture.textMail("number " + i, "secret body")).value());
+    }
+    web.deliver("alice", MULTIPART, new SpamVerdict(List.of("soup", "day"), 2.5));
+
+    JsonNode first = json(web.get("/api/v1/inboxes/ALICE?limit=4"));
+    assertThat(first.get("messages").size()).isEqualTo(4);
+    JsonNode newest = first.get("messages").get(0);
+    assertThat(newest.get("subject").asText()).isEqualTo("Café menu");
+    assertThat(newest.get("from").asText()).contains("Åsa Öst").contains("asa@example.test");
+    assertThat(newest.get("to").asText()).isEqualTo("alice");
+    assertThat(newest.get("spam").get("terms").toString()).isEqualTo("[\"soup\",\"day\"]");
+    assertThat(newest.get("spam").get("score").asDouble()).isEqualTo(2.5);
+    assertThat(newest.get("size").asInt()).isEqualTo(MULTIPART.length());
+    assertThat(newest.get("receivedAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+    assertThat(first.toString()).doesNotContain("secret body").doesNotContain("Soup of the day");
+
+    String cursor = first.get("nextCursor").asText();
+    JsonNode second =
+        json(
+            web.get(
+                "/api/v1/inboxes/alice?limit=4&cursor="
+                    + java.net.URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
+    List<String> older = new ArrayList<>();
+    second.get("messages").forEach(m -> older.add(m.get("id").asText()));
+    assertThat(older).containsExactly(ids.get(1), ids.get(0));
+    assertThat(second.get("nextCursor").isNull()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/api/v1/inboxes/a..b",
+        "/api/v1/inboxes/%3Cscript%3E",
+        "/api/v1/inboxes/alice?limit=0",
+        "/api/v1/inboxes/alice?limit=101",
+        "/api/v1/inboxes/alice?limit=ten",
+        "/api/v1/inboxes/alice?cursor=garbage",
+        "/api/v1/messages/not-an-id",
+        "/api/v1/messages/not-an-id/raw",
+        "/api/v1/messages/AAAAAAAAAAAAAAAAAAAAAA/attachments/-1",
+        "/api/v1/inboxes/a..b/events"
+      })
+  void badNamesIdsAndParametersAre400WithAJsonError(String path) throws Exception {
+    HttpResponse<String> response = web.get(path);
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(json(response).get("error").asText()).isNotBlank();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/api/v1/messages/AAAAAAAAAAAAAAAAAAAAAA",
+        "/api/v1/messages/AAAAAAAAAAAAAAAAAAAAAA/raw",
+        "/api/v1/messages/AAAAAAAAAAAAAAAAAAAAAA/attachments/0"
+      })
+  void unknownMessagesAre404WithAJsonError(String path) throws Exception {
+    HttpResponse<String> response = web.get(path);
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(json(response).get("error").asText()).contains("no such message");
+  }
+
+  @Test
+  void aMessageHasDecodedMetadataSanitizedHtmlHeadersInOrderAndAttachmentLinks() throws Exception {
+    MessageId id = web.deliver("bob", MULTIPART);
+    JsonNode message = json(web.get("/api/v1/messages/" + id));
+    assertThat(message.get("id").asText()).isEqualTo(id.value());
+    assertThat(message.get("subject").asText()).isEqualTo("Café menu");
+    assertThat(message.get("recipients").size()).isEqualTo(2);
+    assertThat(message.get("date").asText()).isEqualTo("2026-11-21T10:00:00Z");
+    assertThat(message.get("text").asText()).contains("Soup of the day");
+    String html = message.get("html").asText();
+    assertThat(html).contains("<b>of the day</b>").doesNotContain("script", "onclick", "alert");
+    List<String> names = new ArrayList<>();
+    message.get("headers").forEach(h -> names.add(h.get("name").asText()));
+    assertThat(names).containsSubsequence("From", "To", "Subject", "Date", "X-First", "X-Second");
+    assertThat(message.get("headers").get(2).get("value").asText()).isEqualTo("Café menu");
+    JsonNode attachment = message.get("attachments").get(0);
+    assertThat(attachment.get("name").asText()).isEqualTo("../../etc/pass wd\".pdf");
+    assertThat(attachment.get("type").asText()).isEqualTo("application/pdf");
+    assertThat(attachment.get("size").asInt()).isEqualTo(9);
+    assertThat(attachment.get("url").asText())
+        .isEqualTo("/api/v1/messages/" + id + "/attachments/0");
+  }
+
+  @Test
+  void attachmentsAreAlwaysDownloadsWithASafeName() throws Exception {
+    MessageId id = web.deliver("bob", MULTIPART);
+    HttpResponse<byte[]> response = web.getBytes("/api/v1/messages/" + id + "/attachments/0");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(new String(response.body(), StandardCharsets.US_ASCII)).isEqualTo("%PDF-1.4\n");
+    assertThat(response.headers().firstValue("content-disposition").orElseThrow())
+        .isEqualTo("attachment; filename=\"pass_wd_.pdf\"");
+    assertThat(response.headers().firstValue("content-type").orElseThrow())
+        .isEqualTo("application/octet-stream");
+    assertThat(response.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+    assertThat(web.get("/api/v1/messages/" + id + "/attachments/1").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void rawIsExactlyTheBytesReceived() throws Exception {
+    String raw = "Subject: bytes\r\n\r\n\u00e9 \r\n.leading dot\r\n\r\n";
+    MessageId id = web.deliver("bob", raw);
+    HttpResponse<byte[]> response = web.getBytes("/api/v1/messages/" + id + "/raw");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.body()).isEqualTo(raw.getBytes(StandardCharsets.UTF_8));
+    assertThat(response.headers().firstValue("content-type").orElseThrow())
+        .startsWith("message/rfc822");
+  }
+
+  @Test
+  void deleteRemovesTheMessageOnce() throws Exception {
+    MessageId id = web.deliver("bob", WebFixture.textMail("bye", "x"));
+    HttpRequest delete =
+        HttpRequest.newBuilder(URI.create(web.url("/api/v1/messages/" + id))).DELETE().build();
+    assertThat(web.send(delete).statusCode()).isEqualTo(204);
+    assertThat(web.get("/api/v1/messages/" + id).statusCode()).isEqualTo(404);
+    assertThat(web.send(delete).statusCode()).isEqualTo(404);
+    assertThat(json(web.get("/api/v1/inboxes/bob")).get("messages").size()).isZero();
+  }
+
+  @Test
+  void eventsAnnounceNewMailAndLetGoOfTheSubscriptionWhenTheClientGoes() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", web.server.port())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          "GET /api/v1/inboxes/Carol/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      BufferedReader in =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
+      List<String> head = new ArrayList<>();
+      for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
+        head.add(line.toLowerCase(java.util.Locale.ROOT));
+      }
+      assertThat(head).anyMatch(h -> h.startsWith("content-type: text/event-stream"));
+      assertThat(web.openSubscriptions.get()).isEqualTo(1);
+
+      MessageId id = web.deliver("carol", WebFixture.textMail("live <one>", "x"));
+      String data = null;
+      for (String line = in.readLine(); data == null; line = in.readLine()) {
+        if (line.startsWith("data: ")) {
+          data = line.substring(6);
+        }
+      }
+      JsonNode event = JSON.readTree(data);
+      assertThat(event.get("id").asText()).isEqualTo(id.value());
+      assertThat(event.get("subject").asText()).isEqualTo("live <one>");
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(web.openSubscriptions.get()).isZero());
+    assertThat(web.server.openEventStreams()).isZero();
+  }
+
+  @Test
+  void closingTheServerEndsOpenStreams() throws Exception {
+    WebFixture slow = new WebFixture(Duration.ofHours(1));
+    HttpResponse<java.io.InputStream> response =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(slow.url("/api/v1/inboxes/dave/events"))).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(slow.openSubscriptions.get()).isEqualTo(1);
+    slow.close();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(slow.openSubscriptions.get()).isZero());
+  }
+
+  @Test
+  void everyResponseCarriesTheSecurityHeaders() throws Exception {
+    MessageId id = web.deliver("bob", MULTIPART);
+    for (String path :
+        List.of(
+            "/",
+            "/inbox/bob",
+            "/message/" + id,
+            "/api/v1/inboxes/bob",
+            "/api/v1/messages/" + id,
+            "/static/burnbox.css",
+            "/static/inbox.js",
+            "/nothing/here")) {
+      HttpResponse<String> response = web.get(path);
+      assertThat(response.headers().firstValue("content-security-policy"))
+          .as(path)
+          .hasValue(SecurityHeaders.PAGE_POLICY);
+      assertThat(response.headers().firstValue("x-content-type-options"))
+          .as(path)
+          .hasValue("nosniff");
+      assertThat(response.headers().firstValue("referrer-policy")).as(path).hasValue("no-referrer");
+    }
+    assertThat(SecurityHeaders.PAGE_POLICY)
+        .contains("default-src 'self'", "frame-ancestors 'none'", "script-src 'self';")
+        .doesNotContain("unsafe");
+  }
+
+  @Test
+  void theMailHtmlHasItsOwnPolicyBlockingImagesUntilAskedFor() throws Exception {
+    MessageId id = web.deliver("bob", MULTIPART);
+    HttpResponse<String> blocked = web.get("/message/" + id + "/html");
+    assertThat(blocked.statusCode()).isEqualTo(200);
+    String policy = blocked.headers().firstValue("content-security-policy").orElseThrow();
+    assertThat(policy)
+        .contains("default-src 'none'", "img-src 'none'", "sandbox", "frame-ancestors 'self'")
+        .doesNotContain("allow-scripts", "allow-same-origin", "script-src");
+    assertThat(blocked.body()).contains("<b>of the day</b>").doesNotContain("script");
+    String shown =
+        web.get("/message/" + id + "/html?images=1")
+            .headers()
+            .firstValue("content-security-policy")
+            .orElseThrow();
+    assertThat(shown).contains("img-src http: https:");
+  }
+
+  @Test
+  void openApiIsServed() throws Exception {
+    HttpResponse<String> response = web.get("/api/openapi.json");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(json(response).get("openapi").asText()).startsWith("3.");
+  }
+}

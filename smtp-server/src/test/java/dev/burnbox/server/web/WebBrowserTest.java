@@ -1,0 +1,254 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.SpamVerdict;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.UnexpectedAlertBehaviour;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The inbox in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}):
+ * live mail, the text and HTML views, delete, and the hostile corpus, which must run no script and
+ * load nothing (no dialog, no request to a beacon server the test runs). One browser for the class;
+ * screenshots go to {@code target/screenshots/}. Skipped when the browser is not installed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WebBrowserTest {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+  private WebFixture web;
+  private HttpServer beaconServer;
+  private final List<String> beaconRequests = new CopyOnWriteArrayList<>();
+  private String beacon;
+  private Path profile;
+  private ChromeDriver driver;
+  private WebDriverWait wait;
+
+  @BeforeAll
+  void startBrowser() throws IOException {
+    Assumptions.assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "browser tests skipped: they need /usr/bin/chromium and /usr/bin/chromedriver"
+            + " (apt-get install chromium chromium-driver)");
+    web = new WebFixture();
+    beaconServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    beaconServer.createContext(
+        "/",
+        exchange -> {
+          beaconRequests.add(exchange.getRequestURI().getPath());
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    beaconServer.start();
+    beacon = "http://127.0.0.1:" + beaconServer.getAddress().getPort();
+    Files.createDirectories(SCREENSHOTS);
+    profile = Files.createTempDirectory("burnbox-chromium-");
+
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--user-data-dir=" + profile);
+    // a dialog opened by mail must stay open so the test can see it
+    options.setUnhandledPromptBehaviour(UnexpectedAlertBehaviour.IGNORE);
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
+    driver = new ChromeDriver(service, options);
+    driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
+    wait = new WebDriverWait(driver, Duration.ofSeconds(10));
+  }
+
+  @AfterAll
+  void stopBrowser() throws IOException {
+    if (driver != null) {
+      driver.quit();
+    }
+    if (web != null) {
+      web.close();
+    }
+    if (beaconServer != null) {
+      beaconServer.stop(0);
+    }
+    if (profile != null) {
+      try (Stream<Path> files = Files.walk(profile)) {
+        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  @BeforeEach
+  void desktopWidth() {
+    driver.manage().window().setSize(new Dimension(1280, 1000));
+    beaconRequests.clear();
+  }
+
+  @Test
+  void newMailAppearsLiveAndCanBeReadAndDeleted() throws IOException {
+    driver.get(web.url("/"));
+    screenshot("home");
+    WebElement box = driver.findElement(By.id("name"));
+    assertThat(driver.switchTo().activeElement()).isEqualTo(box);
+    box.sendKeys("Live-Test", Keys.ENTER);
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/live-test")));
+    waitUntilLive();
+    assertThat(driver.findElement(By.id("empty")).getText()).contains("No mail");
+
+    MessageId id =
+        web.deliver("live-test", WebApiTest.MULTIPART, new SpamVerdict(List.of("soup", "menu"), 3));
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("li.message[data-id='" + id + "']")));
+    assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("Café menu");
+    assertThat(row.findElement(By.className("from")).getText()).contains("Åsa Öst");
+    assertThat(row.findElement(By.className("spam")).getText()).isEqualTo("spam: soup, menu");
+    assertThat(row.findElement(By.tagName("time")).getText()).isEqualTo("just now");
+    assertThat(driver.findElements(By.id("empty"))).isEmpty();
+    screenshot("inbox");
+    driver.manage().window().setSize(new Dimension(390, 844));
+    screenshot("inbox-phone");
+    driver.manage().window().setSize(new Dimension(1280, 1000));
+
+    row.findElement(By.tagName("a")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/message/" + id)));
+    assertThat(driver.findElement(By.cssSelector("h1.subject")).getText()).isEqualTo("Café menu");
+    assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
+        .contains("Soup of the day");
+    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
+    assertThat(frame.getDomAttribute("sandbox"))
+        .doesNotContain("allow-scripts")
+        .doesNotContain("allow-same-origin");
+    driver.switchTo().frame(frame);
+    WebElement bold = wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("b")));
+    assertThat(bold.getText()).isEqualTo("of the day");
+    assertThat(driver.findElement(By.tagName("body")).getText()).contains("Soup of the day");
+    driver.switchTo().defaultContent();
+    assertThat(driver.findElement(By.cssSelector(".attachments a")).getText())
+        .isEqualTo("../../etc/pass wd\".pdf");
+    screenshot("message");
+    driver.manage().window().setSize(new Dimension(390, 844));
+    screenshot("message-phone");
+    driver.manage().window().setSize(new Dimension(1280, 1000));
+
+    driver.findElement(By.cssSelector("button.danger")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/live-test")));
+    assertThat(driver.findElements(By.cssSelector("li.message"))).isEmpty();
+    assertThat(web.store.get(id)).isEmpty();
+    screenshot("inbox-after-delete");
+    assertNoDialog();
+  }
+
+  @Test
+  void theHostileCorpusRunsNothingAndLoadsNothing() throws Exception {
+    List<MessageId> ids = new ArrayList<>();
+    for (String file : HostileCorpus.FILES) {
+      ids.add(web.deliver("hostile", HostileCorpus.mail(file, beacon)));
+    }
+    driver.get(web.url("/inbox/hostile"));
+    waitUntilLive();
+    // one more hostile mail arriving live, rendered by inbox.js rather than the server
+    MessageId live = web.deliver("hostile", HostileCorpus.mail("11-hostile-headers.eml", beacon));
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector("li.message[data-id='" + live + "']")));
+    List<WebElement> rows = driver.findElements(By.cssSelector("li.message"));
+    assertThat(rows).hasSize(HostileCorpus.FILES.size() + 1);
+    assertThat(rows.get(0).findElement(By.className("subject")).getText())
+        .startsWith("<script>fetch(");
+    assertThat(rows.get(0).findElement(By.className("from")).getText()).startsWith("<img src=");
+    assertThat(driver.findElements(By.cssSelector("main img, main script:not([src])"))).isEmpty();
+    screenshot("hostile-inbox");
+    assertNoDialog();
+
+    for (int i = 0; i < ids.size(); i++) {
+      driver.get(web.url("/message/" + ids.get(i)));
+      for (WebElement frame : driver.findElements(By.cssSelector("iframe.mail-html"))) {
+        driver.switchTo().frame(frame);
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("body")));
+        driver.switchTo().defaultContent();
+      }
+      assertNoDialog();
+      screenshot("hostile-" + HostileCorpus.FILES.get(i).replace(".eml", ""));
+    }
+    Thread.sleep(1000);
+    assertNoDialog();
+    assertThat(beaconRequests).as("requests the hostile mail made").isEmpty();
+  }
+
+  @Test
+  void remoteImagesLoadOnlyAfterTheReaderAsks() throws Exception {
+    MessageId id = web.deliver("images", HostileCorpus.mail(HostileCorpus.REMOTE_IMAGE, beacon));
+    driver.get(web.url("/message/" + id));
+    driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("img")));
+    driver.switchTo().defaultContent();
+    Thread.sleep(500);
+    assertThat(beaconRequests).isEmpty();
+
+    WebElement show = driver.findElement(By.id("show-images"));
+    show.sendKeys(Keys.ENTER);
+    wait.until(ExpectedConditions.urlContains("images=1"));
+    wait.until(d -> beaconRequests.contains("/pixel.gif"));
+    screenshot("message-images-shown");
+  }
+
+  private void waitUntilLive() {
+    wait.until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-live", "on"));
+  }
+
+  private void assertNoDialog() {
+    assertThatThrownBy(() -> driver.switchTo().alert())
+        .as("a dialog opened")
+        .isInstanceOf(NoAlertPresentException.class);
+  }
+
+  private void screenshot(String name) throws IOException {
+    File shot = driver.getScreenshotAs(OutputType.FILE);
+    Files.copy(
+        shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+}

@@ -1,0 +1,161 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.mailstore.DeliveryResult;
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.IncomingMessage;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.mailstore.StoreStats;
+import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.mailstore.Subscription;
+import dev.burnbox.server.mime.DecodedMail;
+import dev.burnbox.server.mime.MailDecoder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A started {@link WebServer} on a free port over a fresh in-memory store, with helpers to deliver
+ * mail the way the intake pipeline does (decoded From and Subject in the listing) and to call it.
+ * Counts open store subscriptions, so tests can see event streams let go of theirs.
+ */
+final class WebFixture implements AutoCloseable {
+  final MailDecoder decoder = MailDecoder.withDefaults();
+  final AtomicInteger openSubscriptions = new AtomicInteger();
+  final InboxStore store;
+  final WebServer server;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  WebFixture(Duration heartbeat) {
+    this.store = new SubscriptionCountingStore(InboxStore.memory().build(), openSubscriptions);
+    this.server =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            store,
+            decoder,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            heartbeat);
+    server.start();
+  }
+
+  WebFixture() {
+    this(Duration.ofMillis(200));
+  }
+
+  String url(String path) {
+    return "http://127.0.0.1:" + server.port() + path;
+  }
+
+  /** Delivers {@code raw} to {@code inbox} and returns its id there. */
+  MessageId deliver(String inbox, String raw, SpamVerdict verdict) {
+    byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
+    DecodedMail mail = decoder.decode(bytes);
+    DeliveryResult result =
+        store.deliver(
+            new IncomingMessage(
+                bytes,
+                "sender@example.test",
+                List.of(InboxName.of(inbox)),
+                Instant.now(),
+                mail.from(),
+                mail.subject(),
+                verdict));
+    return ((DeliveryResult.Delivered) result).ids().values().iterator().next();
+  }
+
+  MessageId deliver(String inbox, String raw) {
+    return deliver(inbox, raw, SpamVerdict.CLEAN);
+  }
+
+  HttpResponse<String> get(String path) throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(url(path))).build());
+  }
+
+  HttpResponse<byte[]> getBytes(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url(path))).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  HttpResponse<String> send(HttpRequest request) throws Exception {
+    return http.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    http.close();
+  }
+
+  /** A plain text mail with {@code subject}, lines ending in CRLF. */
+  static String textMail(String subject, String body) {
+    return "From: Ann Example <ann@example.test>\r\n"
+        + "To: someone@burnbox.test\r\n"
+        + "Subject: "
+        + subject
+        + "\r\nMessage-ID: <1@example.test>\r\n\r\n"
+        + body
+        + "\r\n";
+  }
+
+  /** A store that counts the subscriptions its delegate holds open. */
+  private record SubscriptionCountingStore(InboxStore delegate, AtomicInteger open)
+      implements InboxStore {
+    @Override
+    public DeliveryResult deliver(IncomingMessage message) {
+      return delegate.deliver(message);
+    }
+
+    @Override
+    public InboxPage list(InboxName inbox, int limit, String cursor) {
+      return delegate.list(inbox, limit, cursor);
+    }
+
+    @Override
+    public Optional<StoredMessage> get(MessageId id) {
+      return delegate.get(id);
+    }
+
+    @Override
+    public boolean delete(MessageId id) {
+      return delegate.delete(id);
+    }
+
+    @Override
+    public Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener) {
+      Subscription subscription = delegate.subscribe(inbox, listener);
+      open.incrementAndGet();
+      return new Subscription() {
+        private boolean closed;
+
+        @Override
+        public synchronized void close() {
+          if (!closed) {
+            closed = true;
+            open.decrementAndGet();
+            subscription.close();
+          }
+        }
+      };
+    }
+
+    @Override
+    public StoreStats stats() {
+      return delegate.stats();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.burnbox.mailstore.MessageId;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The pages over plain HTTP: escaping, links, redirects and HTML error pages. */
+class WebPagesTest {
+  private final WebFixture web = new WebFixture();
+
+  @AfterEach
+  void stop() {
+    web.close();
+  }
+
+  @Test
+  void theInboxPageEscapesSubjectsAndSenders() throws Exception {
+    MessageId id =
+        web.deliver("eve", HostileCorpus.mail("11-hostile-headers.eml", "http://b.test"));
+    HttpResponse<String> page = web.get("/inbox/eve");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(page.body())
+        .contains("href=\"/message/" + id + "\"")
+        .contains("&lt;script&gt;fetch(&quot;http://b.test/ran/subject&quot;)&lt;/script&gt;")
+        .contains("&lt;img src=http://b.test/load/from")
+        .doesNotContain("<script>fetch")
+        .doesNotContain("<img src=http://b.test")
+        .contains("<script defer src=\"/static/inbox.js\"></script>")
+        .contains("data-events=\"/api/v1/inboxes/eve/events\"");
+  }
+
+  @Test
+  void theMessagePageEscapesTextAndHeadersAndFramesTheHtmlInASandbox() throws Exception {
+    MessageId id =
+        web.deliver("eve", HostileCorpus.mail("11-hostile-headers.eml", "http://b.test"));
+    String body = web.get("/message/" + id).body();
+    assertThat(body)
+        .contains("Text view: &lt;script&gt;")
+        .contains("&lt;/pre&gt;&lt;script&gt;")
+        .contains("<th scope=\"row\">X-Evil</th>")
+        .doesNotContain("<script>fetch")
+        .doesNotContain("<iframe"); // a text-only mail has no HTML view
+    MessageId html = web.deliver("eve", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + html).body())
+        .contains("<iframe class=\"mail-html\"")
+        .contains("src=\"/message/" + html + "/html\"")
+        .contains("sandbox=\"allow-popups allow-popups-to-escape-sandbox\"")
+        .contains("href=\"/api/v1/messages/" + html + "/attachments/0\" download")
+        .contains("href=\"/api/v1/messages/" + html + "/raw\" download");
+  }
+
+  @Test
+  void theHomeFormGoesToTheInboxTypedAsANameOrAnAddress() throws Exception {
+    assertThat(web.get("/").body()).contains("<form class=\"open-inbox\" method=\"get\"");
+    HttpResponse<String> byName = web.get("/inbox?name=+Alice+");
+    assertThat(byName.statusCode()).isEqualTo(303);
+    assertThat(byName.headers().firstValue("location")).hasValue("/inbox/alice");
+    assertThat(web.get("/inbox?name=Bob%40burnbox.test").headers().firstValue("location"))
+        .hasValue("/inbox/bob");
+  }
+
+  @Test
+  void pageErrorsArePagesWithTheRightStatus() throws Exception {
+    HttpResponse<String> badName = web.get("/inbox/a..b");
+    assertThat(badName.statusCode()).isEqualTo(400);
+    assertThat(badName.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(badName.body()).contains("two dots in a row");
+    HttpResponse<String> hostileName = web.get("/inbox?name=%3Cb%3Ex");
+    assertThat(hostileName.statusCode()).isEqualTo(400);
+    assertThat(hostileName.body()).doesNotContain("<b>");
+    HttpResponse<String> unknown = web.get("/message/AAAAAAAAAAAAAAAAAAAAAA");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("<h1>Not found</h1>");
+    assertThat(web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/html").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void deletingFromThePageGoesBackToTheInbox() throws Exception {
+    MessageId id = web.deliver("eve", WebFixture.textMail("bye", "x"));
+    HttpResponse<String> response =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/message/" + id + "/delete")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+    assertThat(response.statusCode()).isEqualTo(303);
+    assertThat(response.headers().firstValue("location")).hasValue("/inbox/eve");
+    assertThat(web.store.get(id)).isEmpty();
+  }
+
+  @Test
+  void agesAreShort() {
+    Instant now = Instant.parse("2026-11-22T12:00:00Z");
+    assertThat(MessagePages.age(now.minusSeconds(5), now)).isEqualTo("just now");
+    assertThat(MessagePages.age(now.minusSeconds(125), now)).isEqualTo("2 min ago");
+    assertThat(MessagePages.age(now.minusSeconds(3 * 3600 + 5), now)).isEqualTo("3 h ago");
+    assertThat(MessagePages.age(now.minusSeconds(2 * 86400), now)).isEqualTo("2 d ago");
+    assertThat(MessagePages.age(now.plusSeconds(30), now)).isEqualTo("just now");
+  }
+
+  @Test
+  void staticFilesAreServedWithTheirTypes() throws Exception {
+    HttpResponse<String> js = web.get("/static/inbox.js");
+    assertThat(js.statusCode()).isEqualTo(200);
+    assertThat(js.headers().firstValue("content-type").orElseThrow()).contains("javascript");
+    assertThat(js.body()).contains("EventSource").doesNotContain("innerHTML");
+    assertThat(web.get("/static/burnbox.css").headers().firstValue("content-type").orElseThrow())
+        .startsWith("text/css");
+    assertThat(web.get("/static/../web/openapi.json").statusCode()).isEqualTo(404);
+  }
+}

@@ -1,0 +1,105 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.burnbox.server.mime.MailDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Attribute;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/** {@link MailHtmlSanitizer} on the hostile corpus and on ordinary mail layout. */
+class WebSanitizerTest {
+  private static final MailDecoder DECODER = MailDecoder.withDefaults();
+  private final MailHtmlSanitizer sanitizer = new MailHtmlSanitizer();
+
+  private String sanitizedHtmlOf(String file) {
+    String raw = HostileCorpus.mail(file, "http://beacon.test");
+    return sanitizer.sanitize(DECODER.decode(raw.getBytes(StandardCharsets.UTF_8)).html());
+  }
+
+  @ParameterizedTest
+  @FieldSource("dev.burnbox.server.web.HostileCorpus#FILES")
+  void hostileMailKeepsNoActiveContent(String file) {
+    String safe = sanitizedHtmlOf(file);
+    String lower = safe.toLowerCase(Locale.ROOT);
+    assertThat(lower)
+        .doesNotContain(
+            "<script",
+            "javascript:",
+            "vbscript:",
+            "data:",
+            "<iframe",
+            "<frame",
+            "<object",
+            "<embed",
+            "<svg",
+            "<math",
+            "<style",
+            "<link",
+            "<meta",
+            "<base",
+            "<form",
+            "<portal",
+            "srcdoc");
+    for (Element element : Jsoup.parseBodyFragment(safe).getAllElements()) {
+      for (Attribute attribute : element.attributes()) {
+        assertThat(attribute.getKey()).as(file).doesNotStartWith("on");
+        if (attribute.getKey().equals("style")) {
+          assertThat(attribute.getValue().toLowerCase(Locale.ROOT))
+              .as(file)
+              .doesNotContain("url", "expression", "behavior", "binding", "position", "\\");
+        }
+        if (attribute.getKey().equals("href") || attribute.getKey().equals("src")) {
+          assertThat(attribute.getValue()).as(file).matches("(?i)(https?|mailto):.*");
+        }
+      }
+    }
+    // nothing that would call the beacon remains except ordinary images and links
+    for (Element element : Jsoup.parseBodyFragment(safe).select("[src*=beacon.test]")) {
+      assertThat(element.tagName()).as(file).isEqualTo("img");
+    }
+  }
+
+  @Test
+  void scriptsAndHandlersAreDroppedButTheTextStays() {
+    String safe = sanitizedHtmlOf("02-event-handlers.eml");
+    assertThat(safe).contains("hover me").contains("click");
+    assertThat(safe).doesNotContain("alert").doesNotContain("fetch");
+  }
+
+  @Test
+  void linksOpenInANewWindowWithoutReferrerOrOpener() {
+    String safe = sanitizer.sanitize("<a href=\"https://example.test/x?a=1&b=2\">go</a>");
+    Element link = Jsoup.parseBodyFragment(safe).selectFirst("a");
+    assertThat(link.attr("href")).isEqualTo("https://example.test/x?a=1&b=2");
+    assertThat(link.attr("target")).isEqualTo("_blank");
+    assertThat(link.attr("rel")).contains("noopener", "noreferrer", "nofollow");
+  }
+
+  @Test
+  void mailLayoutSurvives() {
+    String safe =
+        sanitizer.sanitize(
+            "<table width=\"600\" cellpadding=\"4\" bgcolor=\"#eeeeee\"><tr><td align=\"center\""
+                + " style=\"color: #333; font-weight: bold; padding: 4px\"><font color=\"red\">"
+                + "Sale</font> <img src=\"https://img.example.test/a.png\" alt=\"logo\""
+                + " width=\"20\"></td></tr></table>");
+    assertThat(safe)
+        .contains("<table width=\"600\" cellpadding=\"4\" bgcolor=\"#eeeeee\">")
+        .contains("align=\"center\"")
+        .contains("color:#333")
+        .contains("font-weight:bold")
+        .contains("<font color=\"red\">Sale</font>")
+        .contains("src=\"https://img.example.test/a.png\"");
+  }
+
+  @Test
+  void emptyStaysEmpty() {
+    assertThat(sanitizer.sanitize("")).isEmpty();
+  }
+}

@@ -68,20 +68,16 @@ public final class BurnboxService implements AutoCloseable {
                 settings.matcher(), settings.spamThreshold(), settings.termsFile());
     SubjectFloodFilter floodFilter =
         settings.smtp().filtersEnabled() ? new SubjectFloodFilter(settings.subjectFlood()) : null;
+    MailDecoder decoder = new MailDecoder(settings.mimeLimits());
     IntakePipeline pipeline =
-        new IntakePipeline(
-            new MailDecoder(settings.mimeLimits()),
-            scanner,
-            settings.spamPolicy(),
-            floodFilter,
-            store,
-            registry);
+        new IntakePipeline(decoder, scanner, settings.spamPolicy(), floodFilter, store, registry);
     this.intake = new SmtpIntake(settings.smtp(), pipeline, registry);
     this.web =
         new WebServer(
             settings.httpBindAddress() == null ? null : settings.httpBindAddress().getHostAddress(),
             settings.httpPort(),
             store,
+            decoder,
             registry);
   }
 

@@ -6,6 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.BurnboxService;
+import dev.burnbox.server.ServiceSettings;
+import dev.burnbox.server.smtp.IntakeSettings;
+import jakarta.mail.Message;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeBodyPart;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -39,9 +50,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The inbox in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}):
- * live mail, the text and HTML views, delete, and the hostile corpus, which must run no script and
- * load nothing (no dialog, no request to a beacon server the test runs). One browser for the class;
- * screenshots go to {@code target/screenshots/}. Skipped when the browser is not installed.
+ * mail sent over SMTP to the whole service showing up live, live mail, the text and HTML views,
+ * delete, and the hostile corpus, which must run no script and load nothing (no dialog, no request
+ * to a beacon server the test runs). One browser for the class; screenshots go to {@code
+ * target/screenshots/}. Skipped when the browser is not installed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebBrowserTest {
@@ -234,6 +246,57 @@ class WebBrowserTest {
     wait.until(ExpectedConditions.urlContains("images=1"));
     wait.until(d -> beaconRequests.contains("/pixel.gif"));
     screenshot("message-images-shown");
+  }
+
+  @Test
+  void mailSentOverSmtpToTheRunningServiceAppearsLiveInTheBrowser() throws Exception {
+    try (BurnboxService service =
+        BurnboxService.start(
+            ServiceSettings.builder()
+                .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
+                .httpPort(0)
+                .shutdownGrace(Duration.ofSeconds(2))
+                .build())) {
+      String base = "http://127.0.0.1:" + service.httpPort();
+      driver.get(base + "/inbox/smtp-live");
+      waitUntilLive();
+
+      Properties props = new Properties();
+      props.put("mail.smtp.host", "127.0.0.1");
+      props.put("mail.smtp.port", Integer.toString(service.smtpPort()));
+      MimeMessage mail = new MimeMessage(Session.getInstance(props));
+      mail.setFrom(new InternetAddress("zoe@example.com", "Zoë Sender", "UTF-8"));
+      mail.setRecipients(Message.RecipientType.TO, "smtp-live@any.test");
+      mail.setSubject("Über SMTP", "UTF-8");
+      MimeMultipart alternative = new MimeMultipart("alternative");
+      MimeBodyPart text = new MimeBodyPart();
+      text.setText("Plain words over SMTP, click here to claim your prize", "UTF-8");
+      MimeBodyPart html = new MimeBodyPart();
+      html.setContent("<p>Rich <i>words</i> over SMTP</p>", "text/html; charset=UTF-8");
+      alternative.addBodyPart(text);
+      alternative.addBodyPart(html);
+      mail.setContent(alternative);
+      Transport.send(mail);
+
+      WebElement row =
+          wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("li.message")));
+      assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("Über SMTP");
+      assertThat(row.findElement(By.className("from")).getText()).contains("Zoë Sender");
+      assertThat(row.findElement(By.className("spam")).getText())
+          .contains("click here", "claim your prize");
+      screenshot("smtp-inbox");
+
+      row.findElement(By.tagName("a")).click();
+      wait.until(ExpectedConditions.urlContains("/message/"));
+      assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
+          .contains("Plain words over SMTP");
+      driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+      assertThat(wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("i"))).getText())
+          .isEqualTo("words");
+      driver.switchTo().defaultContent();
+      screenshot("smtp-message");
+      assertNoDialog();
+    }
   }
 
   private void waitUntilLive() {

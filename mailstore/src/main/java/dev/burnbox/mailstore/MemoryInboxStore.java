@@ -309,19 +309,28 @@ final class MemoryInboxStore implements InboxStore {
     for (InboxName r : message.recipients()) {
       targets.add(canonical(r));
     }
-    byte[] raw = message.rawView();
-    int headerEnd = headerEnd(raw);
-    Part header = new Part(raw, 0, headerEnd);
-    Part body = new Part(raw, headerEnd, raw.length);
     List<MessageId> ids = new ArrayList<>(targets.size());
     for (int i = 0; i < targets.size(); i++) {
       ids.add(MessageId.random());
     }
+    return deliver(message, targets, ids, STORED_NOW);
+  }
+
+  /** A stored-at time meaning "now, on the store's clock". */
+  private static final long STORED_NOW = Long.MIN_VALUE;
+
+  private DeliveryResult deliver(
+      IncomingMessage message, Set<InboxName> targets, List<MessageId> ids, long storedAtMillis) {
+    byte[] raw = message.rawView();
+    int headerEnd = headerEnd(raw);
+    Part header = new Part(raw, 0, headerEnd);
+    Part body = new Part(raw, headerEnd, raw.length);
     int deliveryCost = deliveryCost(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
-    while ((result = tryDeliver(message, targets, ids, header, body, deliveryCost, added))
+    while ((result =
+            tryDeliver(message, targets, ids, storedAtMillis, header, body, deliveryCost, added))
         == null) {
       // new bytes: encode them outside the lock, then try again (another thread may have won)
       for (Part part : List.of(header, body)) {
@@ -344,6 +353,7 @@ final class MemoryInboxStore implements InboxStore {
       IncomingMessage message,
       Set<InboxName> targets,
       List<MessageId> ids,
+      long storedAtMillis,
       Part headerPart,
       Part bodyPart,
       int deliveryCost,
@@ -390,9 +400,17 @@ final class MemoryInboxStore implements InboxStore {
                 + " of which the codec holds "
                 + codecBytes);
       }
+      for (MessageId id : ids) {
+        if (entries.containsKey(id)) { // only a restored snapshot can name its ids
+          throw new IllegalArgumentException("message id already in use: " + id);
+        }
+      }
       Piece header = acquire(headerPart);
       Piece body = acquire(bodyPart);
-      Delivery delivery = new Delivery(message, header, body, toMillis(now), deliveryCost);
+      // a restored time is kept, but never after now: the id index stays in stored-at order
+      long storedAt =
+          storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
+      Delivery delivery = new Delivery(message, header, body, storedAt, deliveryCost);
       storedBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
@@ -660,6 +678,80 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * One delivery as a snapshot keeps it: its message (recipients are the inboxes of its live
+   * entries, in delivery order), the ids of those entries and when it was stored.
+   */
+  record SnapshotRecord(IncomingMessage message, List<MessageId> ids, long storedAtMillis) {}
+
+  /**
+   * Every delivery that still has entries, oldest first, each with only its live entries. The
+   * structure is read under the lock; the bodies are decoded after it, so the store stays usable
+   * meanwhile (deliveries made during the call may be missed).
+   */
+  List<SnapshotRecord> snapshot() {
+    record Live(Delivery delivery, List<Entry> entries) {}
+    List<Live> live = new ArrayList<>();
+    lock.lock();
+    try {
+      expire(now());
+      Live current = null;
+      for (Entry e : entries.values()) { // a delivery's entries are adjacent in delivery order
+        if (current == null || current.delivery() != e.delivery()) {
+          current = new Live(e.delivery(), new ArrayList<>());
+          live.add(current);
+        }
+        current.entries().add(e);
+      }
+    } finally {
+      lock.unlock();
+    }
+    List<SnapshotRecord> out = new ArrayList<>(live.size());
+    for (Live l : live) {
+      Delivery d = l.delivery();
+      byte[] header = codec.decode(d.header.stored);
+      byte[] body = codec.decode(d.body.stored);
+      byte[] raw = Arrays.copyOf(header, header.length + body.length);
+      System.arraycopy(body, 0, raw, header.length, body.length);
+      IncomingMessage message =
+          new IncomingMessage(
+              raw,
+              d.envelopeSender,
+              l.entries().stream().map(Entry::inbox).toList(),
+              Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
+              d.from,
+              d.subject,
+              d.verdict);
+      out.add(
+          new SnapshotRecord(
+              message, l.entries().stream().map(Entry::id).toList(), d.storedAtMillis));
+    }
+    return out;
+  }
+
+  /**
+   * Stores a snapshot's delivery again with its ids and its stored-at time, as the newest delivery;
+   * one that has expired meanwhile is skipped. Restore records oldest first.
+   *
+   * @return true if it was stored
+   * @throws IllegalArgumentException if an id is already in use or the ids do not match the
+   *     recipients
+   */
+  boolean restore(SnapshotRecord record) {
+    Set<InboxName> targets = new LinkedHashSet<>();
+    for (InboxName r : record.message().recipients()) {
+      targets.add(canonical(r));
+    }
+    if (targets.size() != record.ids().size()) {
+      throw new IllegalArgumentException("a snapshot record's ids do not match its inboxes");
+    }
+    long cutoff = toMillis(clock.instant()) - ttl.toMillis();
+    if (record.storedAtMillis() <= cutoff) {
+      return false;
+    }
+    return deliver(record.message(), targets, record.ids(), record.storedAtMillis()).isDelivered();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.burnbox.server;
 
 import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.StoreSnapshot;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.IntakePipeline;
 import dev.burnbox.server.pipeline.SpamScanner;
@@ -17,6 +18,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -42,6 +45,7 @@ public final class BurnboxService implements AutoCloseable {
   private final SmtpIntake intake;
   private final WebServer web;
   private TermsFileWatcher termsWatcher;
+  private boolean closed;
 
   private BurnboxService(ServiceSettings settings) throws IOException {
     this.settings = settings;
@@ -52,13 +56,7 @@ public final class BurnboxService implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
 
-    this.store =
-        InboxStore.memory()
-            .inboxCap(settings.inboxCap())
-            .maxBytes(settings.storeMaxBytes())
-            .ttl(settings.ttl())
-            .stripPlusTags(settings.stripPlusTags())
-            .build();
+    this.store = openStore(settings);
     new StoreMetrics(store).bindTo(registry);
 
     this.scanner =
@@ -79,6 +77,28 @@ public final class BurnboxService implements AutoCloseable {
             store,
             decoder,
             registry);
+  }
+
+  /** A new store, or the one saved in the snapshot file; a bad snapshot gives an empty store. */
+  private static InboxStore openStore(ServiceSettings settings) {
+    InboxStore.Builder builder =
+        InboxStore.memory()
+            .inboxCap(settings.inboxCap())
+            .maxBytes(settings.storeMaxBytes())
+            .ttl(settings.ttl())
+            .stripPlusTags(settings.stripPlusTags());
+    Path snapshot = settings.snapshotFile();
+    if (snapshot == null || !Files.exists(snapshot)) {
+      return builder.build();
+    }
+    try {
+      InboxStore restored = StoreSnapshot.restore(snapshot, builder);
+      log.info("restored {} messages from {}", restored.stats().messages(), snapshot);
+      return restored;
+    } catch (IOException e) {
+      log.warn("starting with an empty store: {}", e.getMessage());
+      return builder.build();
+    }
   }
 
   /**
@@ -151,6 +171,15 @@ public final class BurnboxService implements AutoCloseable {
   public void close() {
     intake.stop(settings.shutdownGrace());
     web.close();
+    if (settings.snapshotFile() != null && !closed) {
+      try {
+        int saved = StoreSnapshot.save(store, settings.snapshotFile());
+        log.info("saved {} messages to {}", saved, settings.snapshotFile());
+      } catch (IOException | RuntimeException e) {
+        log.error("could not save the snapshot {}", settings.snapshotFile(), e);
+      }
+    }
+    closed = true;
     if (termsWatcher != null) {
       try {
         termsWatcher.close();

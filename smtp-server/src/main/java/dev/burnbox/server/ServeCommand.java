@@ -300,6 +300,15 @@ final class ServeCommand implements Callable<Integer> {
   long mimeMaxDecodedSize;
 
   @Option(
+      names = "--snapshot",
+      paramLabel = "FILE",
+      defaultValue = "${env:BURNBOX_SNAPSHOT}",
+      description =
+          "Save the store here on shutdown and restore it at start; a damaged file is logged and"
+              + " the store starts empty (BURNBOX_SNAPSHOT, default none: memory only).")
+  Path snapshot;
+
+  @Option(
       names = "--shutdown-grace",
       paramLabel = "DURATION",
       defaultValue = "${env:BURNBOX_SHUTDOWN_GRACE:-30s}",
@@ -382,6 +391,7 @@ final class ServeCommand implements Callable<Integer> {
         .mimeLimits(
             new MimeLimits(mimeMaxDepth, mimeMaxDecodedSize, MimeLimits.DEFAULTS.maxParts()))
         .shutdownGrace(shutdownGrace)
+        .snapshotFile(snapshot)
         .build();
   }
 

@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param subjectFlood the subject flood ban, applied unless {@code smtp.filtersEnabled()} is false
  * @param mimeLimits bounds on MIME decoding
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
+ * @param snapshotFile where the store is saved on shutdown and restored from at start; null (the
+ *     default) keeps mail in memory only
  */
 public record ServiceSettings(
     IntakeSettings smtp,
@@ -44,7 +46,8 @@ public record ServiceSettings(
     double spamThreshold,
     SubjectFloodFilter.Settings subjectFlood,
     MimeLimits mimeLimits,
-    Duration shutdownGrace) {
+    Duration shutdownGrace,
+    Path snapshotFile) {
 
   /** The default web port. */
   public static final int DEFAULT_HTTP_PORT = 8080;
@@ -53,8 +56,8 @@ public record ServiceSettings(
   public static final double DEFAULT_SPAM_THRESHOLD = 5;
 
   /**
-   * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher and
-   *     termsFile are required)
+   * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
+   *     termsFile and snapshotFile are required)
    * @throws IllegalArgumentException if the HTTP port is out of range
    */
   public ServiceSettings {
@@ -90,6 +93,7 @@ public record ServiceSettings(
     private SubjectFloodFilter.Settings subjectFlood = SubjectFloodFilter.Settings.DEFAULTS;
     private MimeLimits mimeLimits = MimeLimits.DEFAULTS;
     private Duration shutdownGrace = Duration.ofSeconds(30);
+    private Path snapshotFile;
 
     private Builder() {}
 
@@ -163,6 +167,11 @@ public record ServiceSettings(
       return this;
     }
 
+    public Builder snapshotFile(Path file) {
+      this.snapshotFile = file;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException or NullPointerException as the record's constructor does
      */
@@ -181,7 +190,8 @@ public record ServiceSettings(
           spamThreshold,
           subjectFlood,
           mimeLimits,
-          shutdownGrace);
+          shutdownGrace,
+          snapshotFile);
     }
   }
 }

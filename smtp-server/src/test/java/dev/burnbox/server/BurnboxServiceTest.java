@@ -227,6 +227,31 @@ class BurnboxServiceTest {
     assertThat(inbox("ivan")).hasSize(3);
   }
 
+  @Test
+  void withASnapshotFileMailSurvivesARestartUnderTheSameIds() throws Exception {
+    Path snapshot = dir.resolve("store.snapshot");
+    start(s -> s.snapshotFile(snapshot));
+    send("Keep me", "across the restart", "jane@any.test");
+    MessageSummary before = inbox("jane").getFirst();
+    byte[] raw = service.store().get(before.id()).orElseThrow().raw();
+    service.close();
+    assertThat(snapshot).exists();
+
+    start(s -> s.snapshotFile(snapshot));
+    assertThat(inbox("jane")).containsExactly(before);
+    assertThat(service.store().get(before.id()).orElseThrow().raw()).isEqualTo(raw);
+    assertThat(http("/api/v1/messages/" + before.id().value())).contains("Keep me");
+  }
+
+  @Test
+  void aDamagedSnapshotStartsAnEmptyStoreInsteadOfFailing() throws Exception {
+    Path snapshot = Files.writeString(dir.resolve("store.snapshot"), "garbage, not a snapshot");
+    start(s -> s.snapshotFile(snapshot));
+    assertThat(service.store().stats().messages()).isZero();
+    send("still works", "hello", "kim@any.test");
+    assertThat(inbox("kim")).hasSize(1);
+  }
+
   /** Sends one message over a raw session from {@code localAddress}; returns the DATA reply. */
   private String sendRaw(String localAddress, String subject, String to) throws Exception {
     try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), localAddress)) {

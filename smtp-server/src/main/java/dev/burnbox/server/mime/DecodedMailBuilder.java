@@ -45,10 +45,6 @@ final class DecodedMailBuilder {
     this.budget = limits.maxDecodedBytes();
   }
 
-  MimeLimits limits() {
-    return limits;
-  }
-
   /** Adds a top-level header field; {@code rawValue} is unfolded but not yet decoded. */
   void header(String name, String rawValue) {
     headers.add(new MailHeader(name, HeaderText.decodeEncodedWords(rawValue)));

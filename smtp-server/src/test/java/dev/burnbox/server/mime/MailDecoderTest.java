@@ -107,6 +107,15 @@ class MailDecoderTest {
   }
 
   @Test
+  void multipartWithoutBoundaryOrDelimiterIsKeptAsText() {
+    DecodedMail mail =
+        decode("Subject: b\nContent-Type: multipart/mixed\n\nJust text\n----------\nmore text\n");
+
+    assertThat(mail.malformed()).isTrue();
+    assertThat(mail.text()).isEqualTo("Just text\n----------\nmore text\n");
+  }
+
+  @Test
   void nothingAndGarbageStillDecode() {
     assertThat(DECODER.decode(new byte[0]).scanText()).isEqualTo("\n");
     assertThat(DECODER.decode(new byte[] {0, -1, '\n', '\n', -128}).malformed()).isTrue();

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Measures full MIME decoding of real mail to DecodedMail on one thread, mime4j (the service's
-# MailDecoder) against Jakarta Mail (JakartaMailDecoder, bench only) with and without the
+# MailDecoder), mime4j-dom (Mime4jDomDecoder) and Jakarta Mail (JakartaMailDecoder) with and without the
 # StreamProvider property, and prints the markdown for docs/benchmarks.md ("MIME decoding"):
 # msgs/s and MB/s as ratios to Jakarta-with-the-property of the same run, then how far the parsers
 # agree on the corpus and on the odd-MIME test corpus (MimeBenchReport).
 #
-# Usage: bench/run-mime-bench.sh         about 3 minutes on 2 cores (3 parsers x decode, 2 x
+# Usage: bench/run-mime-bench.sh         about 4 minutes on 2 cores (4 parsers x decode, 2 x
 #                                        decode+scanText; 1 fork, 5 x 3 s warm-up, 5 x 3 s measured:
 #                                        one operation is a whole corpus pass, 0.2-1 s, and the JIT
 #                                        needs about 10 s to settle)

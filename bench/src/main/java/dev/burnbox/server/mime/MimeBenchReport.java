@@ -26,6 +26,7 @@ import java.util.function.Function;
  */
 public final class MimeBenchReport {
   private static final String BASELINE = "jakarta";
+  private static final List<String> IMPLS = List.of("mime4j", "mime4j-dom", "jakarta");
 
   private MimeBenchReport() {}
 
@@ -143,14 +144,14 @@ public final class MimeBenchReport {
       rows++;
       String[] cells = line.split("\t", -1);
       byte[] raw = Files.readAllBytes(dir.resolve(cells[0]));
-      for (String impl : List.of("mime4j", "jakarta")) {
+      for (String impl : IMPLS) {
         String miss = miss(MimeDecodeBenchmark.decoder(impl).apply(raw), cells);
         if (miss != null) {
           failures.computeIfAbsent(impl, k -> new ArrayList<>()).add(cells[0] + " (" + miss + ")");
         }
       }
     }
-    for (String impl : List.of("mime4j", "jakarta")) {
+    for (String impl : IMPLS) {
       List<String> failed = failures.getOrDefault(impl, List.of());
       md.append(
           String.format(

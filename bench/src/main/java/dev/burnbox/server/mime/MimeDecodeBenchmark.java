@@ -22,7 +22,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * ({@link MimeBenchReport} does the division).
  *
  * <ul>
- *   <li>{@code mime4j}: {@link MailDecoder}, what the service uses.
+ *   <li>{@code mime4j}: {@link MailDecoder}, what the service uses: mime4j's token stream.
+ *   <li>{@code mime4j-dom}: {@link Mime4jDomDecoder}: mime4j-dom's message tree, then a walk.
  *   <li>{@code jakarta}: {@link JakartaMailDecoder} with the {@code
  *       jakarta.mail.util.StreamProvider} system property set to Angus's provider (the
  *       DEPENDENCIES.md trick), Jakarta's best case.
@@ -40,7 +41,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class MimeDecodeBenchmark {
-  @Param({"mime4j", "jakarta", "jakarta-lookup"})
+  @Param({"mime4j", "mime4j-dom", "jakarta", "jakarta-lookup"})
   public String impl;
 
   private byte[][] mails;
@@ -60,6 +61,9 @@ public class MimeDecodeBenchmark {
     switch (impl) {
       case "mime4j" -> {
         return MailDecoder.withDefaults()::decode;
+      }
+      case "mime4j-dom" -> {
+        return new Mime4jDomDecoder(MimeLimits.DEFAULTS)::decode;
       }
       case "jakarta" -> {
         System.setProperty(

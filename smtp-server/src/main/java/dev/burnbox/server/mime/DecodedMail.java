@@ -14,13 +14,15 @@ import java.util.Optional;
  * @param to the decoded recipients of the To header, one entry per address
  * @param date the Date header, if present and readable
  * @param headers every top-level header field, in order, unfolded and decoded
- * @param text the text/plain parts, each decoded with its charset, joined by blank lines
- * @param html the text/html parts as decoded HTML, joined; unsanitized: the web layer must sanitize
- *     it before showing it
+ * @param text the text/plain parts, each decoded with its charset, each starting on a new line;
+ *     line ends are LF
+ * @param html the text/html parts as decoded HTML, each starting on a new line; unsanitized: the
+ *     web layer must sanitize it before showing it
  * @param attachments the parts that are files rather than message text, in order
  * @param malformed true if the MIME structure could not be followed and the content comes from the
  *     raw text instead
- * @param problems what was wrong with the message or which limit cut it short, for logs and tests
+ * @param problems what was wrong with the message or which limit cut it short, for logs and tests;
+ *     at most the first 20 distinct ones
  */
 public record DecodedMail(
     String subject,

@@ -45,31 +45,17 @@ final class DecodedMailBuilder {
     this.budget = limits.maxDecodedBytes();
   }
 
-  MimeLimits limits() {
-    return limits;
-  }
-
   /** Adds a top-level header field; {@code rawValue} is unfolded but not yet decoded. */
   void header(String name, String rawValue) {
     headers.add(new MailHeader(name, HeaderText.decodeEncodedWords(rawValue)));
-    switch (name.toLowerCase(Locale.ROOT)) {
-      case "subject" -> {
-        if (subject == null) {
-          subject = headers.getLast().value();
-        }
-      }
-      case "from" -> {
-        if (from == null) {
-          from = String.join(", ", HeaderText.addresses(rawValue));
-        }
-      }
-      case "to" -> to.addAll(HeaderText.addresses(rawValue));
-      case "date" -> {
-        if (date.isEmpty()) {
-          date = HeaderText.date(rawValue);
-        }
-      }
-      default -> {}
+    if (subject == null && name.equalsIgnoreCase("Subject")) {
+      subject = headers.getLast().value();
+    } else if (from == null && name.equalsIgnoreCase("From")) {
+      from = String.join(", ", HeaderText.addresses(rawValue));
+    } else if (name.equalsIgnoreCase("To")) {
+      to.addAll(HeaderText.addresses(rawValue));
+    } else if (date.isEmpty() && name.equalsIgnoreCase("Date")) {
+      date = HeaderText.date(rawValue);
     }
   }
 

@@ -25,24 +25,35 @@ final class HeaderText {
    * {@code value} with each line fold (a line break and the white space after it) made one space.
    */
   static String unfold(String value) {
-    if (value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
+    int lineBreak = nextLineBreak(value, 0);
+    if (lineBreak < 0) {
       return value.strip();
     }
     StringBuilder out = new StringBuilder(value.length());
-    for (int i = 0; i < value.length(); i++) {
+    int copied = 0;
+    while (lineBreak >= 0) {
+      out.append(value, copied, lineBreak);
+      copied = lineBreak;
+      while (copied < value.length() && isFoldSpace(value.charAt(copied))) {
+        copied++;
+      }
+      if (!out.isEmpty() && out.charAt(out.length() - 1) != ' ') {
+        out.append(' ');
+      }
+      lineBreak = nextLineBreak(value, copied);
+    }
+    out.append(value, copied, value.length());
+    return out.toString().strip();
+  }
+
+  private static int nextLineBreak(String value, int from) {
+    for (int i = from; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (c == '\r' || c == '\n') {
-        while (i + 1 < value.length() && isFoldSpace(value.charAt(i + 1))) {
-          i++;
-        }
-        if (!out.isEmpty() && out.charAt(out.length() - 1) != ' ') {
-          out.append(' ');
-        }
-      } else {
-        out.append(c);
+      if (c == '\n' || c == '\r') {
+        return i;
       }
     }
-    return out.toString().strip();
+    return -1;
   }
 
   private static boolean isFoldSpace(char c) {

@@ -2,7 +2,9 @@ package dev.burnbox.server.mime;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Locale;
 import java.util.Objects;
@@ -168,8 +170,7 @@ public final class MailDecoder {
       filename = part.getContentTypeParameters().get("name");
     }
     if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
-      mail.malformed("multipart without a boundary: its content is read as text");
-      mail.text(stream.getDecodedInputStream(), charset);
+      multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth);
     } else if (!attachment && type.equals("text/plain")) {
       mail.text(stream.getDecodedInputStream(), charset);
     } else if (!attachment && type.equals("text/html")) {
@@ -181,6 +182,50 @@ public final class MailDecoder {
     } else {
       mail.attachment(filename, type, stream.getDecodedInputStream());
     }
+  }
+
+  /**
+   * Walks a multipart body whose Content-Type names no boundary with the boundary of its first
+   * {@code --token} line, as mail clients do; without one, keeps the body as text (malformed).
+   */
+  private void multipartWithoutBoundary(byte[] body, DecodedMailBuilder mail, int depth)
+      throws IOException {
+    String boundary = firstDelimiter(body);
+    if (boundary == null) {
+      mail.malformed("multipart without a boundary: its content is read as text");
+      mail.rawText(body, 0, body.length);
+      return;
+    }
+    mail.problem("multipart without a boundary: used \"" + boundary + "\" found in its body");
+    byte[] header =
+        ("Content-Type: multipart/mixed; boundary=\"" + boundary + "\"\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    byte[] multipart = Arrays.copyOf(header, header.length + body.length);
+    System.arraycopy(body, 0, multipart, header.length, body.length);
+    try {
+      walk(multipart, mail, depth, false);
+    } catch (MimeException e) {
+      mail.malformed("unreadable multipart without a boundary: " + e);
+    }
+  }
+
+  /**
+   * The token of the first line that looks like a MIME delimiter ({@code --token}) and is followed
+   * by a Content- header line, or null.
+   */
+  private static String firstDelimiter(byte[] body) {
+    String text = new String(body, StandardCharsets.ISO_8859_1);
+    String[] lines = text.split("\r?\n", -1);
+    for (int i = 0; i + 1 < lines.length; i++) {
+      String token = lines[i].strip();
+      boolean delimiterLike = token.length() > 2 && token.length() <= 72 && token.startsWith("--");
+      if (delimiterLike
+          && lines[i + 1].regionMatches(true, 0, "Content-", 0, 8)
+          && token.chars().allMatch(c -> c > ' ' && c < 127 && c != '"')) {
+        return token.substring(2);
+      }
+    }
+    return null;
   }
 
   private void attachedMessage(byte[] message, DecodedMailBuilder mail, int depth) {
@@ -210,7 +255,7 @@ public final class MailDecoder {
   }
 
   /** The value of a raw header field: after the colon, UTF-8 if valid, unfolded. */
-  private static String headerValue(ByteSequence raw) {
+  static String headerValue(ByteSequence raw) {
     byte[] bytes = raw.toByteArray();
     int colon = 0;
     while (colon < bytes.length && bytes[colon] != ':') {

@@ -9,6 +9,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns bytes into text the way mail readers do: declared charsets are honoured when Java knows
@@ -18,34 +20,47 @@ import java.nio.charset.UnsupportedCharsetException;
 final class TextCharsets {
   static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
+  /** Looking up a name Java does not know walks the charset providers each time: remember. */
+  private static final Map<String, Named> LOOKED_UP = new ConcurrentHashMap<>();
+
+  private static final int MAX_CACHED_NAMES = 512;
+
   private TextCharsets() {}
 
   /** The charset named {@code name}, or null if there is none, it is unknown or it is ASCII. */
   static Charset lookup(String name) {
-    if (name == null || name.isBlank()) {
-      return null;
-    }
-    String trimmed = name.trim();
-    if (trimmed.length() > 2 && trimmed.startsWith("\"") && trimmed.endsWith("\"")) {
-      trimmed = trimmed.substring(1, trimmed.length() - 1);
-    }
-    try {
-      Charset charset = Charset.forName(trimmed);
-      return charset.equals(StandardCharsets.US_ASCII) ? null : charset;
-    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-      return null;
-    }
+    return name == null || name.isBlank() ? null : named(name).charset();
   }
 
-  /** True if Java knows {@code name} (ASCII counts as known). */
+  /** True if Java knows {@code name} (ASCII and no name count as known). */
   static boolean isKnown(String name) {
-    if (name == null || name.isBlank()) {
-      return true;
+    return name == null || name.isBlank() || named(name).known();
+  }
+
+  private static Named named(String name) {
+    Named named = LOOKED_UP.get(name);
+    if (named == null) {
+      named = Named.lookUp(name);
+      if (LOOKED_UP.size() < MAX_CACHED_NAMES) { // names come from mail: bound the cache
+        LOOKED_UP.put(name, named);
+      }
     }
-    try {
-      return Charset.isSupported(name.trim().replace("\"", ""));
-    } catch (IllegalCharsetNameException e) {
-      return false;
+    return named;
+  }
+
+  /** What a charset name in a message stands for: null for ASCII and for unknown names. */
+  private record Named(Charset charset, boolean known) {
+    static Named lookUp(String name) {
+      String trimmed = name.trim();
+      if (trimmed.length() > 2 && trimmed.startsWith("\"") && trimmed.endsWith("\"")) {
+        trimmed = trimmed.substring(1, trimmed.length() - 1);
+      }
+      try {
+        Charset charset = Charset.forName(trimmed);
+        return new Named(charset.equals(StandardCharsets.US_ASCII) ? null : charset, true);
+      } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+        return new Named(null, false);
+      }
     }
   }
 

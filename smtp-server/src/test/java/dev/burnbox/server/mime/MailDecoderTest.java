@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** Fields of {@link DecodedMail} the corpus expectations do not cover, and the limits. */
@@ -107,6 +111,15 @@ class MailDecoderTest {
   }
 
   @Test
+  void multipartWithoutBoundaryOrDelimiterIsKeptAsText() {
+    DecodedMail mail =
+        decode("Subject: b\nContent-Type: multipart/mixed\n\nJust text\n----------\nmore text\n");
+
+    assertThat(mail.malformed()).isTrue();
+    assertThat(mail.text()).isEqualTo("Just text\n----------\nmore text\n");
+  }
+
+  @Test
   void nothingAndGarbageStillDecode() {
     assertThat(DECODER.decode(new byte[0]).scanText()).isEqualTo("\n");
     assertThat(DECODER.decode(new byte[] {0, -1, '\n', '\n', -128}).malformed()).isTrue();
@@ -121,6 +134,21 @@ class MailDecoderTest {
                 + "<ul><li>one</li><li>two</li></ul>fr&#8203;ee&shy;dom<br>x&nbsp;y");
 
     assertThat(mail.scanText()).isEqualTo("s\none\ntwo\nfreedom\nx y");
+  }
+
+  @Test
+  void oneDecoderServesManyThreads() throws Exception {
+    List<byte[]> messages = MimeCorpus.messages();
+    List<DecodedMail> expected = messages.stream().map(DECODER::decode).toList();
+    try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+      List<Future<List<DecodedMail>>> runs = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        runs.add(pool.submit(() -> messages.stream().map(DECODER::decode).toList()));
+      }
+      for (Future<List<DecodedMail>> run : runs) {
+        assertThat(run.get()).isEqualTo(expected);
+      }
+    }
   }
 
   @Test

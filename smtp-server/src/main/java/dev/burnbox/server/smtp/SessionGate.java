@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
+import java.net.SocketException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,9 +80,24 @@ final class SessionGate implements SessionHandler {
             .register(registry);
   }
 
+  /**
+   * Replies go out as soon as they are written. A pipelining client sends MAIL, RCPT and DATA at
+   * once and waits for all three replies; with Nagle's algorithm on, the second reply waits for the
+   * ACK of the first, which the client delays (about 40 ms on Linux): measured 46 ms per pipelined
+   * transaction instead of under 1 ms.
+   */
+  private static void noDelay(Session session) {
+    try {
+      session.getSocket().setTcpNoDelay(true);
+    } catch (SocketException e) {
+      // the client is already gone; the session ends on its first read
+    }
+  }
+
   @Override
   public SessionAcceptance accept(Session session) {
     sessions.increment();
+    noDelay(session);
     InetAddress address = session.getRemoteAddress().getAddress();
     boolean trusted = settings.trustedNetworks().contains(address);
     if (draining) {

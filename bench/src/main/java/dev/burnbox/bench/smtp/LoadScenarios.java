@@ -36,6 +36,7 @@ public final class LoadScenarios {
   private final LoadTarget target;
   private final LoadMessages messages;
   private final InetAddress[] sources;
+  private volatile boolean pipelining = true;
 
   /**
    * @param sourceAddresses how many loopback addresses clients bind to, 1 to 254
@@ -54,6 +55,12 @@ public final class LoadScenarios {
         throw new IllegalStateException(impossible);
       }
     }
+  }
+
+  /** Stops pipelining MAIL/RCPT/DATA on connections opened from now on (to compare). */
+  public LoadScenarios withoutPipelining() {
+    pipelining = false;
+    return this;
   }
 
   private InetAddress source(int client) {
@@ -182,6 +189,8 @@ public final class LoadScenarios {
                       }
                     }));
       }
+      awaitOpenedOrStalled(openers, opened);
+      run.abandonUngreeted();
       for (Thread opener : openers) {
         opener.join();
       }
@@ -312,6 +321,24 @@ public final class LoadScenarios {
     }
   }
 
+  /** Waits until every opener is done, or none has opened a connection for 5 s. */
+  private static void awaitOpenedOrStalled(List<Thread> openers, AtomicInteger opened)
+      throws InterruptedException {
+    int last = opened.get();
+    long lastChange = System.nanoTime();
+    for (Thread opener : openers) {
+      while (!opener.join(Duration.ofMillis(100))) {
+        long now = System.nanoTime();
+        if (opened.get() != last) {
+          last = opened.get();
+          lastChange = now;
+        } else if (now - lastChange > TimeUnit.SECONDS.toNanos(5)) {
+          return;
+        }
+      }
+    }
+  }
+
   private static void parkUntil(long nanoTime) {
     long wait;
     while ((wait = nanoTime - System.nanoTime()) > 0) {
@@ -324,11 +351,15 @@ public final class LoadScenarios {
     final TransactionTally tally = new TransactionTally();
     final Set<SmtpLoadClient> open = ConcurrentHashMap.newKeySet();
     final Map<SmtpLoadClient, Long> awaitingGreeting = new ConcurrentHashMap<>();
+    final Set<SmtpLoadClient> abandoned = ConcurrentHashMap.newKeySet();
     volatile boolean stopping;
 
     SmtpLoadClient open(InetAddress source) throws IOException {
       SmtpLoadClient smtp = SmtpLoadClient.connect(source, target.address(), READ_TIMEOUT_MILLIS);
       open.add(smtp);
+      if (!pipelining) {
+        smtp.turnPipeliningOff();
+      }
       if (stopping) {
         smtp.close();
       }
@@ -345,6 +376,11 @@ public final class LoadScenarios {
       int greeting;
       try {
         greeting = smtp.greeting();
+      } catch (IOException e) {
+        if (abandoned.contains(smtp)) {
+          return false; // counted as not greeted when it was abandoned
+        }
+        throw e;
       } finally {
         if (!stopping) {
           awaitingGreeting.remove(smtp);
@@ -394,6 +430,19 @@ public final class LoadScenarios {
       }
       for (Thread thread : threads) {
         thread.join(Duration.ofSeconds(5));
+      }
+    }
+
+    /** Counts every connection still waiting for its greeting as not greeted, and closes it. */
+    void abandonUngreeted() {
+      long now = System.nanoTime();
+      for (Map.Entry<SmtpLoadClient, Long> waiting : awaitingGreeting.entrySet()) {
+        if (awaitingGreeting.remove(waiting.getKey()) != null) {
+          abandoned.add(waiting.getKey());
+          tally.outcome(LoadResult.NOT_GREETED);
+          tally.greeting(now - waiting.getValue());
+          closeQuietly(waiting.getKey());
+        }
       }
     }
 

@@ -83,6 +83,8 @@ public final class ServerProcess implements AutoCloseable {
             postfixRoot.resolve("usr/sbin/smtp-sink").toString(),
             "-u",
             "nobody",
+            "-m",
+            "20000", // sessions at once; the default 256 leaves the rest queued in the kernel
             "127.0.0.1:" + port,
             "1024");
     builder.environment().put("LD_LIBRARY_PATH", postfixRoot.resolve("usr/lib/postfix").toString());

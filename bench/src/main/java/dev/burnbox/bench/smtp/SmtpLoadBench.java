@@ -89,6 +89,11 @@ public final class SmtpLoadBench {
         description = "Client source addresses 127.0.0.1 to 127.0.0.N (default ${DEFAULT-VALUE}).")
     int sources;
 
+    @Option(
+        names = "--no-pipelining",
+        description = "Send MAIL, RCPT and DATA one at a time even if PIPELINING is offered.")
+    boolean noPipelining;
+
     LoadScenarios scenarios() {
       LoadTarget target =
           new LoadTarget(
@@ -97,7 +102,8 @@ public final class SmtpLoadBench {
               new ProcessProbe(serverPid));
       LoadMessages messages = wholeCorpus ? LoadMessages.wholeCorpus() : LoadMessages.ofSize(size);
       System.err.println("mail: " + messages.description());
-      return new LoadScenarios(target, messages, sources);
+      LoadScenarios scenarios = new LoadScenarios(target, messages, sources);
+      return noPipelining ? scenarios.withoutPipelining() : scenarios;
     }
   }
 

@@ -29,6 +29,7 @@ public final class SmtpLoadClient implements Closeable {
   private final OutputStream out;
   private final StringBuilder line = new StringBuilder(128);
   private boolean pipelining;
+  private boolean pipeliningOff;
 
   private SmtpLoadClient(Socket socket) throws IOException {
     this.socket = socket;
@@ -81,9 +82,14 @@ public final class SmtpLoadClient implements Closeable {
     }
   }
 
-  /** Whether the last EHLO reply offered PIPELINING (and the commands are sent in one write). */
+  /** Whether MAIL, RCPT and DATA go in one write: the server offered PIPELINING and it is on. */
   public boolean pipelining() {
-    return pipelining;
+    return pipelining && !pipeliningOff;
+  }
+
+  /** Sends MAIL, RCPT and DATA one at a time even if the server offers PIPELINING. */
+  public void turnPipeliningOff() {
+    pipeliningOff = true;
   }
 
   /**
@@ -117,7 +123,7 @@ public final class SmtpLoadClient implements Closeable {
 
   /** MAIL, RCPT, DATA; returns 354 or the first failing code (after a RSET). */
   private int envelope(String from, String recipient) throws IOException {
-    if (pipelining) {
+    if (pipelining()) {
       writeLine("MAIL FROM:<" + from + ">");
       writeLine("RCPT TO:<" + recipient + ">");
       writeLine("DATA");

@@ -8,7 +8,8 @@ import org.HdrHistogram.Histogram;
  * figures that could not be measured (server CPU and RSS of a server without a local process id,
  * greeting times when nobody was greeted) are NaN.
  *
- * @param scenario {@code blast}, {@code idle-many} or {@code slow-clients}
+ * @param scenario {@code blast}, {@code blast-unpipelined}, {@code idle-many} or {@code
+ *     slow-clients}
  * @param server the server's label, e.g. {@code virtual} or {@code smtp-sink}
  * @param load connections (blast), open connections (idle-many) or clients (slow-clients)
  * @param seconds length of the measured window
@@ -87,6 +88,28 @@ public record LoadResult(
     long micros =
         percentile >= 100 ? histogram.getMaxValue() : histogram.getValueAtPercentile(percentile);
     return micros / 1000.0;
+  }
+
+  /** The same figures under another scenario name. */
+  LoadResult as(String otherScenario) {
+    return new LoadResult(
+        otherScenario,
+        server,
+        load,
+        seconds,
+        accepted,
+        messagesPerSecond,
+        p50,
+        p99,
+        p999,
+        max,
+        outcomes,
+        serverCpuPercent,
+        serverRssMebibytes,
+        greetingP50,
+        greetingP99,
+        greetingMax,
+        notGreeted);
   }
 
   /** Outcomes other than 2xx replies, e.g. {@code 421: 3, io: 1}; "none" if there were none. */

@@ -33,6 +33,9 @@ public final class LoadScenarios {
   private static final int READ_TIMEOUT_MILLIS = 30_000;
   private static final int RECIPIENTS = 1000;
 
+  /** Slow clients arrive evenly over this first part of the window. */
+  public static final Duration RAMP = Duration.ofSeconds(1);
+
   private final LoadTarget target;
   private final LoadMessages messages;
   private final InetAddress[] sources;
@@ -246,10 +249,11 @@ public final class LoadScenarios {
   }
 
   /**
-   * {@code clients} clients, all starting at once, each in a loop until {@code measure} has passed:
-   * connect, wait for the greeting (timed from the connect), EHLO, one message whose content is
-   * written at {@code bytesPerSecond}, QUIT. Connections still waiting for a greeting at the end
-   * count as {@link LoadResult#NOT_GREETED}.
+   * {@code clients} clients, starting evenly over the first {@link #RAMP} (they arrive at {@code
+   * clients} per second), each in a loop until {@code measure} has passed: connect, wait for the
+   * greeting (timed from the connect), EHLO, one message whose content is written at {@code
+   * bytesPerSecond}, QUIT. Connections still waiting for a greeting at the end count as {@link
+   * LoadResult#NOT_GREETED}.
    */
   public LoadResult slowClients(int clients, Duration measure, int bytesPerSecond)
       throws InterruptedException {
@@ -263,6 +267,7 @@ public final class LoadScenarios {
           Thread.ofVirtual()
               .start(
                   () -> {
+                    parkUntil(start + RAMP.toNanos() * client / clients);
                     while (System.nanoTime() < until && !run.stopping) {
                       long connecting = System.nanoTime();
                       SmtpLoadClient smtp = null;

@@ -19,7 +19,8 @@ import org.subethamail.smtp.server.SMTPServer;
  * The load bench's reference servers without Burnbox's pipeline, run as their own process on
  * loopback until killed: {@code intake} is Burnbox's {@link SmtpIntake} with an acceptor that
  * answers 250 and keeps nothing; {@code subetha} is a bare SubEtha {@link SMTPServer} whose handler
- * reads and discards the data. Both print {@code listening smtp=PORT} on stdout once bound.
+ * reads and discards the data (no Received header, as in the intake: SubEtha's would look up each
+ * client's host name). Both print {@code listening smtp=PORT} on stdout once bound.
  *
  * <p>Usage: {@code NoOpSmtpServer intake|subetha virtual|platform|pool MAX_CONNECTIONS}
  */
@@ -55,6 +56,8 @@ public final class NoOpSmtpServer {
               .maxConnections(maxConnections)
               .executorService(executor(threads))
               .messageHandlerFactory(NoOpSmtpServer::discarding)
+              // as the intake does; SubEtha's Received header looks up the client's host name
+              .insertReceivedHeaders(false)
               .build();
       server.start();
       port = server.getPortAllocated();

@@ -21,6 +21,10 @@ public final class SmtpBenchProfile {
   static final List<String> SERVICE_MODES = List.of("platform", "pool-50", "virtual");
 
   static final String BARE_INTAKE = "bare-intake";
+
+  /** Scenario name of blast at 100 connections with MAIL/RCPT/DATA sent one at a time. */
+  static final String BLAST_UNPIPELINED = "blast-unpipelined";
+
   static final String BARE_SUBETHA = "bare-subetha";
   static final String SMTP_SINK = "smtp-sink";
   static final String DEFAULT_MODE = "virtual";
@@ -121,6 +125,7 @@ public final class SmtpBenchProfile {
   void run() throws Exception {
     Files.createDirectories(out);
     Instant started = Instant.now();
+    String loadBefore = loadAverage();
     if (note != null && !note.isBlank()) {
       notes.add(note);
     }
@@ -139,6 +144,13 @@ public final class SmtpBenchProfile {
         warmUp(scenarios);
         for (int c : size.blastConnections) {
           results.add(scenarios.blast(c, size.blastWarmup, size.blastMeasure));
+        }
+        if (!server.equals(BARE_SUBETHA)) { // SubEtha does not offer PIPELINING anyway
+          LoadResult unpipelined =
+              scenarios(process)
+                  .withoutPipelining()
+                  .blast(100, size.blastWarmup, size.blastMeasure);
+          results.add(unpipelined.as(BLAST_UNPIPELINED));
         }
         if (sink && (server.equals(DEFAULT_MODE) || server.equals(SMTP_SINK))) {
           crossCheck(process);
@@ -170,11 +182,24 @@ public final class SmtpBenchProfile {
         }
       }
     }
+    notes.add(
+        "Load average (1, 5, 15 min) of the machine, shared with other work: %s at the start, %s at"
+                .formatted(loadBefore, loadAverage())
+            + " the end.");
     Duration took = Duration.between(started, Instant.now());
     new SmtpBenchReport(
             size, command, started, took, messages.description(), results, crossChecks, notes)
         .write(out, docs);
     System.err.printf("done in %d s; report in %s%n", took.toSeconds(), out.resolve("report.md"));
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return String.join(" ", fields[0], fields[1], fields[2]);
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
   }
 
   private ServerProcess start(String server, String scenario) throws IOException {

@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * a client at a time.
  */
 public final class SmtpLoadClient implements Closeable {
-  /** The message sent after DATA must already be dot-stuffed and end with CRLF.CRLF. */
-  public static final byte[] END_OF_DATA = ".\r\n".getBytes(StandardCharsets.US_ASCII);
+  /** The line that ends message content, after the content's last CRLF. */
+  static final byte[] END_OF_DATA = ".\r\n".getBytes(StandardCharsets.US_ASCII);
 
   private final Socket socket;
   private final InputStream in;

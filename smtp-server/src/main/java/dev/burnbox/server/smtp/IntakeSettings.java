@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * @param domains domains whose recipients are accepted, lower-cased, internationalized ones in
  *     punycode; empty (default) accepts every domain. A recipient in another domain gets {@code 550
  *     5.7.1} (relay denied).
- * @param threads one virtual (default) or platform thread per connection
+ * @param threads one virtual (default) or platform thread per connection, or a fixed pool of {@code
+ *     poolThreads}
  * @param maxMessageSize largest message in bytes, as received after dot-unstuffing; advertised as
  *     {@code SIZE}, checked against {@code MAIL FROM ... SIZE=} and counted during DATA/BDAT.
  *     Default 10 MiB.

@@ -85,8 +85,16 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "MODEL",
       defaultValue = "${env:BURNBOX_THREADS:-virtual}",
       description =
-          "virtual or platform: one thread per SMTP connection (BURNBOX_THREADS, default ${DEFAULT-VALUE}).")
+          "virtual or platform: one thread per SMTP connection; pool: a fixed pool of --pool-threads (BURNBOX_THREADS, default ${DEFAULT-VALUE}).")
   ThreadModel threads;
+
+  @Option(
+      names = "--pool-threads",
+      paramLabel = "N",
+      defaultValue = "${env:BURNBOX_POOL_THREADS:-50}",
+      description =
+          "Threads of the fixed pool with --threads=pool (BURNBOX_POOL_THREADS, default ${DEFAULT-VALUE}).")
+  int poolThreads;
 
   @Option(
       names = "--max-message-size",
@@ -358,6 +366,7 @@ final class ServeCommand implements Callable<Integer> {
             .bindAddress(bindAddress)
             .domains(split(domains))
             .threads(threads)
+            .poolThreads(poolThreads)
             .maxMessageSize(Math.toIntExact(Math.min(maxMessageSize, Integer.MAX_VALUE - 1)))
             .maxRecipients(maxRecipients)
             .maxConnections(maxConnections)

@@ -20,6 +20,14 @@ class ServeCommandTest {
   }
 
   @Test
+  void threadsPoolTakesItsSizeFromPoolThreads() {
+    ServiceSettings settings = parse("--threads=pool", "--pool-threads", "8");
+    assertThat(settings.smtp().threads()).isEqualTo(ThreadModel.POOL);
+    assertThat(settings.smtp().poolThreads()).isEqualTo(8);
+    assertThat(parse().smtp().poolThreads()).isEqualTo(50);
+  }
+
+  @Test
   void withoutOptionsEverySettingHasItsDocumentedDefault() {
     ServiceSettings settings = parse();
     assertThat(settings.smtp().port()).isEqualTo(2525);

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * @param domains domains whose recipients are accepted, lower-cased, internationalized ones in
  *     punycode; empty (default) accepts every domain. A recipient in another domain gets {@code 550
  *     5.7.1} (relay denied).
- * @param threads one virtual (default) or platform thread per connection
+ * @param threads one virtual (default) or platform thread per connection, or a fixed pool of {@code
+ *     poolThreads}
  * @param maxMessageSize largest message in bytes, as received after dot-unstuffing; advertised as
  *     {@code SIZE}, checked against {@code MAIL FROM ... SIZE=} and counted during DATA/BDAT.
  *     Default 10 MiB.
@@ -51,6 +52,8 @@ import java.util.stream.Collectors;
  *     (default) makes a self-signed certificate for {@code hostName} at start
  * @param tlsKeystorePassword password of {@code tlsKeystore} and its key; null for none
  * @param backlog listen backlog; default 1024 (SubEtha's 50 stalls bursts of connects)
+ * @param poolThreads threads of the fixed pool when {@code threads} is {@link ThreadModel#POOL};
+ *     ignored otherwise. Default 50.
  */
 public record IntakeSettings(
     int port,
@@ -71,7 +74,8 @@ public record IntakeSettings(
     boolean filtersEnabled,
     Path tlsKeystore,
     String tlsKeystorePassword,
-    int backlog) {
+    int backlog,
+    int poolThreads) {
 
   /** Default port: an unprivileged stand-in for 25. */
   public static final int DEFAULT_PORT = 2525;
@@ -108,6 +112,7 @@ public record IntakeSettings(
     Objects.requireNonNull(trustedNetworks, "trustedNetworks");
     check(perIpMessageRate >= 0, "perIpMessageRate must not be negative");
     check(backlog >= 1, "backlog must be positive");
+    check(poolThreads >= 1, "poolThreads must be positive");
   }
 
   private static void check(boolean condition, String message) {
@@ -155,6 +160,7 @@ public record IntakeSettings(
     builder.tlsKeystore = tlsKeystore;
     builder.tlsKeystorePassword = tlsKeystorePassword;
     builder.backlog = backlog;
+    builder.poolThreads = poolThreads;
     return builder;
   }
 
@@ -185,7 +191,7 @@ public record IntakeSettings(
   /** Hides the key store password. */
   @Override
   public String toString() {
-    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d]"
+    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d]"
         .formatted(
             port,
             bindAddress,
@@ -204,7 +210,8 @@ public record IntakeSettings(
             perIpMessageRate,
             filtersEnabled,
             tlsKeystore,
-            backlog);
+            backlog,
+            poolThreads);
   }
 
   /** Mutable, not thread-safe; each setter returns the builder. Starts from the defaults. */
@@ -228,6 +235,7 @@ public record IntakeSettings(
     private Path tlsKeystore;
     private String tlsKeystorePassword;
     private int backlog = 1024;
+    private int poolThreads = 50;
 
     private Builder() {}
 
@@ -326,6 +334,11 @@ public record IntakeSettings(
       return this;
     }
 
+    public Builder poolThreads(int poolThreads) {
+      this.poolThreads = poolThreads;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException as the record constructor does
      */
@@ -349,7 +362,8 @@ public record IntakeSettings(
           filtersEnabled,
           tlsKeystore,
           tlsKeystorePassword,
-          backlog);
+          backlog,
+          poolThreads);
     }
 
     private static String localHostName() {

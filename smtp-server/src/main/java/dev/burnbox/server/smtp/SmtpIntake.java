@@ -20,7 +20,8 @@ import org.subethamail.smtp.server.SMTPServer;
 /**
  * The SMTP intake: a SubEtha SMTP server speaking ESMTP (SIZE, 8BITMIME, SMTPUTF8, PIPELINING,
  * CHUNKING, ENHANCEDSTATUSCODES, STARTTLS) that hands every fully received message to a {@link
- * MessageAcceptor} and answers with its reply. One thread (virtual or platform) per connection.
+ * MessageAcceptor} and answers with its reply. One thread (virtual or platform) per connection, or
+ * a fixed pool ({@link ThreadModel#POOL}).
  *
  * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal is counted on {@code
  * burnbox.smtp.refusals{reason}}. Other meters: {@code burnbox.smtp.sessions}, {@code
@@ -128,6 +129,10 @@ public final class SmtpIntake implements AutoCloseable {
         // SubEtha's accept loop bounds the number of sessions, and with it this pool
         yield Executors.newCachedThreadPool(daemons);
       }
+      case POOL ->
+          Executors.newFixedThreadPool(
+              settings.poolThreads(),
+              Thread.ofPlatform().name("smtp-session-", 0).daemon().factory());
     };
   }
 

@@ -498,7 +498,7 @@ class SmtpIntakeAbuseTest {
                   .getSocketFactory()
                   .createSocket(plain, "localhost", plain.getPort(), true);
       secure.setUseClientMode(true);
-      // the server's handshake reads the injected plaintext as a broken TLS record and gives up
+      // SubEtha drops what it had buffered in the clear; what it had not read breaks the handshake
       Throwable handshake = catchThrowable(secure::startHandshake);
       if (handshake == null) {
         secure.getOutputStream().write("RCPT TO:<a@burnbox.test>\r\n".getBytes());

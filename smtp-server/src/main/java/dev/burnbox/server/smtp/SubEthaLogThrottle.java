@@ -1,0 +1,47 @@
+package dev.burnbox.server.smtp;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+
+/**
+ * A logback filter that lets through at most one warning and one error per {@link #WINDOW_SECONDS}
+ * seconds from SubEtha SMTP ({@code org.subethamail.*}), and then says how many were left out. A
+ * client decides when SubEtha logs: one forged TLS record after STARTTLS makes it log "Exception
+ * during SMTP transaction" at WARN with a stack trace of some thirty lines, once per connection,
+ * which would otherwise let anyone flood the log. Installed by {@code logback.xml}; other loggers
+ * are not affected. Thread-safe.
+ */
+public final class SubEthaLogThrottle extends TurboFilter {
+  /** The shortest time between two lines SubEtha may log at one level. */
+  public static final long WINDOW_SECONDS = 10;
+
+  private static final String SUBETHA = "org.subethamail";
+  private static final org.slf4j.Logger log = LoggerFactory.getLogger(SubEthaLogThrottle.class);
+
+  private final LogWindow warnings = new LogWindow(WINDOW_SECONDS);
+  private final LogWindow errors = new LogWindow(WINDOW_SECONDS);
+
+  @Override
+  public FilterReply decide(
+      Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+    if (format == null // a level check such as isWarnEnabled(), not an event
+        || level == null
+        || !level.isGreaterOrEqual(Level.WARN)
+        || !logger.getName().startsWith(SUBETHA)) {
+      return FilterReply.NEUTRAL;
+    }
+    LogWindow window = level.isGreaterOrEqual(Level.ERROR) ? errors : warnings;
+    long suppressed = window.admit(System.nanoTime());
+    if (suppressed < 0) {
+      return FilterReply.DENY;
+    }
+    if (suppressed > 0) {
+      log.warn("{} more {} lines from SubEtha SMTP were not logged", suppressed, level);
+    }
+    return FilterReply.NEUTRAL;
+  }
+}

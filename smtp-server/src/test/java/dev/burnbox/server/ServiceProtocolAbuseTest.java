@@ -198,7 +198,8 @@ class ServiceProtocolAbuseTest {
   }
 
   @Test
-  void refusesMailboxNamesThatAreNotInboxNamesWhateverSmtputf8Says() throws IOException {
+  void refusesMailboxNamesThatAreNotInboxNamesWhateverSmtputf8SaysOrThatTryToRelay()
+      throws IOException {
     try (SmtpScript smtp = attacker()) {
       smtp.expectAfter("MAIL FROM:<jürgen@exämple.org> SMTPUTF8", "250 2.1.0");
       assertThat(smtp.send("RCPT TO:<jürgen@burnbox.test>"))
@@ -208,6 +209,11 @@ class ServiceProtocolAbuseTest {
       assertThat(smtp.send("RCPT TO:<a..b@burnbox.test>"))
           .isEqualTo("553 5.1.3 Mailbox name not allowed");
       assertThat(smtp.send("RCPT TO:<" + "a".repeat(65) + "@burnbox.test>"))
+          .isEqualTo("553 5.1.3 Mailbox name not allowed");
+      // relay through local-part syntax (percent hack, UUCP bang path) is no inbox name either
+      assertThat(smtp.send("RCPT TO:<victim%elsewhere.test@burnbox.test>"))
+          .isEqualTo("553 5.1.3 Mailbox name not allowed");
+      assertThat(smtp.send("RCPT TO:<elsewhere.test!victim@burnbox.test>"))
           .isEqualTo("553 5.1.3 Mailbox name not allowed");
       smtp.expectAfter("RSET", "250");
       smtp.expectAfter("MAIL FROM:<jürgen@exämple.org>", "250 2.1.0");

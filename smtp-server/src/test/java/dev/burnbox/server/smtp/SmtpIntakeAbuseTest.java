@@ -372,6 +372,27 @@ class SmtpIntakeAbuseTest {
     assertServesTheNextClient(1);
   }
 
+  @Test
+  void refusesRelayTricksAndDeliversASourceRoutedRecipientOnlyLocally() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250 2.1.0");
+      assertThat(smtp.send("RCPT TO:<@burnbox.test:victim@elsewhere.test>"))
+          .isEqualTo("550 5.7.1 Relay access denied: domain not served here");
+      assertThat(smtp.send("RCPT TO:<victim@burnbox.test.elsewhere.test>"))
+          .isEqualTo("550 5.7.1 Relay access denied: domain not served here");
+      assertThat(smtp.send("RCPT TO:<victim@[10.0.0.1]>"))
+          .isEqualTo("550 5.7.1 Relay access denied: domain not served here");
+      assertThat(smtp.send("RCPT TO:<victim@elsewhere.test@burnbox.test>"))
+          .isEqualTo("501 5.1.3 Bad recipient address syntax");
+      assertThat(smtp.send("RCPT TO:<@elsewhere.test:a@burnbox.test>")).startsWith("250 2.1.5");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().recipients()).containsExactly("a@burnbox.test");
+    assertThat(refusals("unserved_domain")).isEqualTo(3);
+    assertServesTheNextClient(1);
+  }
+
   // ---- dot-stuffing ----
 
   @Test

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hostile text in HELO names, commands, addresses, headers and subjects, sent over SMTP to the
- * whole service, neither forges nor breaks log lines, and floods of refusals or client-triggered
- * SubEtha warnings do not flood the log. The log is captured as the service writes it in
- * production: the main {@code logback.xml} (levels, filters, pattern) writing to standard error.
+ * whole service, and in web requests, neither forges nor breaks log lines, and floods of refusals
+ * or client-triggered SubEtha warnings do not flood the log. The log is captured as the service
+ * writes it in production: the main {@code logback.xml} (levels, filters, pattern) writing to
+ * standard error.
  */
 class LogInjectionTest {
   private static final String ATTACKER = "127.0.0.2";
@@ -184,7 +186,7 @@ class LogInjectionTest {
       assertThat(writer.join(Duration.ofSeconds(10))).isTrue();
     }
     // each of these makes SubEtha log a warning with a stack trace of some thirty lines
-    int brokenTls = 40;
+    int brokenTls = 20;
     for (int i = 0; i < brokenTls; i++) {
       sendAForgedTlsRecordAfterStartTls();
     }
@@ -207,6 +209,61 @@ class LogInjectionTest {
                             || STACK_TRACE_LINE.matcher(line).matches())
                     .as(line)
                     .isTrue());
+  }
+
+  @Test
+  void hostileWebRequestsPutNothingRawInTheLog() throws Exception {
+    String poison = "%0d%0a" + "%1b%5b2J" + "%00" + "%e2%80%a8" + "%c2%85";
+    String forged = poison + "12:00:00.000%20ERROR%20d.b.s.BurnboxService%20-%20FORGED";
+    List<String> paths =
+        List.of(
+            "/inbox/" + forged,
+            "/inbox?name=" + forged,
+            "/message/" + forged,
+            "/message/" + forged + "/html?images=" + poison,
+            "/api/v1/inboxes/" + forged + "?limit=" + poison + "&cursor=" + poison,
+            "/api/v1/inboxes/" + forged + "/events",
+            "/api/v1/messages/" + forged + "/raw",
+            "/api/v1/messages/" + forged + "/attachments/" + poison,
+            "/static/" + forged,
+            "/" + forged);
+    for (String path : paths) {
+      for (String method : List.of("GET", "DELETE")) {
+        String status =
+            rawHttp(
+                method
+                    + " "
+                    + path
+                    + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: \u001b[2J"
+                    + FORGED
+                    + "\r\nX-Forwarded-For: \u001b]0;pwned\u0007\u0000\r\nConnection: close\r\n\r\n");
+        assertThat(status).as(method + " " + path).matches("HTTP/1\\.1 [34]\\d\\d .*");
+      }
+    }
+    // raw control characters in the request line and the headers themselves
+    assertThat(
+            rawHttp(
+                "GET /inbox/a\u001b[2J\u0000b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        .matches("HTTP/1\\.1 4\\d\\d .*");
+    assertThat(
+            rawHttp(
+                "GET /inbox/a HTTP/1.1\r\nHost: x\r\nX-A: b\rFORGED\r\nConnection: close\r\n\r\n"))
+        .matches("HTTP/1\\.1 4\\d\\d .*");
+    for (String line : logLines()) {
+      assertThat(line).as("a whole log line").matches(LOG_LINE);
+      assertThat(line).doesNotContain("FORGED").doesNotContainPattern("[\\p{Cc}\\p{Zl}]");
+    }
+  }
+
+  /** Sends one raw HTTP request (ISO-8859-1 bytes as written) and returns the status line. */
+  private String rawHttp(String request) throws IOException {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), service.httpPort())) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return response.lines().findFirst().orElse("");
+    }
   }
 
   /** STARTTLS, a real handshake, then a TLS record that cannot be decrypted. */

@@ -4,7 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
-import org.slf4j.LoggerFactory;
+import java.util.function.LongSupplier;
 import org.slf4j.Marker;
 
 /**
@@ -20,10 +20,19 @@ public final class SubEthaLogThrottle extends TurboFilter {
   public static final long WINDOW_SECONDS = 10;
 
   private static final String SUBETHA = "org.subethamail";
-  private static final org.slf4j.Logger log = LoggerFactory.getLogger(SubEthaLogThrottle.class);
 
   private final LogWindow warnings = new LogWindow(WINDOW_SECONDS);
   private final LogWindow errors = new LogWindow(WINDOW_SECONDS);
+  private final LongSupplier nanoClock;
+
+  /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
+  public SubEthaLogThrottle() {
+    this(System::nanoTime);
+  }
+
+  SubEthaLogThrottle(LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
+  }
 
   @Override
   public FilterReply decide(
@@ -35,12 +44,15 @@ public final class SubEthaLogThrottle extends TurboFilter {
       return FilterReply.NEUTRAL;
     }
     LogWindow window = level.isGreaterOrEqual(Level.ERROR) ? errors : warnings;
-    long suppressed = window.admit(System.nanoTime());
+    long suppressed = window.admit(nanoClock.getAsLong());
     if (suppressed < 0) {
       return FilterReply.DENY;
     }
     if (suppressed > 0) {
-      log.warn("{} more {} lines from SubEtha SMTP were not logged", suppressed, level);
+      logger
+          .getLoggerContext()
+          .getLogger(SubEthaLogThrottle.class)
+          .warn("{} more {} lines from SubEtha SMTP were not logged", suppressed, level);
     }
     return FilterReply.NEUTRAL;
   }

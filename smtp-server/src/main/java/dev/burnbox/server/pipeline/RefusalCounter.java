@@ -56,11 +56,11 @@ public final class RefusalCounter {
                     new LogWindow(LOG_INTERVAL_SECONDS)));
     r.counter().increment();
     long skipped = r.logWindow().admit(System.nanoTime());
-    String printable = LogText.printable(detail);
     if (skipped == 0) {
-      log.info("refused ({}): {}", reason, printable);
+      log.info("refused ({}): {}", reason, LogText.printable(detail));
     } else if (skipped > 0) {
-      log.info("refused ({}): {} (and {} more not logged)", reason, printable, skipped);
+      log.info(
+          "refused ({}): {} (and {} more not logged)", reason, LogText.printable(detail), skipped);
     }
   }
 

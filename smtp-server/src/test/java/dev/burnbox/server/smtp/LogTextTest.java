@@ -61,7 +61,7 @@ class LogTextTest {
   @Test
   void randomTextAlwaysBecomesOneBoundedVisibleLine() {
     Random random = new Random(7);
-    for (int i = 0; i < 3_000; i++) {
+    for (int i = 0; i < 2_000; i++) {
       StringBuilder text = new StringBuilder();
       int length = random.nextInt(300);
       for (int j = 0; j < length; j++) {

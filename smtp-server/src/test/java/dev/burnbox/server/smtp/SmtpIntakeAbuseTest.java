@@ -190,9 +190,9 @@ class SmtpIntakeAbuseTest {
     assertServesTheNextClient(1);
   }
 
-  /** C0 controls (NUL, BEL, BS, ESC), DEL and C1 controls (NEL, CSI), sent as UTF-8. */
+  /** C0 controls (NUL, BEL, ESC), DEL and a C1 control (NEL, sent as UTF-8). */
   @ParameterizedTest
-  @ValueSource(strings = {"\u0000", "\u0001", "\u0007", "\u0008", "\u001b", "\u007f", "\u0085"})
+  @ValueSource(strings = {"\u0000", "\u0007", "\u001b", "\u007f", "\u0085"})
   void refusesControlCharactersInAddresses(String control) throws IOException {
     try (SmtpScript smtp = attacker()) {
       assertThat(smtp.send("MAIL FROM:<a" + control + "b@example.org>"))

@@ -78,8 +78,9 @@ class SmtpIntakeAbuseTest {
   }
 
   /**
-   * A new client delivers a message normally, and it is the only delivery beyond {@code
-   * deliveredBefore}; then every session, the attacker's included, has ended or is idle.
+   * Checks that exactly {@code deliveredBefore} messages were delivered so far (nothing
+   * half-received got through), then that a new client delivers a message normally and that it is
+   * the one new delivery.
    */
   private void assertServesTheNextClient(int deliveredBefore) throws IOException {
     assertThat(acceptor.deliveries()).hasSize(deliveredBefore);

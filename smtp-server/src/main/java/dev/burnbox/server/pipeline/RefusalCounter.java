@@ -1,5 +1,6 @@
 package dev.burnbox.server.pipeline;
 
+import dev.burnbox.server.smtp.LogText;
 import dev.burnbox.server.smtp.LogWindow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,7 +40,8 @@ public final class RefusalCounter {
 
   /**
    * Counts one refusal for {@code reason} (a short snake_case word: it becomes a metric tag) and
-   * logs {@code detail} unless a line for this reason was logged recently.
+   * logs {@code detail} unless a line for this reason was logged recently. {@code detail} may hold
+   * client text: it is escaped and shortened by {@link LogText#printable}.
    */
   public void count(String reason, String detail) {
     Reason r =
@@ -55,9 +57,10 @@ public final class RefusalCounter {
     r.counter().increment();
     long skipped = r.logWindow().admit(System.nanoTime());
     if (skipped == 0) {
-      log.info("refused ({}): {}", reason, detail);
+      log.info("refused ({}): {}", reason, LogText.printable(detail));
     } else if (skipped > 0) {
-      log.info("refused ({}): {} (and {} more not logged)", reason, detail, skipped);
+      log.info(
+          "refused ({}): {} (and {} more not logged)", reason, LogText.printable(detail), skipped);
     }
   }
 

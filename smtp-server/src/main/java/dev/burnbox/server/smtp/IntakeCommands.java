@@ -35,9 +35,14 @@ final class IntakeCommands {
   /** {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. */
   private static final Pattern PATH = Pattern.compile("(?i)(FROM|TO):\\s*<([^<>]*)>(?:\\s+(.*))?");
 
-  /** A mailbox {@code local@domain} without white space, brackets or control characters. */
+  /**
+   * A mailbox {@code local@domain} without white space, brackets or control characters ({@code
+   * \p{Cc}}: C0 controls such as NUL and ESC, DEL, C1 controls), which have no place in an address
+   * and would reach the envelope, the store and the web pages otherwise.
+   */
   private static final Pattern MAILBOX =
-      Pattern.compile("[^\\s<>@]+@[^\\s<>@\\[\\]]+|[^\\s<>@]+@\\[[^\\s<>\\[\\]]+\\]");
+      Pattern.compile(
+          "[^\\s\\p{Cc}<>@]+@[^\\s\\p{Cc}<>@\\[\\]]+|[^\\s\\p{Cc}<>@]+@\\[[^\\s\\p{Cc}<>\\[\\]]+\\]");
 
   private final IntakeSettings settings;
   private final Refusals refusals;
@@ -128,6 +133,17 @@ final class IntakeCommands {
     return (MessageTransaction) session.getMessageHandler();
   }
 
+  /**
+   * A HELO/EHLO argument: one word, no white space and no control characters (it is kept in the
+   * envelope, so NUL or ESC must not get in). Anything else printable is taken: clients send
+   * domains, address literals and, wrongly but commonly, bare host names.
+   */
+  private static boolean isHeloName(String name) {
+    return !name.isEmpty()
+        && name.codePoints()
+            .noneMatch(c -> Character.isWhitespace(c) || Character.getType(c) == Character.CONTROL);
+  }
+
   /** EHLO: resets the transaction and lists the extensions that work. */
   private final class Ehlo extends BaseCommand {
     Ehlo() {
@@ -137,7 +153,7 @@ final class IntakeCommands {
     @Override
     public void execute(String line, Session session) throws IOException {
       String name = argument(line, "EHLO");
-      if (name.isEmpty() || name.contains(" ")) {
+      if (!isHeloName(name)) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: EHLO hostname");
         return;
       }
@@ -172,7 +188,7 @@ final class IntakeCommands {
     @Override
     public void execute(String line, Session session) throws IOException {
       String name = argument(line, "HELO");
-      if (name.isEmpty() || name.contains(" ")) {
+      if (!isHeloName(name)) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: HELO hostname");
         return;
       }
@@ -411,7 +427,10 @@ final class IntakeCommands {
     }
   }
 
-  /** STARTTLS: upgrades the connection and forgets HELO and the transaction (RFC 3207). */
+  /**
+   * STARTTLS: upgrades the connection and forgets HELO (RFC 3207); refused under TLS and inside a
+   * mail transaction.
+   */
   private final class StartTls extends BaseCommand {
     StartTls() {
       super("STARTTLS", "Starts TLS.");
@@ -425,6 +444,11 @@ final class IntakeCommands {
       }
       if (session.isTLSStarted()) {
         refuse(session, Refusal.BAD_SEQUENCE, line, "TLS already active");
+        return;
+      }
+      if (session.isMailTransactionInProgress()) {
+        // as Postfix does: an upgrade would silently drop the sender and recipients given so far
+        refuse(session, Refusal.BAD_SEQUENCE, line, "Mail transaction in progress, RSET first");
         return;
       }
       send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));

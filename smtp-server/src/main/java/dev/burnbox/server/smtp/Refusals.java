@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts each refusal on {@code burnbox.smtp.refusals{reason}} and logs it, at most one line per
  * reason per {@link #LOG_WINDOW_SECONDS} seconds so a flood of bad clients cannot flood the log;
- * the next line logged for a reason says how many were left out. Thread-safe.
+ * the next line logged for a reason says how many were left out. The client text in a line passes
+ * through {@link LogText#printable}, so it cannot forge or break log lines. Thread-safe.
  */
 final class Refusals {
   static final long LOG_WINDOW_SECONDS = 10;
@@ -48,22 +49,12 @@ final class Refusals {
           "refused {} from {}{}: {}{}",
           refusal.tag(),
           client == null ? "?" : client.getHostAddress(),
-          detail.isEmpty() ? "" : " (" + printable(detail) + ")",
+          detail.isEmpty() ? "" : " (" + LogText.printable(detail) + ")",
           refusal.reply(),
           suppressed == 0
               ? ""
               : " [" + suppressed + " more " + refusal.tag() + " refusals not logged]");
     }
     return refusal.reply();
-  }
-
-  /** Client text made safe for one log line: no control characters, at most 120 characters. */
-  private static String printable(String text) {
-    String clean =
-        text.codePoints()
-            .map(c -> Character.isISOControl(c) ? '?' : c)
-            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-            .toString();
-    return clean.length() <= 120 ? clean : clean.substring(0, 117) + "...";
   }
 }

@@ -11,6 +11,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -128,6 +129,25 @@ public final class SmtpScript implements AutoCloseable {
     } catch (IOException e) {
       return true; // reset
     }
+  }
+
+  /** True if the server sends nothing (and keeps the connection open) for {@code wait}. */
+  public boolean silentFor(Duration wait) throws IOException {
+    int timeout = socket.getSoTimeout();
+    socket.setSoTimeout((int) wait.toMillis());
+    try {
+      in.read(); // a byte or the end of the stream: not silent
+      return false;
+    } catch (SocketTimeoutException e) {
+      return true;
+    } finally {
+      socket.setSoTimeout(timeout);
+    }
+  }
+
+  /** The connection, e.g. to write to it from another thread or to set socket options. */
+  public Socket socket() {
+    return socket;
   }
 
   /** Sends STARTTLS and upgrades the connection, trusting any certificate. */

@@ -1,0 +1,59 @@
+package dev.burnbox.server.smtp;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.util.function.LongSupplier;
+import org.slf4j.Marker;
+
+/**
+ * A logback filter that lets through at most one warning and one error per {@link #WINDOW_SECONDS}
+ * seconds from SubEtha SMTP ({@code org.subethamail.*}), and then says how many were left out. A
+ * client decides when SubEtha logs: one forged TLS record after STARTTLS makes it log "Exception
+ * during SMTP transaction" at WARN with a stack trace of some thirty lines, once per connection,
+ * which would otherwise let anyone flood the log. Installed by {@code logback.xml}; other loggers
+ * are not affected. Thread-safe.
+ */
+public final class SubEthaLogThrottle extends TurboFilter {
+  /** The shortest time between two lines SubEtha may log at one level. */
+  public static final long WINDOW_SECONDS = 10;
+
+  private static final String SUBETHA = "org.subethamail";
+
+  private final LogWindow warnings = new LogWindow(WINDOW_SECONDS);
+  private final LogWindow errors = new LogWindow(WINDOW_SECONDS);
+  private final LongSupplier nanoClock;
+
+  /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
+  public SubEthaLogThrottle() {
+    this(System::nanoTime);
+  }
+
+  SubEthaLogThrottle(LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
+  }
+
+  @Override
+  public FilterReply decide(
+      Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+    if (format == null // a level check such as isWarnEnabled(), not an event
+        || level == null
+        || !level.isGreaterOrEqual(Level.WARN)
+        || !logger.getName().startsWith(SUBETHA)) {
+      return FilterReply.NEUTRAL;
+    }
+    LogWindow window = level.isGreaterOrEqual(Level.ERROR) ? errors : warnings;
+    long suppressed = window.admit(nanoClock.getAsLong());
+    if (suppressed < 0) {
+      return FilterReply.DENY;
+    }
+    if (suppressed > 0) {
+      logger
+          .getLoggerContext()
+          .getLogger(SubEthaLogThrottle.class)
+          .warn("{} more {} lines from SubEtha SMTP were not logged", suppressed, level);
+    }
+    return FilterReply.NEUTRAL;
+  }
+}

@@ -1,6 +1,5 @@
 package dev.burnbox.server.smtp;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,8 +18,10 @@ import org.subethamail.smtp.server.Session;
 /**
  * One mail transaction, from MAIL to the end of DATA or the last BDAT chunk: applies the sender and
  * recipient policy, collects every distinct recipient (SubEtha's own handlers keep only the last),
- * counts content bytes itself and, past the size limit, keeps draining without buffering. The
- * acceptor sees the message only when its content ended properly. Confined to its session's thread.
+ * counts content bytes itself and, past the size limit or when the intake's in-flight byte budget
+ * is spent, keeps draining without buffering. The acceptor sees the message only when its content
+ * ended properly. Confined to its session's thread; whatever ends the transaction ({@link #done()}
+ * at the latest) gives its buffered bytes back to the budget.
  */
 final class MessageTransaction implements MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(MessageTransaction.class);
@@ -30,7 +31,7 @@ final class MessageTransaction implements MessageHandler {
   private final SessionGate.Client client;
   private final List<String> recipients = new ArrayList<>();
   private final Set<String> recipientKeys = new HashSet<>();
-  private final ByteArrayOutputStream content = new ByteArrayOutputStream(8192);
+  private final MessageBuffer content;
   private String sender;
   private long received;
   private int lineLength;
@@ -42,6 +43,7 @@ final class MessageTransaction implements MessageHandler {
     this.shared = shared;
     this.session = session;
     this.client = client;
+    this.content = new MessageBuffer(shared.inflight, shared.settings.maxMessageSize());
   }
 
   /** Sender policy: the null sender and the per-IP message rate. */
@@ -102,7 +104,8 @@ final class MessageTransaction implements MessageHandler {
 
   /**
    * Reads content until {@code in} ends, or exactly {@code length} bytes if it is not negative (one
-   * BDAT chunk). Past the size limit the bytes are counted and dropped.
+   * BDAT chunk). Past the size limit, or once the in-flight budget refuses more, the bytes are
+   * counted and dropped.
    *
    * @throws EOFException if a BDAT chunk ends early (the client went away)
    * @throws IOException if reading fails, e.g. on a timeout or a disconnect
@@ -123,7 +126,9 @@ final class MessageTransaction implements MessageHandler {
       shared.bytes.increment(n);
       checkLines(chunk, n);
       if (received <= shared.settings.maxMessageSize()) {
-        content.write(chunk, 0, n);
+        content.append(chunk, n);
+      } else {
+        content.discard();
       }
     }
   }
@@ -141,10 +146,19 @@ final class MessageTransaction implements MessageHandler {
   }
 
   /**
-   * Ends the content: refuses it if too large or with a too long line, else hands it to the
-   * acceptor and returns the acceptor's reply (a failing acceptor yields {@code 451 4.3.0}).
+   * Ends the content: refuses it if too large, with a too long line or cut short by the in-flight
+   * budget ({@code 452 4.3.1}), else hands it to the acceptor and returns the acceptor's reply (a
+   * failing acceptor yields {@code 451 4.3.0}). Gives the buffered bytes back either way.
    */
   SmtpReply finish() {
+    try {
+      return decide();
+    } finally {
+      content.release();
+    }
+  }
+
+  private SmtpReply decide() {
     if (received > shared.settings.maxMessageSize()) {
       shared.rejected.increment();
       return shared.refusals.record(Refusal.MESSAGE_TOO_LARGE, client.address(), received + " B");
@@ -152,6 +166,10 @@ final class MessageTransaction implements MessageHandler {
     if (lineTooLong) {
       shared.rejected.increment();
       return shared.refusals.record(Refusal.LINE_TOO_LONG, client.address(), "");
+    }
+    if (content.refused()) {
+      shared.rejected.increment();
+      return shared.refusals.record(Refusal.INFLIGHT_BYTES, client.address(), received + " B");
     }
     Envelope envelope =
         new Envelope(
@@ -175,6 +193,7 @@ final class MessageTransaction implements MessageHandler {
 
   /** Counts a transaction whose content never ended (the client went away or timed out). */
   void abort() {
+    content.discard();
     shared.aborted.increment();
   }
 
@@ -191,6 +210,7 @@ final class MessageTransaction implements MessageHandler {
 
   @Override
   public void done() {
+    content.discard();
     if (!ended) {
       ended = true;
       shared.ended();

@@ -11,8 +11,8 @@ import org.subethamail.smtp.server.Session;
 /**
  * SubEtha's factory of one {@link MessageTransaction} per MAIL command, holding what all
  * transactions share: the settings, the acceptor, the rate filter and the message metrics ({@code
- * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}).
- * Thread-safe.
+ * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}) and the
+ * in-flight byte budget. Thread-safe.
  */
 final class MessageTransactions implements MessageHandlerFactory {
   final IntakeSettings settings;
@@ -25,6 +25,7 @@ final class MessageTransactions implements MessageHandlerFactory {
   final Counter rejected;
   final Counter aborted;
   final Counter bytes;
+  final InflightBudget inflight;
   private final AtomicInteger inProgress = new AtomicInteger();
 
   MessageTransactions(
@@ -34,6 +35,7 @@ final class MessageTransactions implements MessageHandlerFactory {
       SessionGate gate,
       MessageRateFilter rateFilter,
       Clock clock,
+      InflightBudget inflight,
       MeterRegistry registry) {
     this.settings = settings;
     this.acceptor = acceptor;
@@ -41,6 +43,7 @@ final class MessageTransactions implements MessageHandlerFactory {
     this.gate = gate;
     this.rateFilter = rateFilter;
     this.clock = clock;
+    this.inflight = inflight;
     this.accepted = messages(registry, "accepted");
     this.rejected = messages(registry, "rejected");
     this.aborted = messages(registry, "aborted");

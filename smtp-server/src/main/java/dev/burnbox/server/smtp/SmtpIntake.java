@@ -26,7 +26,7 @@ import org.subethamail.smtp.server.SMTPServer;
  * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal is counted on {@code
  * burnbox.smtp.refusals{reason}}. Other meters: {@code burnbox.smtp.sessions}, {@code
  * burnbox.smtp.sessions.active}, {@code burnbox.smtp.messages{outcome}}, {@code
- * burnbox.smtp.bytes}.
+ * burnbox.smtp.bytes}, {@code burnbox.smtp.inflight.bytes}.
  *
  * <p>Lifecycle: {@link #start()} once, then {@link #stop(Duration)} (or {@link #close()}); it
  * cannot be restarted. The methods are thread-safe. Counters registered by several intakes on one
@@ -46,6 +46,7 @@ public final class SmtpIntake implements AutoCloseable {
   private ExecutorService sessions;
   private SessionGate gate;
   private MessageTransactions transactions;
+  private InflightBudget inflight;
   private boolean started;
   private boolean stopped;
 
@@ -74,6 +75,7 @@ public final class SmtpIntake implements AutoCloseable {
     SSLContext tls = ServerTls.context(settings);
     Refusals refusals = new Refusals(registry, System::nanoTime);
     gate = new SessionGate(settings, refusals, registry);
+    inflight = new InflightBudget(settings.maxInflightBytes(), registry);
     transactions =
         new MessageTransactions(
             settings,
@@ -82,6 +84,7 @@ public final class SmtpIntake implements AutoCloseable {
             gate,
             new MessageRateFilter(settings.perIpMessageRate(), Ticker.systemTicker()),
             Clock.systemUTC(),
+            inflight,
             registry);
     sessions = sessionThreads();
     // SubEtha's own limit blocks its accept loop; keep it above ours so that the gate, which
@@ -180,6 +183,7 @@ public final class SmtpIntake implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     gate.unregister();
+    inflight.unregister();
     log.info("SMTP intake on port {} stopped", server.getPortAllocated());
   }
 

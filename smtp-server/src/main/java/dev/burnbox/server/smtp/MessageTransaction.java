@@ -26,6 +26,14 @@ import org.subethamail.smtp.server.Session;
 final class MessageTransaction implements MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(MessageTransaction.class);
 
+  /**
+   * Content read between two yields of a virtual thread's carrier. A fast sender's bytes are always
+   * ready, so without yielding a session would read a whole message without ever parking, and with
+   * a few such sessions on every carrier, the socket pollers, the web server and every other
+   * session would wait for them.
+   */
+  private static final int YIELD_EVERY_BYTES = 8 * 1024;
+
   private final MessageTransactions shared;
   private final Session session;
   private final SessionGate.Client client;
@@ -113,6 +121,8 @@ final class MessageTransaction implements MessageHandler {
   void absorb(InputStream in, long length) throws IOException {
     byte[] chunk = new byte[8192];
     long remaining = length < 0 ? Long.MAX_VALUE : length;
+    boolean virtual = Thread.currentThread().isVirtual();
+    int sinceYield = 0;
     while (remaining > 0) {
       int n = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
       if (n < 0) {
@@ -123,6 +133,12 @@ final class MessageTransaction implements MessageHandler {
       }
       remaining -= n;
       received += n;
+      client.touch(); // progress: a stalled sender is cut by SessionGate.cutStalledSessions
+      sinceYield += n;
+      if (virtual && sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        Thread.yield();
+      }
       shared.bytes.increment(n);
       checkLines(chunk, n);
       if (received <= shared.settings.maxMessageSize()) {
@@ -181,8 +197,12 @@ final class MessageTransaction implements MessageHandler {
             shared.clock.instant(),
             session.isTLSStarted());
     SmtpReply reply;
+    byte[] raw = content.toByteArray();
     try {
-      reply = shared.acceptor.accept(envelope, content.toByteArray());
+      reply = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the intake is stopping
+      reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), "interrupted");
     } catch (RuntimeException e) {
       log.debug("message acceptor failed", e);
       reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), e.toString());

@@ -12,7 +12,8 @@ import org.subethamail.smtp.server.Session;
  * SubEtha's factory of one {@link MessageTransaction} per MAIL command, holding what all
  * transactions share: the settings, the acceptor, the rate filter and the message metrics ({@code
  * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}) and the
- * in-flight byte budget. Thread-safe.
+ * in-flight byte budget and the gate that keeps large messages from taking every carrier thread.
+ * Thread-safe.
  */
 final class MessageTransactions implements MessageHandlerFactory {
   final IntakeSettings settings;
@@ -26,6 +27,7 @@ final class MessageTransactions implements MessageHandlerFactory {
   final Counter aborted;
   final Counter bytes;
   final InflightBudget inflight;
+  final HeavyWorkGate heavyWork = HeavyWorkGate.forThisMachine();
   private final AtomicInteger inProgress = new AtomicInteger();
 
   MessageTransactions(

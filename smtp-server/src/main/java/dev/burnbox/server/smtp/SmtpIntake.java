@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -47,6 +48,7 @@ public final class SmtpIntake implements AutoCloseable {
   private SessionGate gate;
   private MessageTransactions transactions;
   private InflightBudget inflight;
+  private ScheduledExecutorService stallCutter;
   private boolean started;
   private boolean stopped;
 
@@ -120,6 +122,10 @@ public final class SmtpIntake implements AutoCloseable {
       throw e;
     }
     server = built;
+    stallCutter =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("smtp-stall-cutter").factory());
+    stallCutter.scheduleWithFixedDelay(this::cutStalledSessions, 1, 1, TimeUnit.SECONDS);
     log.info("SMTP intake listening on port {} with {}", port(), settings);
   }
 
@@ -165,6 +171,7 @@ public final class SmtpIntake implements AutoCloseable {
     stopped = true;
     long end = System.nanoTime() + deadline.toNanos();
     gate.drain();
+    stallCutter.shutdownNow();
     while (transactions.inProgress() > 0 && System.nanoTime() < end && pause()) {
       // messages under way may finish
     }
@@ -185,6 +192,14 @@ public final class SmtpIntake implements AutoCloseable {
     gate.unregister();
     inflight.unregister();
     log.info("SMTP intake on port {} stopped", server.getPortAllocated());
+  }
+
+  private void cutStalledSessions() {
+    try {
+      gate.cutStalledSessions();
+    } catch (RuntimeException e) { // keep the schedule going
+      log.warn("cutting stalled SMTP sessions failed", e);
+    }
   }
 
   /** {@link #stop(Duration)} with {@link #DEFAULT_STOP_DEADLINE}. */

@@ -28,6 +28,11 @@ final class HeavyWorkGate {
     return new HeavyWorkGate(Math.max(1, carriers - 1));
   }
 
+  /** Permits free now. */
+  int permits() {
+    return permits.availablePermits();
+  }
+
   /**
    * Runs {@code work} for a message of {@code size} bytes, waiting for a permit first if it is
    * large.

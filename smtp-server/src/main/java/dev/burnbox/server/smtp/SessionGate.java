@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -179,9 +180,11 @@ final class SessionGate implements SessionHandler {
    * line within the command timeout, or no chunk of content within the data timeout. SubEtha's
    * timeouts bound each socket read, so a client trickling one byte at a time (slowloris) would
    * otherwise keep its connection, and its share of {@code maxConnections}, forever. Sessions
-   * waiting on the intake itself (a message being accepted) are never cut. The cut closes the
-   * session's input, so its thread ends the session as if the client had gone; each cut is counted
-   * as a {@code command_timeout} or {@code data_timeout} refusal.
+   * waiting on the intake itself (a message being accepted) are never cut. The cut sends {@code 421
+   * 4.4.2} and closes the session's input, so its thread ends the session as if the client had
+   * gone; each cut is counted as a {@code command_timeout} or {@code data_timeout} refusal. The
+   * time is wall-clock time since the client's last progress, so a server starved of CPU for longer
+   * than a timeout could cut a prompt client; with the defaults that takes a minute.
    *
    * @return the number of sessions cut
    */
@@ -198,17 +201,31 @@ final class SessionGate implements SessionHandler {
       long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
       if (now - client.lastActivityNanos > limit + STALL_SLACK_NANOS) {
         client.endAccounted();
-        refusals.record(
-            content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT, client.address(), "stalled");
-        closeInput(entry.getKey());
+        SmtpReply reply =
+            refusals.record(
+                content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT,
+                client.address(),
+                "stalled");
+        cut(entry.getKey(), reply);
         cut++;
       }
     }
     return cut;
   }
 
-  private static void closeInput(Session session) {
+  /**
+   * Sends {@code reply} and closes the session's input. The session's thread is blocked reading, so
+   * nothing else writes to the socket now; it then ends the session as if the client had gone.
+   */
+  private static void cut(Session session, SmtpReply reply) {
     Socket socket = session.getSocket();
+    try {
+      String line = reply.code() + " " + reply.enhancedStatus() + " " + reply.text() + "\r\n";
+      socket.getOutputStream().write(line.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+    } catch (IOException e) {
+      // the client is gone; close the input all the same
+    }
     try {
       if (socket instanceof SSLSocket) {
         socket.close(); // TLS sockets cannot half-close

@@ -35,10 +35,11 @@ class ResourceAttackTest {
 
   /** Attack sizes and bounds. */
   enum Scale {
-    CI("160m", 1500, 22, 24, 2, 24, 8, 30_000, 2_000),
-    LONG("160m", 5000, 30, 200, 5, 100, 64, 30_000, 2_000);
+    CI("160m", 2000, 1500, 22, 24, 2, 24, 8, 30_000, 2_000),
+    LONG("512m", 5000, 4500, 30, 100, 3, 100, 64, 30_000, 2_000);
 
     final String heap;
+    final int maxConnections;
     final int slowlorisConnections;
     final int slowlorisSeconds;
     final int bombConnections;
@@ -50,6 +51,7 @@ class ResourceAttackTest {
 
     Scale(
         String heap,
+        int maxConnections,
         int slowlorisConnections,
         int slowlorisSeconds,
         int bombConnections,
@@ -59,6 +61,7 @@ class ResourceAttackTest {
         long honestBoundMillis,
         long recoveredP50Millis) {
       this.heap = heap;
+      this.maxConnections = maxConnections;
       this.slowlorisConnections = slowlorisConnections;
       this.slowlorisSeconds = slowlorisSeconds;
       this.bombConnections = bombConnections;
@@ -94,7 +97,7 @@ class ResourceAttackTest {
             SCALE.heap,
             List.of(
                 "--trusted-networks=10.255.255.255/32", // no loopback address is trusted
-                "--max-connections=2000",
+                "--max-connections=" + SCALE.maxConnections,
                 "--max-connections-per-ip=" + PER_IP,
                 "--max-message-size=" + MAX_MESSAGE_SIZE,
                 "--store-max-bytes=" + SCALE.storeMiB + "m",
@@ -347,7 +350,7 @@ class ResourceAttackTest {
     int messageSize = 128 * 1024;
     long offered = 10L * (SCALE.storeMiB << 20);
     int messages = (int) (offered / messageSize);
-    int connections = 40;
+    int connections = Math.max(40, messages / 64); // under the per-IP rate of 120 a minute
     Replies[] replies = new Replies[1];
     honest.mayBeEvicted(true); // under the flood, newer mail evicts the honest mail within seconds
     HonestClient.Samples samples =

@@ -49,6 +49,7 @@ public final class BurnboxService implements AutoCloseable {
 
   private BurnboxService(ServiceSettings settings) throws IOException {
     this.settings = settings;
+    MemoryPlan.of(settings).warning().ifPresent(log::warn);
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);

@@ -106,6 +106,17 @@ final class ServeCommand implements Callable<Integer> {
   long maxMessageSize;
 
   @Option(
+      names = "--max-inflight-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "${env:BURNBOX_MAX_INFLIGHT_BYTES}",
+      converter = OptionValues.Bytes.class,
+      description =
+          "Message bytes all SMTP sessions may hold in memory at once; a message past it gets 452"
+              + " 4.3.1 (BURNBOX_MAX_INFLIGHT_BYTES, default a quarter of the heap, at least"
+              + " --max-message-size).")
+  Long maxInflightBytes;
+
+  @Option(
       names = "--max-recipients",
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_RECIPIENTS:-100}",
@@ -369,6 +380,7 @@ final class ServeCommand implements Callable<Integer> {
             .poolThreads(poolThreads)
             .maxMessageSize(Math.toIntExact(Math.min(maxMessageSize, Integer.MAX_VALUE - 1)))
             .maxRecipients(maxRecipients)
+            .maxInflightBytes(maxInflightBytes == null ? 0 : maxInflightBytes)
             .maxConnections(maxConnections)
             .maxConnectionsPerIp(maxConnectionsPerIp)
             .commandTimeout(commandTimeout)

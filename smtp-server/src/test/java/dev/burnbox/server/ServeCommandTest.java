@@ -122,4 +122,11 @@ class ServeCommandTest {
       assertThat(err.toString()).contains("cannot start");
     }
   }
+
+  @Test
+  void maxInflightBytesDefaultsToAQuarterOfTheHeapAndCanBeSet() {
+    long quarterHeap = Runtime.getRuntime().maxMemory() / 4;
+    assertThat(parse().smtp().maxInflightBytes()).isEqualTo(Math.max(quarterHeap, 10 << 20));
+    assertThat(parse("--max-inflight-bytes=48m").smtp().maxInflightBytes()).isEqualTo(48L << 20);
+  }
 }

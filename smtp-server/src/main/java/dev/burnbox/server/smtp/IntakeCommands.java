@@ -89,11 +89,11 @@ final class IntakeCommands {
       public void execute(String line, Session session)
           throws IOException, DropConnectionException {
         SessionGate.Client client = gate.client(session);
-        client.touch();
+        client.waiting(SessionGate.Client.Waiting.ON_INTAKE);
         try {
           command.execute(line, session);
         } finally {
-          client.touch();
+          client.waiting(SessionGate.Client.Waiting.FOR_COMMAND);
         }
       }
 
@@ -326,6 +326,7 @@ final class IntakeCommands {
       throws IOException, DropConnectionException {
     Socket socket = session.getSocket();
     socket.setSoTimeout((int) settings.dataTimeout().toMillis());
+    gate.client(session).waiting(SessionGate.Client.Waiting.FOR_CONTENT);
     try {
       transaction(session).absorb(in, length);
       return true;
@@ -343,6 +344,7 @@ final class IntakeCommands {
       session.quit();
       return false;
     } finally {
+      gate.client(session).waiting(SessionGate.Client.Waiting.ON_INTAKE);
       if (!socket.isClosed()) {
         socket.setSoTimeout((int) settings.commandTimeout().toMillis());
       }

@@ -54,6 +54,11 @@ import java.util.stream.Collectors;
  * @param backlog listen backlog; default 1024 (SubEtha's 50 stalls bursts of connects)
  * @param poolThreads threads of the fixed pool when {@code threads} is {@link ThreadModel#POOL};
  *     ignored otherwise. Default 50.
+ * @param maxInflightBytes message content bytes all sessions together may hold in memory while
+ *     messages arrive and are decoded, scanned and stored; a message that would pass it is drained
+ *     and answered {@code 452 4.3.1} (try again later), so {@code maxConnections x maxMessageSize}
+ *     need not fit in the heap. At least {@code maxMessageSize}, so that a message alone always
+ *     fits. Default a quarter of the JVM's maximum heap, and at least {@code maxMessageSize}.
  */
 public record IntakeSettings(
     int port,
@@ -75,7 +80,8 @@ public record IntakeSettings(
     Path tlsKeystore,
     String tlsKeystorePassword,
     int backlog,
-    int poolThreads) {
+    int poolThreads,
+    long maxInflightBytes) {
 
   /** Default port: an unprivileged stand-in for 25. */
   public static final int DEFAULT_PORT = 2525;
@@ -113,6 +119,14 @@ public record IntakeSettings(
     check(perIpMessageRate >= 0, "perIpMessageRate must not be negative");
     check(backlog >= 1, "backlog must be positive");
     check(poolThreads >= 1, "poolThreads must be positive");
+    check(
+        maxInflightBytes >= maxMessageSize,
+        "maxInflightBytes (" + maxInflightBytes + ") must be at least maxMessageSize");
+  }
+
+  /** The default in-flight byte budget: a quarter of the maximum heap, at least one message. */
+  static long defaultMaxInflightBytes(int maxMessageSize) {
+    return Math.max(Runtime.getRuntime().maxMemory() / 4, maxMessageSize);
   }
 
   private static void check(boolean condition, String message) {
@@ -161,6 +175,7 @@ public record IntakeSettings(
     builder.tlsKeystorePassword = tlsKeystorePassword;
     builder.backlog = backlog;
     builder.poolThreads = poolThreads;
+    builder.maxInflightBytes = maxInflightBytes;
     return builder;
   }
 
@@ -191,7 +206,7 @@ public record IntakeSettings(
   /** Hides the key store password. */
   @Override
   public String toString() {
-    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d]"
+    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d, maxInflightBytes=%d]"
         .formatted(
             port,
             bindAddress,
@@ -211,7 +226,8 @@ public record IntakeSettings(
             filtersEnabled,
             tlsKeystore,
             backlog,
-            poolThreads);
+            poolThreads,
+            maxInflightBytes);
   }
 
   /** Mutable, not thread-safe; each setter returns the builder. Starts from the defaults. */
@@ -236,6 +252,7 @@ public record IntakeSettings(
     private String tlsKeystorePassword;
     private int backlog = 1024;
     private int poolThreads = 50;
+    private long maxInflightBytes; // 0: the default, computed from the heap at build
 
     private Builder() {}
 
@@ -339,6 +356,12 @@ public record IntakeSettings(
       return this;
     }
 
+    /** The in-flight byte budget; 0 restores the default (a quarter of the heap). */
+    public Builder maxInflightBytes(long maxInflightBytes) {
+      this.maxInflightBytes = maxInflightBytes;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException as the record constructor does
      */
@@ -363,7 +386,8 @@ public record IntakeSettings(
           tlsKeystore,
           tlsKeystorePassword,
           backlog,
-          poolThreads);
+          poolThreads,
+          maxInflightBytes != 0 ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize));
     }
 
     private static String localHostName() {

@@ -1,6 +1,5 @@
 package dev.burnbox.server.smtp;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,18 +18,28 @@ import org.subethamail.smtp.server.Session;
 /**
  * One mail transaction, from MAIL to the end of DATA or the last BDAT chunk: applies the sender and
  * recipient policy, collects every distinct recipient (SubEtha's own handlers keep only the last),
- * counts content bytes itself and, past the size limit, keeps draining without buffering. The
- * acceptor sees the message only when its content ended properly. Confined to its session's thread.
+ * counts content bytes itself and, past the size limit or when the intake's in-flight byte budget
+ * is spent, keeps draining without buffering. The acceptor sees the message only when its content
+ * ended properly. Confined to its session's thread; whatever ends the transaction ({@link #done()}
+ * at the latest) gives its buffered bytes back to the budget.
  */
 final class MessageTransaction implements MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(MessageTransaction.class);
+
+  /**
+   * Content read between two yields of a virtual thread's carrier. A fast sender's bytes are always
+   * ready, so without yielding a session would read a whole message without ever parking, and with
+   * a few such sessions on every carrier, the socket pollers, the web server and every other
+   * session would wait for them.
+   */
+  private static final int YIELD_EVERY_BYTES = 8 * 1024;
 
   private final MessageTransactions shared;
   private final Session session;
   private final SessionGate.Client client;
   private final List<String> recipients = new ArrayList<>();
   private final Set<String> recipientKeys = new HashSet<>();
-  private final ByteArrayOutputStream content = new ByteArrayOutputStream(8192);
+  private final MessageBuffer content;
   private String sender;
   private long received;
   private int lineLength;
@@ -42,6 +51,7 @@ final class MessageTransaction implements MessageHandler {
     this.shared = shared;
     this.session = session;
     this.client = client;
+    this.content = new MessageBuffer(shared.inflight, shared.settings.maxMessageSize());
   }
 
   /** Sender policy: the null sender and the per-IP message rate. */
@@ -102,7 +112,8 @@ final class MessageTransaction implements MessageHandler {
 
   /**
    * Reads content until {@code in} ends, or exactly {@code length} bytes if it is not negative (one
-   * BDAT chunk). Past the size limit the bytes are counted and dropped.
+   * BDAT chunk). Past the size limit, or once the in-flight budget refuses more, the bytes are
+   * counted and dropped.
    *
    * @throws EOFException if a BDAT chunk ends early (the client went away)
    * @throws IOException if reading fails, e.g. on a timeout or a disconnect
@@ -110,6 +121,8 @@ final class MessageTransaction implements MessageHandler {
   void absorb(InputStream in, long length) throws IOException {
     byte[] chunk = new byte[8192];
     long remaining = length < 0 ? Long.MAX_VALUE : length;
+    boolean virtual = Thread.currentThread().isVirtual();
+    int sinceYield = 0;
     while (remaining > 0) {
       int n = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
       if (n < 0) {
@@ -120,10 +133,18 @@ final class MessageTransaction implements MessageHandler {
       }
       remaining -= n;
       received += n;
+      client.touch(); // progress: a stalled sender is cut by SessionGate.cutStalledSessions
+      sinceYield += n;
+      if (virtual && sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        Thread.yield();
+      }
       shared.bytes.increment(n);
       checkLines(chunk, n);
       if (received <= shared.settings.maxMessageSize()) {
-        content.write(chunk, 0, n);
+        content.append(chunk, n);
+      } else {
+        content.discard();
       }
     }
   }
@@ -141,10 +162,19 @@ final class MessageTransaction implements MessageHandler {
   }
 
   /**
-   * Ends the content: refuses it if too large or with a too long line, else hands it to the
-   * acceptor and returns the acceptor's reply (a failing acceptor yields {@code 451 4.3.0}).
+   * Ends the content: refuses it if too large, with a too long line or cut short by the in-flight
+   * budget ({@code 452 4.3.1}), else hands it to the acceptor and returns the acceptor's reply (a
+   * failing acceptor yields {@code 451 4.3.0}). Gives the buffered bytes back either way.
    */
   SmtpReply finish() {
+    try {
+      return decide();
+    } finally {
+      content.release();
+    }
+  }
+
+  private SmtpReply decide() {
     if (received > shared.settings.maxMessageSize()) {
       shared.rejected.increment();
       return shared.refusals.record(Refusal.MESSAGE_TOO_LARGE, client.address(), received + " B");
@@ -152,6 +182,10 @@ final class MessageTransaction implements MessageHandler {
     if (lineTooLong) {
       shared.rejected.increment();
       return shared.refusals.record(Refusal.LINE_TOO_LONG, client.address(), "");
+    }
+    if (content.refused()) {
+      shared.rejected.increment();
+      return shared.refusals.record(Refusal.INFLIGHT_BYTES, client.address(), received + " B");
     }
     Envelope envelope =
         new Envelope(
@@ -163,8 +197,12 @@ final class MessageTransaction implements MessageHandler {
             shared.clock.instant(),
             session.isTLSStarted());
     SmtpReply reply;
+    byte[] raw = content.toByteArray();
     try {
-      reply = shared.acceptor.accept(envelope, content.toByteArray());
+      reply = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the intake is stopping
+      reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), "interrupted");
     } catch (RuntimeException e) {
       log.debug("message acceptor failed", e);
       reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), e.toString());
@@ -175,6 +213,7 @@ final class MessageTransaction implements MessageHandler {
 
   /** Counts a transaction whose content never ended (the client went away or timed out). */
   void abort() {
+    content.discard();
     shared.aborted.increment();
   }
 
@@ -191,6 +230,7 @@ final class MessageTransaction implements MessageHandler {
 
   @Override
   public void done() {
+    content.discard();
     if (!ended) {
       ended = true;
       shared.ended();

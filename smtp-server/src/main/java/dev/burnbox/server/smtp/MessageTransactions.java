@@ -11,7 +11,8 @@ import org.subethamail.smtp.server.Session;
 /**
  * SubEtha's factory of one {@link MessageTransaction} per MAIL command, holding what all
  * transactions share: the settings, the acceptor, the rate filter and the message metrics ({@code
- * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}).
+ * burnbox.smtp.messages{outcome=accepted|rejected|aborted}}, {@code burnbox.smtp.bytes}) and the
+ * in-flight byte budget and the gate that keeps large messages from taking every carrier thread.
  * Thread-safe.
  */
 final class MessageTransactions implements MessageHandlerFactory {
@@ -25,6 +26,8 @@ final class MessageTransactions implements MessageHandlerFactory {
   final Counter rejected;
   final Counter aborted;
   final Counter bytes;
+  final InflightBudget inflight;
+  final HeavyWorkGate heavyWork = HeavyWorkGate.forThisMachine();
   private final AtomicInteger inProgress = new AtomicInteger();
 
   MessageTransactions(
@@ -34,6 +37,7 @@ final class MessageTransactions implements MessageHandlerFactory {
       SessionGate gate,
       MessageRateFilter rateFilter,
       Clock clock,
+      InflightBudget inflight,
       MeterRegistry registry) {
     this.settings = settings;
     this.acceptor = acceptor;
@@ -41,6 +45,7 @@ final class MessageTransactions implements MessageHandlerFactory {
     this.gate = gate;
     this.rateFilter = rateFilter;
     this.clock = clock;
+    this.inflight = inflight;
     this.accepted = messages(registry, "accepted");
     this.rejected = messages(registry, "rejected");
     this.aborted = messages(registry, "aborted");

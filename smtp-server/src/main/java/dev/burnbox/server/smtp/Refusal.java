@@ -22,6 +22,7 @@ enum Refusal {
   COMMAND_TIMEOUT(421, "4.4.2", "Timeout waiting for data from client"),
   DATA_TIMEOUT(421, "4.4.2", "Timeout waiting for message data, closing connection"),
   NOT_IMPLEMENTED(502, "5.5.1", "Command not implemented"),
+  INFLIGHT_BYTES(452, "4.3.1", "Insufficient system storage, try again later"),
   ACCEPTOR_FAILED(451, "4.3.0", "Local error in processing, try again later");
 
   private final SmtpReply reply;

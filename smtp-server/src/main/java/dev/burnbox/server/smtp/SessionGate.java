@@ -3,11 +3,15 @@ package dev.burnbox.server.smtp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLSocket;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
@@ -24,9 +28,17 @@ final class SessionGate implements SessionHandler {
    * (to tell a command timeout from other ends). Safe to read from any thread.
    */
   static final class Client {
+    /** What a session waits for: the client's next command line, its content, or the intake. */
+    enum Waiting {
+      FOR_COMMAND,
+      FOR_CONTENT,
+      ON_INTAKE
+    }
+
     private final InetAddress address;
     private final boolean trusted;
     private volatile long lastActivityNanos = System.nanoTime();
+    private volatile Waiting waiting = Waiting.FOR_COMMAND;
     private volatile boolean endAccounted;
 
     Client(InetAddress address, boolean trusted) {
@@ -42,9 +54,15 @@ final class SessionGate implements SessionHandler {
       return trusted;
     }
 
-    /** Notes that a command was just handled. */
+    /** Notes that the client just made progress: a whole command line, or a chunk of content. */
     void touch() {
       lastActivityNanos = System.nanoTime();
+    }
+
+    /** Notes what the session waits for from now on, and that the client just made progress. */
+    void waiting(Waiting what) {
+      waiting = what;
+      touch();
     }
 
     /** Notes that the intake itself ended the session and counted why (QUIT, data timeout...). */
@@ -54,6 +72,12 @@ final class SessionGate implements SessionHandler {
   }
 
   private static final long TIMER_SLACK_NANOS = 5_000_000;
+
+  /**
+   * Past its timeout, a stalled session gets this long before it is cut: SubEtha's own read
+   * timeout, when it applies, ends the session first.
+   */
+  private static final long STALL_SLACK_NANOS = 1_000_000_000;
 
   private final IntakeSettings settings;
   private final Refusals refusals;
@@ -149,6 +173,68 @@ final class SessionGate implements SessionHandler {
       throw new IllegalStateException("session was not admitted: " + session.getSessionId());
     }
     return client;
+  }
+
+  /**
+   * Cuts sessions whose client has made no progress for longer than its timeout: no whole command
+   * line within the command timeout, or no chunk of content within the data timeout. SubEtha's
+   * timeouts bound each socket read, so a client trickling one byte at a time (slowloris) would
+   * otherwise keep its connection, and its share of {@code maxConnections}, forever. Sessions
+   * waiting on the intake itself (a message being accepted) are never cut. The cut sends {@code 421
+   * 4.4.2} and closes the session's input, so its thread ends the session as if the client had
+   * gone; each cut is counted as a {@code command_timeout} or {@code data_timeout} refusal. The
+   * time is wall-clock time since the client's last progress, so a server starved of CPU for longer
+   * than a timeout could cut a prompt client; with the defaults that takes a minute.
+   *
+   * @return the number of sessions cut
+   */
+  int cutStalledSessions() {
+    long now = System.nanoTime();
+    int cut = 0;
+    for (Map.Entry<Session, Client> entry : clients.entrySet()) {
+      Client client = entry.getValue();
+      Client.Waiting waiting = client.waiting;
+      if (waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
+        continue;
+      }
+      boolean content = waiting == Client.Waiting.FOR_CONTENT;
+      long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
+      if (now - client.lastActivityNanos > limit + STALL_SLACK_NANOS) {
+        client.endAccounted();
+        SmtpReply reply =
+            refusals.record(
+                content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT,
+                client.address(),
+                "stalled");
+        cut(entry.getKey(), reply);
+        cut++;
+      }
+    }
+    return cut;
+  }
+
+  /**
+   * Sends {@code reply} and closes the session's input. The session's thread is blocked reading, so
+   * nothing else writes to the socket now; it then ends the session as if the client had gone.
+   */
+  private static void cut(Session session, SmtpReply reply) {
+    Socket socket = session.getSocket();
+    try {
+      String line = reply.code() + " " + reply.enhancedStatus() + " " + reply.text() + "\r\n";
+      socket.getOutputStream().write(line.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+    } catch (IOException e) {
+      // the client is gone; close the input all the same
+    }
+    try {
+      if (socket instanceof SSLSocket) {
+        socket.close(); // TLS sockets cannot half-close
+      } else {
+        socket.shutdownInput();
+      }
+    } catch (IOException e) {
+      // already closed: the session is ending anyway
+    }
   }
 
   /** Refuses every connection from now on. */

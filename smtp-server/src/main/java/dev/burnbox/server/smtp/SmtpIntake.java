@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -26,7 +27,7 @@ import org.subethamail.smtp.server.SMTPServer;
  * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal is counted on {@code
  * burnbox.smtp.refusals{reason}}. Other meters: {@code burnbox.smtp.sessions}, {@code
  * burnbox.smtp.sessions.active}, {@code burnbox.smtp.messages{outcome}}, {@code
- * burnbox.smtp.bytes}.
+ * burnbox.smtp.bytes}, {@code burnbox.smtp.inflight.bytes}.
  *
  * <p>Lifecycle: {@link #start()} once, then {@link #stop(Duration)} (or {@link #close()}); it
  * cannot be restarted. The methods are thread-safe. Counters registered by several intakes on one
@@ -46,6 +47,8 @@ public final class SmtpIntake implements AutoCloseable {
   private ExecutorService sessions;
   private SessionGate gate;
   private MessageTransactions transactions;
+  private InflightBudget inflight;
+  private ScheduledExecutorService stallCutter;
   private boolean started;
   private boolean stopped;
 
@@ -74,6 +77,7 @@ public final class SmtpIntake implements AutoCloseable {
     SSLContext tls = ServerTls.context(settings);
     Refusals refusals = new Refusals(registry, System::nanoTime);
     gate = new SessionGate(settings, refusals, registry);
+    inflight = new InflightBudget(settings.maxInflightBytes(), registry);
     transactions =
         new MessageTransactions(
             settings,
@@ -82,6 +86,7 @@ public final class SmtpIntake implements AutoCloseable {
             gate,
             new MessageRateFilter(settings.perIpMessageRate(), Ticker.systemTicker()),
             Clock.systemUTC(),
+            inflight,
             registry);
     sessions = sessionThreads();
     // SubEtha's own limit blocks its accept loop; keep it above ours so that the gate, which
@@ -117,6 +122,10 @@ public final class SmtpIntake implements AutoCloseable {
       throw e;
     }
     server = built;
+    stallCutter =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("smtp-stall-cutter").factory());
+    stallCutter.scheduleWithFixedDelay(this::cutStalledSessions, 1, 1, TimeUnit.SECONDS);
     log.info("SMTP intake listening on port {} with {}", port(), settings);
   }
 
@@ -162,6 +171,7 @@ public final class SmtpIntake implements AutoCloseable {
     stopped = true;
     long end = System.nanoTime() + deadline.toNanos();
     gate.drain();
+    stallCutter.shutdownNow();
     while (transactions.inProgress() > 0 && System.nanoTime() < end && pause()) {
       // messages under way may finish
     }
@@ -180,7 +190,16 @@ public final class SmtpIntake implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     gate.unregister();
+    inflight.unregister();
     log.info("SMTP intake on port {} stopped", server.getPortAllocated());
+  }
+
+  private void cutStalledSessions() {
+    try {
+      gate.cutStalledSessions();
+    } catch (RuntimeException e) { // keep the schedule going
+      log.warn("cutting stalled SMTP sessions failed", e);
+    }
   }
 
   /** {@link #stop(Duration)} with {@link #DEFAULT_STOP_DEADLINE}. */

@@ -1,0 +1,26 @@
+package dev.burnbox.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class MemoryPlanTest {
+  private static final long MIB = 1 << 20;
+
+  @Test
+  void limitsThatFitTheHeapGiveNoWarning() {
+    // the defaults (256 MiB store, 2000 connections) in a 1 GiB heap with a quarter in flight
+    assertThat(new MemoryPlan(256 * MIB, 256 * MIB, 2000, 1024 * MIB).warning()).isEmpty();
+  }
+
+  @Test
+  void connectionsThatCannotFitTheHeapAreNamedInTheWarning() {
+    // the long attack run's first try: 6,000 connections in 160 MiB died of OutOfMemoryError
+    MemoryPlan plan = new MemoryPlan(64 * MIB, 40 * MIB, 6000, 160 * MIB);
+    assertThat(plan.worstCaseBytes()).isGreaterThan(160 * MIB);
+    assertThat(plan.warning())
+        .hasValueSatisfying(
+            warning ->
+                assertThat(warning).contains("6000 connections").contains("--max-connections"));
+  }
+}

@@ -1,0 +1,147 @@
+package dev.burnbox.server.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slowloris over real sockets: a client that trickles bytes but never finishes a command, or never
+ * finishes its content, is cut once its timeout has passed (SubEtha's per-read timeouts alone would
+ * keep it forever), while a slow client that keeps finishing commands, and a session waiting on a
+ * slow acceptor, are left alone.
+ */
+class SmtpIntakeStalledSessionTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(1500);
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<SmtpScript> open = new ArrayList<>();
+  private SmtpIntake intake;
+
+  @AfterEach
+  void stop() throws IOException {
+    for (SmtpScript script : open) {
+      script.close();
+    }
+    TestIntakes.stop(intake);
+  }
+
+  private void start(MessageAcceptor acceptor) {
+    intake =
+        TestIntakes.start(
+            TestIntakes.settings(ThreadModel.VIRTUAL)
+                .commandTimeout(TIMEOUT)
+                .dataTimeout(TIMEOUT)
+                .build(),
+            acceptor,
+            registry);
+  }
+
+  private SmtpScript connect() throws IOException {
+    SmtpScript smtp = SmtpScript.connect(intake.port(), "127.0.0.2");
+    open.add(smtp);
+    smtp.expect("220");
+    return smtp;
+  }
+
+  /** Writes one byte every 300 ms for {@code millis}; false as soon as a write fails. */
+  private static boolean trickle(SmtpScript smtp, String text, long millis) {
+    long end = System.nanoTime() + millis * 1_000_000;
+    for (int i = 0; System.nanoTime() < end; i = (i + 1) % text.length()) {
+      try {
+        smtp.write(text.substring(i, i + 1));
+        Thread.sleep(300);
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private double refusals(String reason) {
+    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+  }
+
+  private double activeSessions() {
+    return registry.get("burnbox.smtp.sessions.active").gauge().value();
+  }
+
+  @Test
+  void aCommandTrickledForeverIsCutAfterTheCommandTimeout() throws IOException {
+    start(new RecordingAcceptor());
+    SmtpScript slow = connect();
+    assertThat(trickle(slow, "EHLO aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 5000))
+        .as("still connected after 5 s of trickling with a 1.5 s command timeout")
+        .isFalse();
+    assertThat(slow.reply()).startsWith("421 4.4.2");
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
+  @Test
+  void contentTrickledForeverIsCutAfterTheDataTimeoutAndNothingIsDelivered() throws IOException {
+    RecordingAcceptor acceptor = new RecordingAcceptor();
+    start(acceptor);
+    SmtpScript slow = connect();
+    slow.expectAfter("EHLO client.test", "250");
+    slow.expectAfter("MAIL FROM:<s@example.org>", "250");
+    slow.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+    slow.expectAfter("DATA", "354");
+    assertThat(trickle(slow, "Subject: slow\r\n\r\nnever ending ", 5000)).isFalse();
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("data_timeout")).isEqualTo(1);
+    assertThat(acceptor.deliveries()).isEmpty();
+  }
+
+  @Test
+  void aSlowClientThatFinishesItsCommandsIsLeftAlone() throws Exception {
+    start(new RecordingAcceptor());
+    SmtpScript slow = connect();
+    for (int i = 0; i < 6; i++) {
+      Thread.sleep(TIMEOUT.toMillis() / 2);
+      assertThat(slow.send("NOOP")).startsWith("250");
+    }
+    assertThat(refusals("command_timeout")).isZero();
+  }
+
+  @Test
+  void aSessionWaitingOnASlowAcceptorIsNotCut() throws IOException {
+    MessageAcceptor slowAcceptor =
+        new MessageAcceptor() {
+          @Override
+          public SmtpReply accept(Envelope envelope, byte[] raw) {
+            try {
+              Thread.sleep(TIMEOUT.toMillis() * 3);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return SmtpReply.ok("Stored");
+          }
+
+          @Override
+          public Optional<SmtpReply> checkRecipient(String address) {
+            return Optional.empty();
+          }
+        };
+    start(slowAcceptor);
+    SmtpScript smtp = connect();
+    smtp.expectAfter("EHLO client.test", "250");
+    smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+    smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+    smtp.expectAfter("DATA", "354");
+    smtp.write("Subject: x\r\n\r\nbody\r\n.\r\n");
+    // the script's read timeout is 5 s; the acceptor takes 4.5 s
+    assertThat(smtp.reply()).startsWith("250");
+    assertThat(refusals("command_timeout") + refusals("data_timeout")).isZero();
+  }
+}

@@ -491,11 +491,31 @@ final class RedisInboxStore implements InboxStore {
 
   /**
    * Runs {@code script} by EVALSHA, loading it first if Redis does not have it (a new or restarted
-   * server).
+   * server). A connection that fails at once (a pooled socket that a Redis restart closed) is
+   * dropped with every idle one and the script tried once more on a fresh connection; a failure
+   * that took the whole timeout is not retried, so no call waits much longer than the timeout.
    *
    * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
    */
   private Object run(RedisScripts.Script script, List<byte[]> args) {
+    long start = System.nanoTime();
+    try {
+      return runOnce(script, args);
+    } catch (JedisConnectionException e) {
+      if (closed || System.nanoTime() - start >= timeout.toNanos() / 2) {
+        throw unavailable(script, e);
+      }
+      pool.clear(); // the other idle connections died with the same server
+      try {
+        return runOnce(script, args);
+      } catch (JedisConnectionException again) {
+        again.addSuppressed(e);
+        throw unavailable(script, again);
+      }
+    }
+  }
+
+  private Object runOnce(RedisScripts.Script script, List<byte[]> args) {
     List<byte[]> keys = List.of(prefix);
     try (Jedis jedis = pool.getResource()) {
       try {
@@ -504,21 +524,27 @@ final class RedisInboxStore implements InboxStore {
         jedis.scriptLoad(script.text());
         return jedis.evalsha(script.sha(), keys, args);
       }
-    } catch (JedisConnectionException e) {
-      throw new StoreUnavailableException(
-          "Redis at " + address + " is unreachable or slow: " + e.getMessage(), e);
     } catch (JedisDataException e) {
       String message = String.valueOf(e.getMessage());
-      if (message.startsWith("OOM")
-          || message.startsWith("BUSY")
-          || message.startsWith("LOADING")
-          || message.startsWith("READONLY")
-          || message.startsWith("MASTERDOWN")) {
-        throw new StoreUnavailableException(
-            "Redis at " + address + " cannot serve the " + script.name() + " now: " + message, e);
+      for (String busy : List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN")) {
+        if (message.startsWith(busy)) {
+          throw new StoreUnavailableException(
+              "Redis at " + address + " cannot run the " + script.name() + " now: " + message, e);
+        }
       }
       throw e;
     }
+  }
+
+  private StoreUnavailableException unavailable(RedisScripts.Script script, Exception cause) {
+    return new StoreUnavailableException(
+        "Redis at "
+            + address
+            + " is unreachable or slow ("
+            + script.name()
+            + "): "
+            + cause.getMessage(),
+        cause);
   }
 
   private static byte[] number(long n) {

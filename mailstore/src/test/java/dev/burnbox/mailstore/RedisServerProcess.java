@@ -106,11 +106,31 @@ final class RedisServerProcess implements AutoCloseable {
     }
   }
 
-  /** Stops the server as a crash would (SIGKILL) and waits until it is gone. */
+  /** Stops the server as a crash would (SIGKILL, which also ends a paused one) and waits. */
   void stop() throws InterruptedException {
     if (process != null) {
       process.destroyForcibly();
       process.waitFor();
+    }
+  }
+
+  /**
+   * Freezes the server (SIGSTOP): connections are still accepted by the kernel but nothing is
+   * answered, as with a Redis stuck on a slow command or a long fork.
+   */
+  void pause() throws IOException, InterruptedException {
+    signal("-STOP");
+  }
+
+  /** Lets a {@linkplain #pause paused} server run again (SIGCONT). */
+  void resume() throws IOException, InterruptedException {
+    signal("-CONT");
+  }
+
+  private void signal(String signal) throws IOException, InterruptedException {
+    int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid())).start().waitFor();
+    if (exit != 0) {
+      throw new IOException("kill " + signal + " " + process.pid() + " exited " + exit);
     }
   }
 

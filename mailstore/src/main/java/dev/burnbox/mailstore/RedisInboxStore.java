@@ -37,6 +37,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -157,12 +158,14 @@ final class RedisInboxStore implements InboxStore {
             .connectionTimeoutMillis(millis)
             .socketTimeoutMillis(millis)
             .clientName("burnbox")
+            .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
             .build();
     this.subscriberConfig =
         DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(millis)
             .socketTimeoutMillis(0) // a subscriber waits for events as long as it takes
             .clientName("burnbox-events")
+            .protocol(RedisProtocol.RESP2)
             .build();
     GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
     poolConfig.setMaxTotal(64);

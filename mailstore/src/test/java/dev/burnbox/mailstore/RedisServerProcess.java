@@ -11,7 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -93,7 +97,7 @@ final class RedisServerProcess implements AutoCloseable {
             .start();
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (true) {
-      try (Jedis jedis = new Jedis("127.0.0.1", port, 200)) {
+      try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", port), config(200))) {
         jedis.ping();
         return;
       } catch (JedisConnectionException e) {
@@ -136,7 +140,14 @@ final class RedisServerProcess implements AutoCloseable {
 
   /** A new connection to the server, for tests that look at keys. */
   Jedis connect() {
-    return new Jedis("127.0.0.1", port, 2000);
+    return new Jedis(new HostAndPort("127.0.0.1", port), config(2000));
+  }
+
+  private static JedisClientConfig config(int timeoutMillis) {
+    return DefaultJedisClientConfig.builder()
+        .timeoutMillis(timeoutMillis)
+        .protocol(RedisProtocol.RESP2)
+        .build();
   }
 
   @Override

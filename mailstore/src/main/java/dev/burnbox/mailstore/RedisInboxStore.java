@@ -32,11 +32,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.BinaryJedisPubSub;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -120,7 +121,7 @@ final class RedisInboxStore implements InboxStore {
   private static final byte META_VERSION = 1;
   private static final Base64.Encoder SHA_TEXT = Base64.getUrlEncoder().withoutPadding();
 
-  private final JedisPool pool;
+  private final RedisClient redis; // pooled connections
   private final HostAndPort address;
   private final JedisClientConfig subscriberConfig;
   private final Duration timeout;
@@ -167,12 +168,17 @@ final class RedisInboxStore implements InboxStore {
             .clientName("burnbox-events")
             .protocol(RedisProtocol.RESP2)
             .build();
-    GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
+    GenericObjectPoolConfig<Connection> poolConfig = new GenericObjectPoolConfig<>();
     poolConfig.setMaxTotal(64);
     poolConfig.setMaxIdle(16);
     poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
     poolConfig.setJmxEnabled(false);
-    this.pool = new JedisPool(poolConfig, address, config);
+    this.redis =
+        RedisClient.builder()
+            .hostAndPort(address)
+            .clientConfig(config)
+            .poolConfig(poolConfig)
+            .build();
     this.prefix = builder.keyPrefix().getBytes(UTF_8);
     this.eventsChannel = builder.keyPrefix() + ":events";
     this.inboxCap = builder.inboxCap();
@@ -457,6 +463,9 @@ final class RedisInboxStore implements InboxStore {
     @Override
     public void onSubscribe(byte[] channel, int subscribedChannels) {
       firstConnection.countDown();
+      if (closed) {
+        unsubscribe(); // closed while connecting: end here, or run() would block on it forever
+      }
     }
 
     @Override
@@ -487,7 +496,7 @@ final class RedisInboxStore implements InboxStore {
         LOG.log(System.Logger.Level.DEBUG, "event unsubscribe failed on close", e);
       }
     }
-    pool.close();
+    redis.close();
   }
 
   // ---- Redis calls ----
@@ -508,7 +517,7 @@ final class RedisInboxStore implements InboxStore {
       if (closed || System.nanoTime() - start >= timeout.toNanos() / 2) {
         throw unavailable(script, e);
       }
-      pool.clear(); // the other idle connections died with the same server
+      redis.getPool().clear(); // the other idle connections died with the same server
       try {
         return runOnce(script, args);
       } catch (JedisConnectionException again) {
@@ -520,12 +529,12 @@ final class RedisInboxStore implements InboxStore {
 
   private Object runOnce(RedisScripts.Script script, List<byte[]> args) {
     List<byte[]> keys = List.of(prefix);
-    try (Jedis jedis = pool.getResource()) {
+    try {
       try {
-        return jedis.evalsha(script.sha(), keys, args);
+        return redis.evalsha(script.sha(), keys, args);
       } catch (JedisNoScriptException e) {
-        jedis.scriptLoad(script.text());
-        return jedis.evalsha(script.sha(), keys, args);
+        redis.scriptLoad(script.text(), prefix);
+        return redis.evalsha(script.sha(), keys, args);
       }
     } catch (JedisDataException e) {
       String message = String.valueOf(e.getMessage());

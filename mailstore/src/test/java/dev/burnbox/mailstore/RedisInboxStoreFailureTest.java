@@ -43,7 +43,7 @@ class RedisInboxStoreFailureTest {
       store.close();
     }
     if (redis != null) {
-      redis.close();
+      redis.stop();
     }
   }
 

@@ -35,7 +35,7 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
   @AfterAll
   static void stopRedis() throws Exception {
     if (redis != null) {
-      redis.close();
+      redis.stop();
     }
   }
 

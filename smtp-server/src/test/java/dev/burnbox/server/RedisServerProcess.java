@@ -25,7 +25,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * skipped, saying why, when {@code redis-server} is not installed ({@code apt-get install
  * redis-server}; {@code .ci/run} installs it). Not thread-safe: one test class drives it.
  */
-final class RedisServerProcess implements AutoCloseable {
+final class RedisServerProcess {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
 
   private final Path executable;
@@ -144,10 +144,5 @@ final class RedisServerProcess implements AutoCloseable {
         .timeoutMillis(timeoutMillis)
         .protocol(RedisProtocol.RESP2)
         .build();
-  }
-
-  @Override
-  public void close() throws InterruptedException {
-    stop();
   }
 }

@@ -68,7 +68,7 @@ class RedisServiceTest {
       }
     }
     if (redis != null) {
-      redis.close();
+      redis.stop();
     }
   }
 

@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -116,7 +118,52 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
     return keys;
   }
 
-  static byte[] bytes(String s) {
-    return s.getBytes(UTF_8);
+  /** Mail-like text: words, lines, a unique header block; zstd shrinks it about 3 to 4 times. */
+  private static IncomingMessage textMail(int i, Random random) {
+    String[] words = {
+      "hello", "prize", "meeting", "tomorrow", "invoice", "attached", "please", "review", "the",
+      "offer", "limited", "time", "click", "here", "regards", "account", "update", "secure"
+    };
+    StringBuilder text =
+        new StringBuilder(
+            "From: a@b.test\r\nSubject: note " + i + "\r\nMessage-ID: <" + i + "@b>\r\n\r\n");
+    while (text.length() < 5000) {
+      text.append(words[random.nextInt(words.length)])
+          .append(random.nextInt(15) == 0 ? "\r\n" : " ");
+    }
+    return message(text.toString().getBytes(UTF_8), "note " + i, "box" + (i % 200));
+  }
+
+  @Test
+  void theByteBudgetEstimateCoversWhatRedisReallyUses() {
+    // the budget counts an estimate of Redis memory; measured with used_memory it must not fall
+    // short (Redis would then need more than the maxmemory the Javadoc recommends) nor be far over
+    InboxStore store = store(Limits.defaults().withInboxCap(1000));
+    long estimateBefore = store.stats().storedBytes();
+    long usedBefore;
+    try (Jedis jedis = redis.connect()) {
+      usedBefore = usedMemory(jedis);
+    }
+    Random random = new Random(8);
+    for (int i = 0; i < 2000; i++) {
+      deliverOne(store, textMail(i, random));
+    }
+    long estimate = store.stats().storedBytes() - estimateBefore;
+    long used;
+    try (Jedis jedis = redis.connect()) {
+      used = usedMemory(jedis) - usedBefore;
+    }
+    assertThat((double) estimate / used)
+        .as("estimate %d, used %d", estimate, used)
+        .isBetween(0.95, 1.6);
+  }
+
+  private static long usedMemory(Jedis jedis) {
+    for (String line : jedis.info("memory").split("\r\n")) {
+      if (line.startsWith("used_memory:")) {
+        return Long.parseLong(line.substring("used_memory:".length()));
+      }
+    }
+    throw new IllegalStateException("INFO memory has no used_memory");
   }
 }

@@ -44,10 +44,12 @@ public interface InboxStore extends AutoCloseable {
   /**
    * A builder for a store in the Redis server at {@code url} ({@code redis://host:port}), with the
    * same limits and defaults as the memory store; see {@link Builder#keyPrefix} and {@link
-   * Builder#redisTimeout} for its own settings. The store checks nothing on build: each operation
-   * connects as needed (see {@link StoreUnavailableException}).
+   * Builder#redisTimeout} for its own settings. Needs Redis 7 or newer. The store does not connect
+   * on build: each operation connects as needed (see {@link StoreUnavailableException}).
    *
    * @throws NullPointerException if {@code url} is null
+   * @throws IllegalArgumentException on {@link Builder#build()} if {@code url} is not {@code
+   *     redis://host[:port]} (no password, database or TLS yet)
    */
   static Builder redis(URI url) {
     Builder builder = new Builder();

@@ -87,13 +87,14 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * message; the hashes hold values over 64 bytes, so Redis keeps them as hash tables, not
  * listpacks).
  *
- * <p><b>Redis settings.</b> Give Redis {@code maxmemory} above the budget (about 1.5 times, for the
- * estimate's error, fragmentation and replication buffers) with {@code maxmemory-policy
- * noeviction}: Redis then never drops keys behind the store's back (which would break reference
- * counts and counters), and if the estimate ever falls short, deliveries fail with OOM, which this
- * store answers as {@link RefusalReason#STORE_UNAVAILABLE} (451, the sender retries) while the
- * store's own eviction keeps making room. No persistence is needed for disposable mail ({@code save
- * ""}, {@code appendonly no}).
+ * <p><b>Redis settings.</b> Redis 7 or newer. Give Redis {@code maxmemory} above the budget (the
+ * estimate measured 1.09 times Redis's own count; leave room for fragmentation and replication
+ * buffers, e.g. 1.5 times the budget) with {@code maxmemory-policy noeviction}: Redis then never
+ * drops keys behind the store's back (which would break reference counts and counters). If Redis
+ * does fill up, it refuses a delivery before the script starts (never halfway), which this store
+ * answers as {@link RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads,
+ * deletes and the TTL sweep, which only free memory, keep working. No persistence is needed for
+ * disposable mail ({@code save ""}, {@code appendonly no}).
  *
  * <p><b>Compression.</b> Pieces are zstd level {@value ZstdCodec#RECOMMENDED_LEVEL} without a
  * dictionary: a trained dictionary lives in one JVM, but any node must decode any piece. (A
@@ -155,8 +156,14 @@ final class RedisInboxStore implements InboxStore {
 
   RedisInboxStore(Builder builder) {
     URI url = builder.redisUrl();
-    if (!"redis".equals(url.getScheme()) || url.getHost() == null) {
-      throw new IllegalArgumentException("redis url must be redis://host:port, got " + url);
+    if (!"redis".equals(url.getScheme())
+        || url.getHost() == null
+        || url.getRawUserInfo() != null
+        || !(url.getRawPath() == null || url.getRawPath().isEmpty())
+        || url.getRawQuery() != null) {
+      // a password, database or TLS silently ignored would fail later and less clearly
+      throw new IllegalArgumentException(
+          "redis url must be redis://host:port (no password, database or TLS yet), got " + url);
     }
     this.address = new HostAndPort(url.getHost(), url.getPort() < 0 ? 6379 : url.getPort());
     this.timeout = builder.redisTimeout();

@@ -6,11 +6,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * The Lua scripts of {@link RedisInboxStore}: every change to the store is one script, so Redis
  * runs it atomically and a reader (also a script) sees a delivery whole or not at all.
  *
- * <p>Each script starts with {@link #COMMON}: the key layout and the two shared procedures, {@code
- * evict} (remove one entry, release its pieces, keep the counters exact) and {@code sweep} (evict
- * entries whose expiry time, kept as data, is not after the caller's clock). {@code KEYS[1]} is the
- * store's key prefix; the scripts derive every key from it (see {@link RedisInboxStore} for the
- * layout and why this ties a store to one Redis node for now).
+ * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script starts with
+ * {@link #COMMON}: the key layout and the two shared procedures, {@code evict} (remove one entry,
+ * release its pieces, keep the counters exact) and {@code sweep} (evict entries whose expiry time,
+ * kept as data, is not after the caller's clock). {@code KEYS[1]} is the store's key prefix; the
+ * scripts derive every key from it (see {@link RedisInboxStore} for the layout and why this ties a
+ * store to one Redis node for now).
  *
  * <p>Constants only; thread-safe.
  */
@@ -19,6 +20,14 @@ final class RedisScripts {
 
   /** Entries the sweep at the start of a script evicts at most, so no script runs long. */
   static final int SWEEP_BATCH = 500;
+
+  // Every script declares itself (Redis 7+): "#!lua" makes Redis refuse it before it starts when
+  // out of memory, never halfway through (a script without it is refused at its first write that
+  // needs memory, after the sweep or evictions may have run, which would leave the counters wrong);
+  // "allow-oom" lets the scripts that only free memory run anyway, "no-writes" marks the pure read.
+  private static final String DELIVERS = "#!lua\n";
+  private static final String FREES_MEMORY_ONLY = "#!lua flags=allow-oom\n";
+  private static final String READS_ONLY = "#!lua flags=no-writes\n";
 
   private static final String COMMON =
       """
@@ -76,7 +85,8 @@ final class RedisScripts {
    * count, then per inbox (name, id). Returns {@code {'ok', seq}} or {@code {'too-large', cost}}.
    */
   static final String DELIVER =
-      COMMON
+      DELIVERS
+          + COMMON
           + """
           local now, expires = tonumber(ARGV[1]), ARGV[2]
           local cap, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -146,7 +156,8 @@ final class RedisScripts {
    * sequence, metadata blob; expired entries the sweep has not reached yet are left out.
    */
   static final String LIST =
-      COMMON
+      FREES_MEMORY_ONLY
+          + COMMON
           + """
           local now = tonumber(ARGV[1])
           sweep(now, SWEEP_BATCH)
@@ -172,7 +183,8 @@ final class RedisScripts {
    * name, metadata blob, then each piece's stored bytes in order.
    */
   static final String GET =
-      COMMON
+      READS_ONLY
+          + COMMON
           + """
           local f = redis.call('HMGET', entryKey(ARGV[2]), 'x', 'i', 'm', 'p')
           if not f[1] or tonumber(f[1]) <= tonumber(ARGV[1]) then return {} end
@@ -185,7 +197,8 @@ final class RedisScripts {
 
   /** Deletes one entry. ARGV: now, id. Returns 1 if it existed (and had not expired), else 0. */
   static final String DELETE =
-      COMMON
+      FREES_MEMORY_ONLY
+          + COMMON
           + """
           sweep(tonumber(ARGV[1]), SWEEP_BATCH)
           if evict(ARGV[2], false) then return 1 end
@@ -199,7 +212,8 @@ final class RedisScripts {
    * budget, ttl; or {@code {'more'}} if another batch is due.
    */
   static final String STATS =
-      COMMON
+      FREES_MEMORY_ONLY
+          + COMMON
           + """
           if sweep(tonumber(ARGV[1]), SWEEP_BATCH) == SWEEP_BATCH then return {'more'} end
           local c = redis.call('HMGET', S, 'messages', 'inboxes', 'raw', 'stored', 'cap', 'budget',

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
 
 /**
  * What {@link RedisInboxStore} does when Redis goes away or hangs: deliveries are refused as {@link
@@ -129,6 +130,33 @@ class RedisInboxStoreFailureTest {
     List<MessageSummary> listed = store.list(InboxName.of("a"), 10, null).messages();
     assertThat(listed.get(0).subject()).isEqualTo("after");
     assertThat(store.stats().messages()).isEqualTo(listed.size());
+  }
+
+  @Test
+  void aRedisOutOfMemoryRefusesTheDeliveryWholeAndTakesMailAgainOnceItHasRoom() throws Exception {
+    MessageId kept =
+        ((DeliveryResult.Delivered) store.deliver(message("before", "a")))
+            .ids()
+            .get(InboxName.of("a"));
+    StoreStats before = store.stats();
+    try (Jedis jedis = redis.connect()) {
+      jedis.configSet("maxmemory-policy", "noeviction");
+      jedis.configSet("maxmemory", "1"); // below what Redis already uses: every write is refused
+      DeliveryResult refused = store.deliver(message("no room", "a"));
+      assertThat(refused).isInstanceOf(DeliveryResult.Refused.class);
+      assertThat(((DeliveryResult.Refused) refused).reason())
+          .isEqualTo(RefusalReason.STORE_UNAVAILABLE);
+      assertThat(((DeliveryResult.Refused) refused).detail()).contains("OOM");
+      // reads, and what only frees memory, still work
+      assertThat(store.get(kept)).isPresent();
+      assertThat(store.list(InboxName.of("a"), 10, null).messages()).hasSize(1);
+      assertThat(store.stats()).isEqualTo(before);
+      jedis.configSet("maxmemory", "0");
+    }
+    assertThat(store.stats()).as("nothing of the refused delivery was applied").isEqualTo(before);
+    assertThat(store.get(kept)).isPresent();
+    assertThat(store.deliver(message("room again", "a")).isDelivered()).isTrue();
+    assertThat(store.stats().messages()).isEqualTo(2);
   }
 
   @Test

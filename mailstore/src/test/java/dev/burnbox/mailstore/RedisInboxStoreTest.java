@@ -2,7 +2,9 @@ package dev.burnbox.mailstore;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -116,6 +118,23 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
       cursor = page.getCursor();
     } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
     return keys;
+  }
+
+  @Test
+  void onlyPlainRedisUrlsAreAccepted() {
+    for (String url :
+        List.of(
+            "redis://:secret@127.0.0.1:6379",
+            "redis://127.0.0.1:6379/2",
+            "rediss://127.0.0.1:6379",
+            "http://127.0.0.1:6379",
+            "redis://127.0.0.1:6379?timeout=1")) {
+      assertThatThrownBy(() -> InboxStore.redis(URI.create(url)).build())
+          .as(url)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("redis://host:port");
+    }
+    InboxStore.redis(URI.create("redis://localhost")).build().close(); // port 6379, no connection
   }
 
   /** Mail-like text: words, lines, a unique header block; zstd shrinks it about 3 to 4 times. */

@@ -61,7 +61,7 @@ public record ServiceSettings(
 
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
-   *     termsFile and snapshotFile are required)
+   *     termsFile, snapshotFile and redisUrl are required)
    * @throws IllegalArgumentException if the HTTP port is out of range, or both a snapshot file and
    *     a Redis URL are given (a snapshot saves the memory store)
    */

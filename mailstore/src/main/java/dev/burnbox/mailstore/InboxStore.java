@@ -1,5 +1,6 @@
 package dev.burnbox.mailstore;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -33,11 +34,27 @@ import java.util.function.Consumer;
  * <p>Names given to any method are normalized the same way (for instance {@code +tag}s stripped
  * when the store is so configured), so {@code list}, {@code subscribe} and {@code deliver} agree.
  */
-public interface InboxStore {
+public interface InboxStore extends AutoCloseable {
 
   /** A builder for the in-memory store, with the documented defaults. */
   static Builder memory() {
     return new Builder();
+  }
+
+  /**
+   * A builder for a store in the Redis server at {@code url} ({@code redis://host:port}), with the
+   * same limits and defaults as the memory store; see {@link Builder#keyPrefix} and {@link
+   * Builder#redisTimeout} for its own settings. Needs Redis 7 or newer. The store does not connect
+   * on build: each operation connects as needed (see {@link StoreUnavailableException}).
+   *
+   * @throws NullPointerException if {@code url} is null
+   * @throws IllegalArgumentException on {@link Builder#build()} if {@code url} is not {@code
+   *     redis://host[:port]} (no password, database or TLS yet)
+   */
+  static Builder redis(URI url) {
+    Builder builder = new Builder();
+    builder.redisUrl = Objects.requireNonNull(url, "url");
+    return builder;
   }
 
   /**
@@ -96,6 +113,14 @@ public interface InboxStore {
   StoreStats stats();
 
   /**
+   * Releases what the store holds outside the heap (connections, threads); its contents stay where
+   * they are (gone with the JVM for the memory store, kept by Redis for the Redis store).
+   * Idempotent; nothing but {@code close} may be called afterwards. Does nothing by default.
+   */
+  @Override
+  default void close() {}
+
+  /**
    * Configures and builds an in-memory {@link InboxStore}. Not thread-safe; each {@link #build()}
    * returns a new, independent store.
    */
@@ -109,6 +134,12 @@ public interface InboxStore {
     /** The default time to live: 24 hours. */
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
 
+    /** The default prefix of a Redis store's keys: {@value}. */
+    public static final String DEFAULT_KEY_PREFIX = "bb";
+
+    /** The default connect and reply timeout of a Redis store: 2 seconds. */
+    public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(2);
+
     private int inboxCap = DEFAULT_INBOX_CAP;
     private long maxBytes = DEFAULT_MAX_BYTES;
     private Duration ttl = DEFAULT_TTL;
@@ -116,6 +147,9 @@ public interface InboxStore {
     private boolean stripPlusTags;
     private Executor listenerExecutor = Runnable::run;
     private BodyCodec codec; // null: the default, made per store by build()
+    private URI redisUrl; // null: the memory store
+    private String keyPrefix = DEFAULT_KEY_PREFIX;
+    private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
 
     Builder() {}
 
@@ -213,6 +247,55 @@ public interface InboxStore {
       return this;
     }
 
+    /**
+     * Redis store only: the prefix of every key, so that several stores (or other data) share one
+     * Redis; the nodes of one service must use the same. Default {@value #DEFAULT_KEY_PREFIX}.
+     *
+     * @throws IllegalArgumentException unless 1 to 64 characters of {@code [A-Za-z0-9._-]}
+     */
+    public Builder keyPrefix(String prefix) {
+      Objects.requireNonNull(prefix, "prefix");
+      if (!prefix.matches("[A-Za-z0-9._-]{1,64}")) {
+        throw new IllegalArgumentException(
+            "key prefix must be 1 to 64 characters of [A-Za-z0-9._-]: " + prefix);
+      }
+      this.keyPrefix = prefix;
+      return this;
+    }
+
+    /**
+     * Redis store only: how long connecting and each reply may take before the operation fails
+     * ({@link RefusalReason#STORE_UNAVAILABLE} for a delivery, {@link StoreUnavailableException}
+     * otherwise). Default 2 seconds.
+     *
+     * @throws IllegalArgumentException unless between 1 ms and 1 minute
+     */
+    public Builder redisTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.toMillis() < 1 || timeout.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException("redis timeout must be 1 ms to 1 min: " + timeout);
+      }
+      this.redisTimeout = timeout;
+      return this;
+    }
+
+    URI redisUrl() {
+      return redisUrl;
+    }
+
+    String keyPrefix() {
+      return keyPrefix;
+    }
+
+    Duration redisTimeout() {
+      return redisTimeout;
+    }
+
+    /** The codec set by {@link #codec(BodyCodec)}, if any. */
+    Optional<BodyCodec> explicitCodec() {
+      return Optional.ofNullable(codec);
+    }
+
     int inboxCap() {
       return inboxCap;
     }
@@ -248,9 +331,11 @@ public interface InboxStore {
           task -> Thread.ofPlatform().daemon().name("zstd-dictionary-training").start(task));
     }
 
-    /** A new in-memory store with these settings. */
+    /**
+     * A new store with these settings: in memory, or in Redis if made by {@link InboxStore#redis}.
+     */
     public InboxStore build() {
-      return new MemoryInboxStore(this);
+      return redisUrl == null ? new MemoryInboxStore(this) : new RedisInboxStore(this);
     }
   }
 }

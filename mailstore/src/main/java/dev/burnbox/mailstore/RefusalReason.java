@@ -2,7 +2,7 @@ package dev.burnbox.mailstore;
 
 /**
  * Why a store refused a message, so that the SMTP layer can answer with the right reply. Every
- * refusal means nothing of the message was stored.
+ * refusal means nothing of the message was stored, except as {@link #STORE_UNAVAILABLE} says.
  */
 public enum RefusalReason {
   /**
@@ -10,5 +10,13 @@ public enum RefusalReason {
    * never fit, however much is evicted. Permanent for this message ({@code 552 5.3.4}); a sender
    * should not retry it unchanged.
    */
-  TOO_LARGE_FOR_STORE
+  TOO_LARGE_FOR_STORE,
+
+  /**
+   * The store's backing service (Redis) did not answer in time. Temporary ({@code 451 4.3.0}): the
+   * sender keeps the message and retries. The one refusal after which the message may have been
+   * stored after all (Redis ran the delivery but its answer timed out), so a retry can list it
+   * twice; SMTP senders already expect that of a 4xx.
+   */
+  STORE_UNAVAILABLE
 }

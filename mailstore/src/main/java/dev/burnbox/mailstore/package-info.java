@@ -2,8 +2,9 @@
  * Bounded, deduplicated inboxes of received mail.
  *
  * <p>{@link dev.burnbox.mailstore.InboxStore} is the contract; {@link
- * dev.burnbox.mailstore.InboxStore#memory()} builds the in-memory backend. The SMTP intake calls
- * {@code deliver} with an {@link dev.burnbox.mailstore.IncomingMessage} and maps a {@link
+ * dev.burnbox.mailstore.InboxStore#memory()} builds the in-memory backend, {@link
+ * dev.burnbox.mailstore.InboxStore#redis} the Redis one that several nodes share. The SMTP intake
+ * calls {@code deliver} with an {@link dev.burnbox.mailstore.IncomingMessage} and maps a {@link
  * dev.burnbox.mailstore.RefusalReason} to its reply; the web layer calls {@code list}, {@code get},
  * {@code delete}, {@code subscribe} and {@code stats}, addressing inboxes by {@link
  * dev.burnbox.mailstore.InboxName} and messages by {@link dev.burnbox.mailstore.MessageId}.

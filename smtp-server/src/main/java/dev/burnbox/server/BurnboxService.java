@@ -80,10 +80,13 @@ public final class BurnboxService implements AutoCloseable {
             registry);
   }
 
-  /** A new store, or the one saved in the snapshot file; a bad snapshot gives an empty store. */
+  /**
+   * The Redis store, a new memory store, or the one saved in the snapshot file; a bad snapshot
+   * gives an empty store.
+   */
   private static InboxStore openStore(ServiceSettings settings) {
     InboxStore.Builder builder =
-        InboxStore.memory()
+        (settings.redisUrl() == null ? InboxStore.memory() : InboxStore.redis(settings.redisUrl()))
             .inboxCap(settings.inboxCap())
             .maxBytes(settings.storeMaxBytes())
             .ttl(settings.ttl())
@@ -181,6 +184,7 @@ public final class BurnboxService implements AutoCloseable {
       }
     }
     closed = true;
+    store.close();
     if (termsWatcher != null) {
       try {
         termsWatcher.close();

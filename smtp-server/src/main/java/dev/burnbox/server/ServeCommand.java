@@ -9,6 +9,7 @@ import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -328,6 +329,24 @@ final class ServeCommand implements Callable<Integer> {
   Path snapshot;
 
   @Option(
+      names = "--store",
+      paramLabel = "KIND",
+      defaultValue = "${env:BURNBOX_STORE:-memory}",
+      description =
+          "Where mail is kept: memory (this process) or redis (shared by every node on one Redis;"
+              + " see --redis-url) (BURNBOX_STORE, default ${DEFAULT-VALUE}).")
+  StoreKind store;
+
+  @Option(
+      names = "--redis-url",
+      paramLabel = "URL",
+      defaultValue = "${env:BURNBOX_REDIS_URL:-redis://localhost:6379}",
+      description =
+          "The Redis server of --store=redis, redis://host:port (BURNBOX_REDIS_URL, default"
+              + " ${DEFAULT-VALUE}).")
+  URI redisUrl;
+
+  @Option(
       names = "--shutdown-grace",
       paramLabel = "DURATION",
       defaultValue = "${env:BURNBOX_SHUTDOWN_GRACE:-30s}",
@@ -335,6 +354,12 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "How long sessions in flight may finish on SIGTERM (BURNBOX_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
   Duration shutdownGrace;
+
+  /** Where mail is kept. */
+  enum StoreKind {
+    MEMORY,
+    REDIS
+  }
 
   /** Whether bounces are taken. */
   enum NullSender {
@@ -413,6 +438,7 @@ final class ServeCommand implements Callable<Integer> {
             new MimeLimits(mimeMaxDepth, mimeMaxDecodedSize, MimeLimits.DEFAULTS.maxParts()))
         .shutdownGrace(shutdownGrace)
         .snapshotFile(snapshot)
+        .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
         .build();
   }
 

@@ -7,6 +7,7 @@ import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
 import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -31,6 +32,8 @@ import java.util.Objects;
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
  * @param snapshotFile where the store is saved on shutdown and restored from at start; null (the
  *     default) keeps mail in memory only
+ * @param redisUrl the Redis server that holds the store ({@code redis://host:port}), shared by
+ *     every node given the same URL; null (the default) for the in-memory store
  */
 public record ServiceSettings(
     IntakeSettings smtp,
@@ -47,7 +50,8 @@ public record ServiceSettings(
     SubjectFloodFilter.Settings subjectFlood,
     MimeLimits mimeLimits,
     Duration shutdownGrace,
-    Path snapshotFile) {
+    Path snapshotFile,
+    URI redisUrl) {
 
   /** The default web port. */
   public static final int DEFAULT_HTTP_PORT = 8080;
@@ -57,8 +61,9 @@ public record ServiceSettings(
 
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
-   *     termsFile and snapshotFile are required)
-   * @throws IllegalArgumentException if the HTTP port is out of range
+   *     termsFile, snapshotFile and redisUrl are required)
+   * @throws IllegalArgumentException if the HTTP port is out of range, or both a snapshot file and
+   *     a Redis URL are given (a snapshot saves the memory store)
    */
   public ServiceSettings {
     Objects.requireNonNull(smtp, "smtp");
@@ -70,6 +75,9 @@ public record ServiceSettings(
     Objects.requireNonNull(subjectFlood, "subjectFlood");
     Objects.requireNonNull(mimeLimits, "mimeLimits");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    if (snapshotFile != null && redisUrl != null) {
+      throw new IllegalArgumentException("a snapshot file is for the memory store, not Redis");
+    }
   }
 
   /** A builder starting from the defaults. */
@@ -94,6 +102,7 @@ public record ServiceSettings(
     private MimeLimits mimeLimits = MimeLimits.DEFAULTS;
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private Path snapshotFile;
+    private URI redisUrl;
 
     private Builder() {}
 
@@ -172,6 +181,11 @@ public record ServiceSettings(
       return this;
     }
 
+    public Builder redisUrl(URI url) {
+      this.redisUrl = url;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException or NullPointerException as the record's constructor does
      */
@@ -191,7 +205,8 @@ public record ServiceSettings(
           subjectFlood,
           mimeLimits,
           shutdownGrace,
-          snapshotFile);
+          snapshotFile,
+          redisUrl);
     }
   }
 }

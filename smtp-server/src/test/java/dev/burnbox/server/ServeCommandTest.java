@@ -1,12 +1,14 @@
 package dev.burnbox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.smtp.ThreadModel;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,18 @@ class ServeCommandTest {
     assertThat(settings.inboxCap()).isEqualTo(50);
     assertThat(settings.storeMaxBytes()).isEqualTo(256L << 20);
     assertThat(settings.ttl()).isEqualTo(Duration.ofHours(24));
+    assertThat(settings.redisUrl()).as("the memory store").isNull();
+  }
+
+  @Test
+  void storeRedisTakesTheRedisUrlAndMemoryIgnoresIt() {
+    assertThat(parse("--store=redis", "--redis-url=redis://10.0.0.7:6380").redisUrl())
+        .isEqualTo(URI.create("redis://10.0.0.7:6380"));
+    assertThat(parse("--store=redis").redisUrl()).isEqualTo(URI.create("redis://localhost:6379"));
+    assertThat(parse("--store=memory", "--redis-url=redis://10.0.0.7:6380").redisUrl()).isNull();
+    assertThatThrownBy(() -> parse("--store=redis", "--snapshot=/tmp/x.snap"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("snapshot");
   }
 
   @Test

@@ -168,6 +168,10 @@ public final class IntakePipeline implements MessageAcceptor {
       refusals.count("store_too_large", refused.detail());
       return new SmtpReply(552, "5.3.4", "Message too large for the store");
     }
+    if (refused.reason() == RefusalReason.STORE_UNAVAILABLE) {
+      refusals.count("store_unavailable", refused.detail());
+      return new SmtpReply(451, "4.3.0", "Mail store unavailable; try again later");
+    }
     refusals.count("store_full", refused.detail());
     return new SmtpReply(452, "4.3.1", "Insufficient storage; try again later");
   }

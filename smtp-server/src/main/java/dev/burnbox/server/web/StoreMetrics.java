@@ -2,45 +2,78 @@ package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.EvictionCause;
 import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.StoreStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes an {@link InboxStore}'s {@link dev.burnbox.mailstore.StoreStats} as metrics: gauges
  * {@code burnbox.store.messages}, {@code .inboxes}, {@code .raw.bytes}, {@code .stored.bytes} and
  * the counter {@code burnbox.store.evictions} tagged by {@code cause}. Values are read from the
- * store when the registry is scraped. Thread-safe.
+ * store when the registry is scraped, once per scrape (a result or failure is reused for {@value
+ * #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store one round trip, and one timeout, not one
+ * per meter); while the store is unavailable the meters read NaN. Thread-safe.
  */
 public final class StoreMetrics implements MeterBinder {
+  static final long STATS_REUSE_MILLIS = 200;
+
   private final InboxStore store;
+  private final ReentrantLock statsLock = new ReentrantLock(); // not synchronized: never pins
+  private long statsReadAt = Long.MIN_VALUE; // System.nanoTime() of the last read; guarded
+  private StoreStats lastStats; // guarded by statsLock; null if the last read failed
+  private RuntimeException lastFailure; // guarded by statsLock
 
   /** Metrics of {@code store}. */
   public StoreMetrics(InboxStore store) {
     this.store = Objects.requireNonNull(store, "store");
   }
 
+  /** The store's stats, read at most once per {@link #STATS_REUSE_MILLIS}. */
+  private StoreStats stats() {
+    statsLock.lock();
+    try {
+      long now = System.nanoTime();
+      if (statsReadAt == Long.MIN_VALUE || now - statsReadAt > STATS_REUSE_MILLIS * 1_000_000) {
+        statsReadAt = now;
+        try {
+          lastStats = store.stats();
+          lastFailure = null;
+        } catch (RuntimeException e) {
+          lastStats = null;
+          lastFailure = e;
+        }
+      }
+      if (lastFailure != null) {
+        throw lastFailure;
+      }
+      return lastStats;
+    } finally {
+      statsLock.unlock();
+    }
+  }
+
   @Override
   public void bindTo(MeterRegistry registry) {
-    gauge(registry, "burnbox.store.messages", "inbox entries held", s -> s.stats().messages());
-    gauge(registry, "burnbox.store.inboxes", "inboxes holding mail", s -> s.stats().inboxes());
+    gauge(registry, "burnbox.store.messages", "inbox entries held", s -> stats().messages());
+    gauge(registry, "burnbox.store.inboxes", "inboxes holding mail", s -> stats().inboxes());
     gauge(
         registry,
         "burnbox.store.raw.bytes",
         "raw size of the distinct bodies held",
-        s -> s.stats().rawBytes());
+        s -> stats().rawBytes());
     gauge(
         registry,
         "burnbox.store.stored.bytes",
         "bytes the store's budget counts",
-        s -> s.stats().storedBytes());
+        s -> stats().storedBytes());
     for (EvictionCause cause : EvictionCause.values()) {
-      FunctionCounter.builder(
-              "burnbox.store.evictions", store, s -> s.stats().evictions().get(cause))
+      FunctionCounter.builder("burnbox.store.evictions", store, s -> stats().evictions().get(cause))
           .description("entries evicted, by cause")
           .tag("cause", cause.name().toLowerCase(Locale.ROOT))
           .register(registry);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.EvictionCause;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreStats;
+import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.server.mime.MailDecoder;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -18,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of the service, on Javalin (Jetty 12) with one virtual thread per request.
@@ -33,6 +36,8 @@ import java.util.Objects;
  * are served concurrently.
  */
 public final class WebServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WebServer.class);
+
   /** How often an idle event stream sends a comment, to notice clients that have gone. */
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
 
@@ -108,6 +113,12 @@ public final class WebServer implements AutoCloseable {
                   (e, ctx) -> error(ctx.status(400), e.getMessage()));
               config.routes.exception(
                   NotFoundResponse.class, (e, ctx) -> error(ctx.status(404), e.getMessage()));
+              config.routes.exception(
+                  StoreUnavailableException.class,
+                  (e, ctx) -> {
+                    log.warn("answered 503: {}", e.getMessage());
+                    error(ctx.status(503), "mail store unavailable; try again shortly");
+                  });
             });
   }
 

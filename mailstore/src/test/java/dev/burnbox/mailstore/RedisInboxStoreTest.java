@@ -1,0 +1,188 @@
+package dev.burnbox.mailstore;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The shared contract, run against {@link RedisInboxStore} on a real redis-server, with the store's
+ * counters and reference counts checked against the keys after every test.
+ */
+class RedisInboxStoreTest extends InboxStoreContractTest {
+  private static final AtomicInteger STORES = new AtomicInteger();
+  private static RedisServerProcess redis;
+
+  private final List<InboxStore> opened = new ArrayList<>();
+  private final Map<InboxStore, String> prefixes = new HashMap<>();
+
+  @BeforeAll
+  static void startRedis() throws Exception {
+    redis = RedisServerProcess.start();
+  }
+
+  @AfterAll
+  static void stopRedis() throws Exception {
+    if (redis != null) {
+      redis.stop();
+    }
+  }
+
+  @Override
+  InboxStore newStore(Limits limits, InstantSource clock) {
+    String prefix = "t" + STORES.incrementAndGet();
+    InboxStore store =
+        InboxStore.redis(redis.url())
+            .keyPrefix(prefix)
+            .inboxCap(limits.inboxCap())
+            .maxBytes(limits.maxBytes())
+            .ttl(limits.ttl())
+            .stripPlusTags(limits.stripPlusTags())
+            .clock(clock)
+            .build();
+    opened.add(store);
+    prefixes.put(store, prefix);
+    return store;
+  }
+
+  @AfterEach
+  void closeStores() {
+    opened.forEach(InboxStore::close);
+  }
+
+  /**
+   * Recounts the store from its keys: entries, inboxes, each piece's reference count, raw and
+   * stored bytes must equal the counters the scripts keep.
+   */
+  @Override
+  void checkInvariants(InboxStore store) {
+    String p = prefixes.get(store);
+    try (Jedis jedis = redis.connect()) {
+      Map<String, Long> refs = new HashMap<>();
+      long entryCost = 0;
+      List<String> entries = scan(jedis, p + ":m:*");
+      for (String key : entries) {
+        Map<String, String> e = jedis.hgetAll(key);
+        entryCost += Long.parseLong(e.get("c"));
+        for (String sha : e.get("p").split(" ")) {
+          refs.merge(sha, 1L, Long::sum);
+        }
+        String id = key.substring((p + ":m:").length());
+        assertThat(jedis.zscore(p + ":{" + e.get("i") + "}", id)).as("listed " + id).isNotNull();
+      }
+      long raw = 0;
+      long pieceCost = 0;
+      List<String> pieces = scan(jedis, p + ":b:*");
+      for (String key : pieces) {
+        Map<String, String> b = jedis.hgetAll(key);
+        String sha = key.substring((p + ":b:").length());
+        assertThat(Long.parseLong(b.get("r"))).as("refs of " + sha).isEqualTo(refs.get(sha));
+        raw += Long.parseLong(b.get("n"));
+        pieceCost += Long.parseLong(b.get("c"));
+      }
+      assertThat(pieces).hasSameSizeAs(refs.keySet());
+      Map<String, String> counters = jedis.hgetAll(p + ":s");
+      assertThat(counter(counters, "messages")).isEqualTo(entries.size());
+      assertThat(jedis.zcard(p + ":q")).isEqualTo(entries.size());
+      assertThat(counter(counters, "inboxes")).isEqualTo(scan(jedis, p + ":{*}").size());
+      assertThat(counter(counters, "raw")).isEqualTo(raw);
+      assertThat(counter(counters, "stored")).isEqualTo(entryCost + pieceCost);
+    }
+  }
+
+  private static long counter(Map<String, String> counters, String name) {
+    return Long.parseLong(counters.getOrDefault(name, "0"));
+  }
+
+  private static List<String> scan(Jedis jedis, String pattern) {
+    List<String> keys = new ArrayList<>();
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(pattern).count(1000));
+      keys.addAll(page.getResult());
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return keys;
+  }
+
+  @Test
+  void onlyPlainRedisUrlsAreAccepted() {
+    for (String url :
+        List.of(
+            "redis://:secret@127.0.0.1:6379",
+            "redis://127.0.0.1:6379/2",
+            "rediss://127.0.0.1:6379",
+            "http://127.0.0.1:6379",
+            "redis://127.0.0.1:6379?timeout=1")) {
+      assertThatThrownBy(() -> InboxStore.redis(URI.create(url)).build())
+          .as(url)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("redis://host:port");
+    }
+    InboxStore.redis(URI.create("redis://localhost")).build().close(); // port 6379, no connection
+  }
+
+  /** Mail-like text: words, lines, a unique header block; zstd shrinks it about 3 to 4 times. */
+  private static IncomingMessage textMail(int i, Random random) {
+    String[] words = {
+      "hello", "prize", "meeting", "tomorrow", "invoice", "attached", "please", "review", "the",
+      "offer", "limited", "time", "click", "here", "regards", "account", "update", "secure"
+    };
+    StringBuilder text =
+        new StringBuilder(
+            "From: a@b.test\r\nSubject: note " + i + "\r\nMessage-ID: <" + i + "@b>\r\n\r\n");
+    while (text.length() < 5000) {
+      text.append(words[random.nextInt(words.length)])
+          .append(random.nextInt(15) == 0 ? "\r\n" : " ");
+    }
+    return message(text.toString().getBytes(UTF_8), "note " + i, "box" + (i % 200));
+  }
+
+  @Test
+  void theByteBudgetEstimateCoversWhatRedisReallyUses() {
+    // the budget counts an estimate of Redis memory; measured with used_memory it must not fall
+    // short (Redis would then need more than the maxmemory the Javadoc recommends) nor be far over
+    InboxStore store = store(Limits.defaults().withInboxCap(1000));
+    long estimateBefore = store.stats().storedBytes();
+    long usedBefore;
+    try (Jedis jedis = redis.connect()) {
+      usedBefore = usedMemory(jedis);
+    }
+    Random random = new Random(8);
+    for (int i = 0; i < 2000; i++) {
+      deliverOne(store, textMail(i, random));
+    }
+    long estimate = store.stats().storedBytes() - estimateBefore;
+    long used;
+    try (Jedis jedis = redis.connect()) {
+      used = usedMemory(jedis) - usedBefore;
+    }
+    assertThat((double) estimate / used)
+        .as("estimate %d, used %d", estimate, used)
+        .isBetween(0.95, 1.6);
+  }
+
+  private static long usedMemory(Jedis jedis) {
+    for (String line : jedis.info("memory").split("\r\n")) {
+      if (line.startsWith("used_memory:")) {
+        return Long.parseLong(line.substring("used_memory:".length()));
+      }
+    }
+    throw new IllegalStateException("INFO memory has no used_memory");
+  }
+}

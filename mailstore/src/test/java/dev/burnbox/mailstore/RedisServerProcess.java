@@ -23,8 +23,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * stopped (or stopped and started again on the same port, to test recovery) by the test. Tests that
  * need it are skipped, saying why, when {@code redis-server} is not installed ({@code apt-get
  * install redis-server}; {@code .ci/run} installs it). Not thread-safe: one test class drives it.
+ * Shared with smtp-server's tests through this module's test jar.
  */
-final class RedisServerProcess {
+public final class RedisServerProcess {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
 
   private final Path executable;
@@ -37,7 +38,7 @@ final class RedisServerProcess {
   }
 
   /** Starts a server on a free port, or aborts the calling test if there is no redis-server. */
-  static RedisServerProcess start() throws IOException, InterruptedException {
+  public static RedisServerProcess start() throws IOException, InterruptedException {
     Path executable = find();
     if (executable == null) {
       abort("redis-server is not installed (apt-get install -y redis-server): Redis tests skipped");
@@ -63,16 +64,16 @@ final class RedisServerProcess {
   }
 
   /** {@code redis://127.0.0.1:PORT}. */
-  URI url() {
+  public URI url() {
     return URI.create("redis://127.0.0.1:" + port);
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
   /** Starts the server (again) on its port and waits until it answers PING. */
-  void restart() throws IOException, InterruptedException {
+  public void restart() throws IOException, InterruptedException {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("redis-server is already running on " + port);
     }
@@ -111,7 +112,7 @@ final class RedisServerProcess {
   }
 
   /** Stops the server as a crash would (SIGKILL, which also ends a paused one) and waits. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     if (process != null) {
       process.destroyForcibly();
       process.waitFor();
@@ -122,12 +123,12 @@ final class RedisServerProcess {
    * Freezes the server (SIGSTOP): connections are still accepted by the kernel but nothing is
    * answered, as with a Redis stuck on a slow command or a long fork.
    */
-  void pause() throws IOException, InterruptedException {
+  public void pause() throws IOException, InterruptedException {
     signal("-STOP");
   }
 
   /** Lets a {@linkplain #pause paused} server run again (SIGCONT). */
-  void resume() throws IOException, InterruptedException {
+  public void resume() throws IOException, InterruptedException {
     signal("-CONT");
   }
 
@@ -139,7 +140,7 @@ final class RedisServerProcess {
   }
 
   /** A new connection to the server, for tests that look at keys. */
-  Jedis connect() {
+  public Jedis connect() {
     return new Jedis(new HostAndPort("127.0.0.1", port), config(2000));
   }
 

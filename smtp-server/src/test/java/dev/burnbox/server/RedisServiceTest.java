@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.RedisServerProcess;
 import dev.burnbox.server.smtp.IntakeSettings;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;

@@ -1,0 +1,47 @@
+package dev.burnbox.bench.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short CI version of the nothing-lost soak: a few thousand misbehaving mails against the real
+ * service in its own process, restarted twice under load on its snapshot, every reply checked
+ * against the store read back over HTTP. The long run is {@code bench/run-ledger-soak.sh}.
+ */
+class LedgerSoakTest {
+  @Test
+  void everyAcknowledgedMailIsStoredExactlyAndNothingElseIs(@TempDir Path work) throws Exception {
+    SoakSettings settings =
+        new SoakSettings(
+            3000,
+            16,
+            2,
+            1_000_000,
+            50,
+            20261123L,
+            Duration.ofMillis(1500),
+            true,
+            List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"),
+            "128m",
+            work);
+
+    SoakReport report = new LedgerSoak(settings).run();
+    System.out.print(report.summary());
+
+    assertThat(report.violations()).isEmpty();
+    assertThat(report.violationCount()).isZero();
+    assertThat(report.attempts()).isEqualTo(3000);
+    assertThat(report.restarts()).isEqualTo(2);
+    assertThat(report.serverExitCodes()).containsExactly(0, 0, 0);
+    assertThat(report.outcomes().get(Outcome.ACKNOWLEDGED)).isGreaterThan(2000);
+    assertThat(report.outcomes().get(Outcome.INTERRUPTED)).isGreaterThan(100);
+    assertThat(report.outcomes().get(Outcome.UNKNOWN)).isGreaterThan(50);
+    assertThat(report.unknownStored() + report.unknownNotStored())
+        .isEqualTo(report.outcomes().get(Outcome.UNKNOWN));
+  }
+}

@@ -126,13 +126,14 @@ final class LedgerSoak {
       checks++;
       entriesRead += result.storedEntries();
       System.err.printf(
-          "check %d%s: %,d attempts sent, %,d open checked against %,d stored entries,"
-              + " %d new violations%n",
+          "check %d%s: %,d attempts sent, %,d open checked against %,d stored entries"
+              + " in %.1f s, %d new violations%n",
           checks,
           prune ? " (then deleted)" : "",
           Math.min(nextSequence.get(), settings.mails()),
           result.attempts(),
           result.storedEntries(),
+          (System.nanoTime() - begun) / 1e9,
           result.newViolations());
     } finally {
       sending.writeLock().unlock();

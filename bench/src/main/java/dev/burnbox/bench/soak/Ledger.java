@@ -33,6 +33,8 @@ final class Ledger {
   private final Map<Long, Attempt> open = new ConcurrentHashMap<>();
   private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
   private final Map<Misbehaviour, LongAdder> behaviours = new EnumMap<>(Misbehaviour.class);
+  private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
+  private final LongAdder cutByServer = new LongAdder();
   private final LongAdder bdat = new LongAdder();
   private final LongAdder recipients = new LongAdder();
   private final AtomicLong unknownStored = new AtomicLong();
@@ -61,6 +63,19 @@ final class Ledger {
     if (attempt.transport().equals("BDAT")) {
       bdat.increment();
     }
+    if (attempt.outcome() == Outcome.REFUSED) {
+      refusals.computeIfAbsent(replyCodes(attempt.reply()), r -> new LongAdder()).increment();
+    }
+    if (attempt.behaviour() == Misbehaviour.NONE && attempt.outcome() != Outcome.ACKNOWLEDGED) {
+      cutByServer.increment();
+    }
+  }
+
+  /** {@code 421 4.3.2} from {@code 421 4.3.2 Service shutting down}; the code alone otherwise. */
+  private static String replyCodes(String reply) {
+    java.util.regex.Matcher codes =
+        java.util.regex.Pattern.compile("^(\\d{3})( \\d\\.\\d{1,3}\\.\\d{1,3})?").matcher(reply);
+    return codes.find() ? codes.group() : reply;
   }
 
   /** What one check found. */
@@ -223,6 +238,18 @@ final class Ledger {
       total += n.sum();
     }
     return total;
+  }
+
+  /** REFUSED attempts by reply code and enhanced status code. */
+  Map<String, Long> refusals() {
+    Map<String, Long> counted = new java.util.TreeMap<>();
+    refusals.forEach((reply, n) -> counted.put(reply, n.sum()));
+    return counted;
+  }
+
+  /** Attempts of well-behaved clients that did not end in 250 (restarts, timeouts, refusals). */
+  long notAcknowledgedWellBehaved() {
+    return cutByServer.sum();
   }
 
   long bdatAttempts() {

@@ -180,10 +180,7 @@ final class LedgerSoak {
         List<String> to = recipients(random);
         List<String> addresses = to.stream().map(inbox -> inbox + "@soak.test").toList();
         boolean bdat = random.nextInt(5) == 0;
-        byte[] raw =
-            bdat && random.nextInt(10) == 0
-                ? mails.withoutFinalNewline(sequence, addresses)
-                : mails.mail(sequence, addresses);
+        byte[] raw = bdat ? mails.binaryMail(sequence, addresses) : mails.mail(sequence, addresses);
         Misbehaviour behaviour = Misbehaviour.pick(random, settings.stalls());
         Duration stall = settings.timeout().plusSeconds(1);
         ledger.record(
@@ -218,6 +215,8 @@ final class LedgerSoak {
         ledger.attempts(),
         outcomes,
         behaviours,
+        ledger.refusals(),
+        ledger.notAcknowledgedWellBehaved(),
         ledger.bdatAttempts(),
         ledger.recipients(),
         ledger.unknownStored(),

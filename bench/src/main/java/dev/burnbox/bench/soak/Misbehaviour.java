@@ -20,9 +20,9 @@ enum Misbehaviour {
   /** Says RSET after the recipients and goes on with the next mail on the same connection. */
   RSET_MID_TRANSACTION(40),
   /** Stays silent after the recipients for longer than the command timeout. */
-  STALL_BEFORE_DATA(2),
+  STALL_BEFORE_DATA(3),
   /** Stops in the middle of the content for longer than the data timeout. */
-  STALL_MID_DATA(2);
+  STALL_MID_DATA(3);
 
   private final int perThousand;
 

@@ -99,17 +99,21 @@ final class SoakMails {
     return m.find() ? m.group(1) : null;
   }
 
-  /** Mail {@code sequence} addressed to {@code recipients}, ending with CRLF. */
+  /** Mail {@code sequence} addressed to {@code recipients}, ending with CRLF, fit for DATA. */
   byte[] mail(long sequence, List<String> recipients) {
-    return build(sequence, recipients, true);
-  }
-
-  /** Mail {@code sequence} without its final CRLF: content only BDAT can carry exactly. */
-  byte[] withoutFinalNewline(long sequence, List<String> recipients) {
     return build(sequence, recipients, false);
   }
 
-  private byte[] build(long sequence, List<String> recipients, boolean finalNewline) {
+  /**
+   * Mail {@code sequence} as only BDAT can carry it exactly: like {@link #mail}, or (one in four)
+   * with a binary part holding every byte value, bare CR and LF, NULs and a {@code CRLF.CRLF} that
+   * DATA would read as the end, or (one in ten) without a final CRLF.
+   */
+  byte[] binaryMail(long sequence, List<String> recipients) {
+    return build(sequence, recipients, true);
+  }
+
+  private byte[] build(long sequence, List<String> recipients, boolean binary) {
     SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + sequence);
     String token = token(sequence);
     StringBuilder text = new StringBuilder(1024);
@@ -123,7 +127,11 @@ final class SoakMails {
     }
     text.append("\r\n");
     int shape = random.nextInt(100);
-    if (shape < 10) {
+    if (shape < 2) { // headers only: no empty line to split the message at
+      text.append("X-Shape: headers-only\r\n");
+    } else if (shape < 4) { // blank lines wherever the store might split
+      text.append("\r\n\r\n\r\n").append(line(random)).append("\r\n\r\n");
+    } else if (shape < 10) {
       text.append("Content-Type: text/plain; charset=utf-8\r\n\r\n");
       text.append(sharedBody(random.nextInt(SHARED_BODIES)));
     } else if (shape < 25) {
@@ -137,14 +145,32 @@ final class SoakMails {
       }
     }
     byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-    if (finalNewline) {
+    if (!binary) {
       return bytes;
     }
-    ByteArrayOutputStream cut = new ByteArrayOutputStream(bytes.length + 8);
-    cut.write(bytes, 0, bytes.length - 2);
-    cut.writeBytes(" (no final newline)".getBytes(StandardCharsets.US_ASCII));
-    return cut.toByteArray();
+    int kind = random.nextInt(20);
+    ByteArrayOutputStream mail = new ByteArrayOutputStream(bytes.length + 1024);
+    if (kind < 5) {
+      mail.writeBytes(bytes);
+      mail.writeBytes(BINARY_TRAPS);
+      byte[] noise = new byte[random.nextInt(2000)];
+      for (int i = 0; i < noise.length; i++) {
+        noise[i] = (byte) random.nextInt(256);
+      }
+      mail.writeBytes(noise);
+    } else if (kind < 7) {
+      mail.write(bytes, 0, bytes.length - 2);
+      mail.writeBytes(" (no final newline)".getBytes(StandardCharsets.US_ASCII));
+    } else {
+      mail.writeBytes(bytes);
+    }
+    return mail.toByteArray();
   }
+
+  /** Bytes that a line-based reader would change or stop at; BDAT must store them as they are. */
+  private static final byte[] BINARY_TRAPS =
+      "\r\n.\r\n..\r\n.\nbare LF\nbare CR\rNUL\0\0end\r\n\r\n.\r\n"
+          .getBytes(StandardCharsets.ISO_8859_1);
 
   /** A line of text, sometimes one that DATA must dot-stuff or one near the 998-byte limit. */
   private static String line(SplittableRandom random) {

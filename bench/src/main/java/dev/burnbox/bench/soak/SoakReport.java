@@ -16,6 +16,8 @@ record SoakReport(
     long attempts,
     Map<Outcome, Long> outcomes,
     Map<Misbehaviour, Long> behaviours,
+    Map<String, Long> refusals,
+    long notAcknowledgedWellBehaved,
     long bdat,
     long recipients,
     long unknownStored,
@@ -56,7 +58,13 @@ record SoakReport(
     s.append(
         String.format(
             Locale.ROOT, "unknown: %,d stored, %,d not stored%n", unknownStored, unknownNotStored));
+    s.append("refusals by reply: ").append(refusals).append('\n');
     s.append("behaviours: ").append(behaviours).append('\n');
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "well-behaved attempts not acknowledged (restarts, timeouts): %,d%n",
+            notAcknowledgedWellBehaved));
     s.append(
         String.format(
             Locale.ROOT,

@@ -27,6 +27,7 @@ import java.util.stream.IntStream;
  */
 final class LedgerSoak {
   private static final Duration CLIENT_READ_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration PROGRESS_EVERY = Duration.ofSeconds(60);
 
   private final SoakSettings settings;
   private final SoakMails mails;
@@ -38,7 +39,7 @@ final class LedgerSoak {
   private final List<Integer> exitCodes = new ArrayList<>();
   private volatile InetSocketAddress smtp;
   private volatile Throwable workerFailure;
-  private ServerProcess server;
+  private volatile ServerProcess server;
   private int starts;
   private int checks;
   private long entriesRead;
@@ -56,8 +57,18 @@ final class LedgerSoak {
     Files.createDirectories(settings.workDir());
     Files.deleteIfExists(settings.workDir().resolve("store.snapshot"));
     long started = System.nanoTime();
+    Thread stopServerOnExit =
+        new Thread(
+            () -> {
+              ServerProcess running = server;
+              if (running != null) {
+                running.close();
+              }
+            });
+    Runtime.getRuntime().addShutdownHook(stopServerOnExit);
     startServer();
     List<Thread> workers = new ArrayList<>();
+    long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
     try {
       for (int i = 0; i < settings.connections(); i++) {
         long workerSeed = settings.seed() * 31 + i;
@@ -68,6 +79,12 @@ final class LedgerSoak {
       while (workers.stream().anyMatch(Thread::isAlive)) {
         Thread.sleep(100);
         long sent = Math.min(nextSequence.get(), settings.mails());
+        if (System.nanoTime() > nextProgress) {
+          nextProgress += PROGRESS_EVERY.toNanos();
+          System.err.printf(
+              "%,d attempts sent in %.0f s (%,d acknowledged)%n",
+              sent, (System.nanoTime() - started) / 1e9, ledger.count(Outcome.ACKNOWLEDGED));
+        }
         if (restarts < settings.restarts()
             && sent >= (long) settings.mails() * (restarts + 1) / (settings.restarts() + 1)) {
           restarts++;
@@ -93,6 +110,7 @@ final class LedgerSoak {
       if (server != null) {
         server.close();
       }
+      Runtime.getRuntime().removeShutdownHook(stopServerOnExit);
     }
   }
 
@@ -177,15 +195,18 @@ final class LedgerSoak {
         if (sequence >= settings.mails()) {
           return;
         }
-        List<String> to = recipients(random);
+        // what happens to a mail depends on the seed and its number, not on thread timing
+        SplittableRandom plan =
+            new SplittableRandom(settings.seed() * 0x9E3779B97F4A7C15L ^ sequence);
+        List<String> to = recipients(plan);
         List<String> addresses = to.stream().map(inbox -> inbox + "@soak.test").toList();
-        boolean bdat = random.nextInt(5) == 0;
+        boolean bdat = plan.nextInt(5) == 0;
         byte[] raw = bdat ? mails.binaryMail(sequence, addresses) : mails.mail(sequence, addresses);
-        Misbehaviour behaviour = Misbehaviour.pick(random, settings.stalls());
+        Misbehaviour behaviour = Misbehaviour.pick(plan, settings.stalls());
         Duration stall = settings.timeout().plusSeconds(1);
         ledger.record(
             connection.send(
-                sequence, mails.token(sequence), to, raw, bdat, behaviour, stall, random));
+                sequence, mails.token(sequence), to, raw, bdat, behaviour, stall, plan));
       }
     } finally {
       connection.quit();

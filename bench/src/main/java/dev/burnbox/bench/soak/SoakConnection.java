@@ -176,8 +176,8 @@ final class SoakConnection implements Closeable {
       if (i == cutChunk
           && (behaviour == Misbehaviour.DISCONNECT_MID_DATA
               || behaviour == Misbehaviour.STALL_MID_DATA)) {
-        out.write(header);
-        writeCut(chunk, behaviour, stall, random);
+        // cut inside the command and its bytes: an empty LAST chunk's command alone ends the mail
+        writeCut(concat(header, chunk), behaviour, stall, random);
         return Outcome.INTERRUPTED;
       }
       if (last) { // the header of an empty LAST chunk already ends the message
@@ -226,11 +226,11 @@ final class SoakConnection implements Closeable {
     }
   }
 
-  /** Writes a strict prefix of {@code bytes}, then hangs up or stalls as told. */
+  /** Writes a strict prefix of {@code bytes} (never all of them), then hangs up or stalls. */
   private void writeCut(
       byte[] bytes, Misbehaviour behaviour, Duration stall, SplittableRandom random)
       throws IOException {
-    int cut = bytes.length <= 1 ? 0 : random.nextInt(bytes.length - 1);
+    int cut = bytes.length <= 1 ? 0 : random.nextInt(bytes.length);
     out.write(bytes, 0, cut);
     out.flush();
     if (behaviour == Misbehaviour.STALL_MID_DATA) {

@@ -13,7 +13,7 @@ import java.util.List;
  * @param pruneEvery after about this many attempts, check, then delete what was checked, so the
  *     store (and the ledger's copy of the bytes) stays small in long runs
  * @param inboxes how many inboxes the mails are spread over
- * @param seed makes the run's mails and misbehaviour reproducible (thread timing aside)
+ * @param seed fixes each numbered mail: its bytes, recipients, transport and misbehaviour
  * @param timeout the server's command and data timeout; stalling clients stay silent longer
  * @param stalls whether some clients stall past the timeout
  * @param serverJvmOptions the service's JVM options (heap)

@@ -16,8 +16,8 @@ import java.util.List;
 /**
  * Reads the store back the way a user does, through the service's public JSON API: inbox pages
  * ({@code /api/v1/inboxes/{name}}, followed to the last cursor), raw sources ({@code
- * /api/v1/messages/{id}/raw}), deletes and {@code /api/v1/stats}. Any answer other than the
- * documented one is an {@link IOException}. Thread-safe.
+ * /api/v1/messages/{id}/raw}), deletes, {@code /api/v1/stats} and one gauge of {@code /metrics}.
+ * Any answer other than the documented one is an {@link IOException}. Thread-safe.
  */
 final class InboxApiClient {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -74,6 +74,20 @@ final class InboxApiClient {
   /** {@code /api/v1/stats}. */
   JsonNode stats() throws IOException {
     return JSON.readTree(get("/api/v1/stats", 200));
+  }
+
+  /**
+   * The service's open SMTP sessions ({@code burnbox_smtp_sessions_active} on {@code /metrics}): a
+   * session ends only after the message it was given has been stored or refused.
+   */
+  int activeSmtpSessions() throws IOException {
+    String metrics = new String(get("/metrics", 200), StandardCharsets.UTF_8);
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("burnbox_smtp_sessions_active ")) {
+        return (int) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+      }
+    }
+    throw new IOException("no burnbox_smtp_sessions_active on /metrics");
   }
 
   private byte[] get(String path, int status) throws IOException {

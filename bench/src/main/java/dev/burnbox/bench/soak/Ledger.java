@@ -34,7 +34,8 @@ final class Ledger {
   private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
   private final Map<Misbehaviour, LongAdder> behaviours = new EnumMap<>(Misbehaviour.class);
   private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
-  private final LongAdder cutByServer = new LongAdder();
+  private final Map<String, LongAdder> wellBehavedNotAcknowledged = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> stallReplies = new ConcurrentHashMap<>();
   private final LongAdder bdat = new LongAdder();
   private final LongAdder recipients = new LongAdder();
   private final AtomicLong unknownStored = new AtomicLong();
@@ -64,10 +65,13 @@ final class Ledger {
       bdat.increment();
     }
     if (attempt.outcome() == Outcome.REFUSED) {
-      refusals.computeIfAbsent(replyCodes(attempt.reply()), r -> new LongAdder()).increment();
+      tally(refusals, replyCodes(attempt.reply()));
     }
     if (attempt.behaviour() == Misbehaviour.NONE && attempt.outcome() != Outcome.ACKNOWLEDGED) {
-      cutByServer.increment();
+      tally(wellBehavedNotAcknowledged, attempt.outcome() + " " + replyCodes(attempt.reply()));
+    }
+    if (attempt.behaviour().isStall()) {
+      tally(stallReplies, replyCodes(attempt.reply()));
     }
   }
 
@@ -240,16 +244,32 @@ final class Ledger {
     return total;
   }
 
-  /** REFUSED attempts by reply code and enhanced status code. */
-  Map<String, Long> refusals() {
+  private static void tally(Map<String, LongAdder> tallies, String key) {
+    tallies.computeIfAbsent(key, k -> new LongAdder()).increment();
+  }
+
+  private static Map<String, Long> sums(Map<String, LongAdder> tallies) {
     Map<String, Long> counted = new java.util.TreeMap<>();
-    refusals.forEach((reply, n) -> counted.put(reply, n.sum()));
+    tallies.forEach((key, n) -> counted.put(key, n.sum()));
     return counted;
   }
 
-  /** Attempts of well-behaved clients that did not end in 250 (restarts, timeouts, refusals). */
-  long notAcknowledgedWellBehaved() {
-    return cutByServer.sum();
+  /** REFUSED attempts by reply code and enhanced status code. */
+  Map<String, Long> refusals() {
+    return sums(refusals);
+  }
+
+  /**
+   * Attempts of well-behaved clients that did not end in 250 (restarts, timeouts), by outcome and
+   * the last reply's codes.
+   */
+  Map<String, Long> wellBehavedNotAcknowledged() {
+    return sums(wellBehavedNotAcknowledged);
+  }
+
+  /** What stalling clients read after their stall, by reply codes (or what ended the wait). */
+  Map<String, Long> stallReplies() {
+    return sums(stallReplies);
   }
 
   long bdatAttempts() {

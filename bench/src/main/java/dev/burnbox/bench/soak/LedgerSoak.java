@@ -139,8 +139,9 @@ final class LedgerSoak {
     long begun = System.nanoTime();
     sending.writeLock().lock();
     try {
-      Ledger.CheckResult result =
-          ledger.check(new InboxApiClient(server.httpPort()), inboxes, prune);
+      InboxApiClient api = new InboxApiClient(server.httpPort());
+      awaitNoSession(api);
+      Ledger.CheckResult result = ledger.check(api, inboxes, prune);
       checks++;
       entriesRead += result.storedEntries();
       System.err.printf(
@@ -156,6 +157,25 @@ final class LedgerSoak {
     } finally {
       sending.writeLock().unlock();
       checkingMillis += (System.nanoTime() - begun) / 1_000_000;
+    }
+  }
+
+  /**
+   * Waits until the server has finished every session: a client that hung up right after the final
+   * dot has ended its attempt, but the server may still be storing that mail.
+   */
+  private static void awaitNoSession(InboxApiClient api) throws IOException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (api.activeSmtpSessions() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("SMTP sessions still open 30 s after the clients stopped");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
     }
   }
 
@@ -237,7 +257,8 @@ final class LedgerSoak {
         outcomes,
         behaviours,
         ledger.refusals(),
-        ledger.notAcknowledgedWellBehaved(),
+        ledger.wellBehavedNotAcknowledged(),
+        ledger.stallReplies(),
         ledger.bdatAttempts(),
         ledger.recipients(),
         ledger.unknownStored(),

@@ -253,7 +253,7 @@ final class SoakConnection implements Closeable {
     try {
       reply();
     } catch (IOException e) {
-      lastReply = "(no reply after the stall: " + e + ")";
+      lastReply = "(no reply after the stall: " + e.getClass().getSimpleName() + ")";
     }
     close();
   }

@@ -17,7 +17,8 @@ record SoakReport(
     Map<Outcome, Long> outcomes,
     Map<Misbehaviour, Long> behaviours,
     Map<String, Long> refusals,
-    long notAcknowledgedWellBehaved,
+    Map<String, Long> wellBehavedNotAcknowledged,
+    Map<String, Long> stallReplies,
     long bdat,
     long recipients,
     long unknownStored,
@@ -60,11 +61,10 @@ record SoakReport(
             Locale.ROOT, "unknown: %,d stored, %,d not stored%n", unknownStored, unknownNotStored));
     s.append("refusals by reply: ").append(refusals).append('\n');
     s.append("behaviours: ").append(behaviours).append('\n');
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "well-behaved attempts not acknowledged (restarts, timeouts): %,d%n",
-            notAcknowledgedWellBehaved));
+    s.append("well-behaved attempts not acknowledged: ")
+        .append(wellBehavedNotAcknowledged)
+        .append('\n');
+    s.append("replies after a stall: ").append(stallReplies).append('\n');
     s.append(
         String.format(
             Locale.ROOT,

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The short CI version of the nothing-lost soak: 1,500 misbehaving mails against the real
- * service in its own process, restarted twice under load on its snapshot, every reply checked
- * against the store read back over HTTP, what was checked deleted once in between (so a restart
- * must not bring it back). The long run is {@code bench/run-ledger-soak.sh}.
+ * The short CI version of the nothing-lost soak: 1,500 misbehaving mails against the real service
+ * in its own process, restarted twice under load on its snapshot, every reply checked against the
+ * store read back over HTTP, what was checked deleted once in between (so a restart must not bring
+ * it back). The long run is {@code bench/run-ledger-soak.sh}.
  */
 class LedgerSoakTest {
   @Test
@@ -25,7 +25,7 @@ class LedgerSoakTest {
             600,
             50,
             20261123L,
-            Duration.ofMillis(1500),
+            Duration.ofSeconds(2),
             true,
             List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
             "128m",

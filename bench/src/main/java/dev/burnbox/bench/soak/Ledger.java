@@ -220,7 +220,8 @@ final class Ledger {
     }
   }
 
-  private synchronized void violation(String what) {
+  /** Records a broken promise found outside a check (a server that did not stop cleanly). */
+  synchronized void violation(String what) {
     violationCount.incrementAndGet();
     if (violations.size() < MAX_LISTED_VIOLATIONS) {
       violations.add(what);

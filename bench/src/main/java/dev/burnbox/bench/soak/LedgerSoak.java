@@ -99,8 +99,7 @@ final class LedgerSoak {
         }
       }
       check(true);
-      exitCodes.add(server.stop(Duration.ofSeconds(60)));
-      server = null;
+      stopServer();
       return report(Duration.ofNanos(System.nanoTime() - started), restarts);
     } finally {
       nextSequence.set(Long.MAX_VALUE / 2); // stops the clients
@@ -125,13 +124,22 @@ final class LedgerSoak {
     smtp = server.target().address();
   }
 
+  /** SIGTERM; anything but a prompt exit 0 may have skipped the snapshot, so it is a violation. */
+  private void stopServer() throws InterruptedException {
+    int exit = server.stop(Duration.ofSeconds(60));
+    server = null;
+    exitCodes.add(exit);
+    if (exit != 0) {
+      ledger.violation("the server exited with " + exit + " on SIGTERM (-1: killed after 60 s)");
+    }
+  }
+
   /**
    * SIGTERM under load, wait for the exit (the snapshot is written on the way out), start again.
    */
   private void restart() throws IOException, InterruptedException {
-    int exit = server.stop(Duration.ofSeconds(60));
-    exitCodes.add(exit);
-    System.err.printf("restart %d: the server exited with %d%n", starts, exit);
+    stopServer();
+    System.err.printf("restart %d: the server exited with %d%n", starts, exitCodes.getLast());
     startServer();
   }
 

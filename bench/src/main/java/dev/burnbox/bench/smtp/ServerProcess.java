@@ -19,13 +19,20 @@ import java.util.regex.Pattern;
  * file. {@link #close()} stops it (SIGTERM, then SIGKILL after 5 s).
  */
 public final class ServerProcess implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("listening smtp=(\\d+)");
+  private static final Pattern LISTENING =
+      Pattern.compile("listening smtp=(\\d+)(?: http=(\\d+))?");
 
   private final Process process;
   private final LoadTarget target;
+  private final int httpPort;
 
   private ServerProcess(Process process, String label, int port) {
+    this(process, label, port, -1);
+  }
+
+  private ServerProcess(Process process, String label, int port, int httpPort) {
     this.process = process;
+    this.httpPort = httpPort;
     this.target =
         new LoadTarget(
             label,
@@ -51,6 +58,25 @@ public final class ServerProcess implements AutoCloseable {
             "--hostname=bench.test",
             "--threads=" + threads,
             "--max-connections=" + maxConnections));
+    return startJava(label, command, log);
+  }
+
+  /**
+   * The whole Burnbox service on free loopback ports with {@code serveOptions} added to {@code
+   * serve}'s command line.
+   */
+  public static ServerProcess burnbox(
+      String label, List<String> serveOptions, List<String> jvmOptions, Path log)
+      throws IOException {
+    List<String> command = java(jvmOptions);
+    command.addAll(
+        List.of(
+            "dev.burnbox.server.BurnboxCli",
+            "serve",
+            "--smtp-port=0",
+            "--http-port=0",
+            "--bind=127.0.0.1"));
+    command.addAll(serveOptions);
     return startJava(label, command, log);
   }
 
@@ -116,7 +142,8 @@ public final class ServerProcess implements AutoCloseable {
         }
         Matcher listening = LISTENING.matcher(Files.readString(log));
         if (listening.find()) {
-          return new ServerProcess(process, label, Integer.parseInt(listening.group(1)));
+          int http = listening.group(2) == null ? -1 : Integer.parseInt(listening.group(2));
+          return new ServerProcess(process, label, Integer.parseInt(listening.group(1)), http);
         }
         Thread.sleep(50);
       }
@@ -154,6 +181,26 @@ public final class ServerProcess implements AutoCloseable {
   /** Where it listens and how to probe it. */
   public LoadTarget target() {
     return target;
+  }
+
+  /** The HTTP port from the service's {@code listening} line, or -1 for servers without one. */
+  public int httpPort() {
+    return httpPort;
+  }
+
+  /**
+   * Sends SIGTERM and waits up to {@code timeout} for the process to exit; if it has not, kills it.
+   *
+   * @return its exit code, or -1 if it had to be killed
+   */
+  public int stop(java.time.Duration timeout) throws InterruptedException {
+    process.destroy();
+    if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      return process.exitValue();
+    }
+    process.destroyForcibly();
+    process.waitFor(5, TimeUnit.SECONDS);
+    return -1;
   }
 
   @Override

@@ -46,6 +46,7 @@ public final class BurnboxService implements AutoCloseable {
   private final WebServer web;
   private TermsFileWatcher termsWatcher;
   private boolean closed;
+  private volatile boolean snapshotSaveFailed;
 
   private BurnboxService(ServiceSettings settings) throws IOException {
     this.settings = settings;
@@ -97,7 +98,7 @@ public final class BurnboxService implements AutoCloseable {
     }
     try {
       InboxStore restored = StoreSnapshot.restore(snapshot, builder);
-      log.info("restored {} messages from {}", restored.stats().messages(), snapshot);
+      log.info("restored {} inbox entries from {}", restored.stats().messages(), snapshot);
       return restored;
     } catch (IOException e) {
       log.warn("starting with an empty store: {}", e.getMessage());
@@ -168,8 +169,17 @@ public final class BurnboxService implements AutoCloseable {
   }
 
   /**
+   * Whether {@link #close} failed to write the snapshot file: the mail it held is lost, and the
+   * process should say so in its exit status.
+   */
+  public boolean snapshotSaveFailed() {
+    return snapshotSaveFailed;
+  }
+
+  /**
    * Stops taking connections, lets sessions in flight finish within the shutdown grace (then cuts
-   * them), and stops the web server. Idempotent.
+   * them), stops the web server and, with a snapshot file configured, saves the store to it.
+   * Idempotent.
    */
   @Override
   public void close() {
@@ -177,9 +187,12 @@ public final class BurnboxService implements AutoCloseable {
     web.close();
     if (settings.snapshotFile() != null && !closed) {
       try {
+        long entries = store.stats().messages();
         int saved = StoreSnapshot.save(store, settings.snapshotFile());
-        log.info("saved {} messages to {}", saved, settings.snapshotFile());
+        log.info(
+            "saved {} messages ({} inbox entries) to {}", saved, entries, settings.snapshotFile());
       } catch (IOException | RuntimeException e) {
+        snapshotSaveFailed = true;
         log.error("could not save the snapshot {}", settings.snapshotFile(), e);
       }
     }

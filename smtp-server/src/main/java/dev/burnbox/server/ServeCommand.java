@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -375,6 +376,20 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    // Signal handlers go in before the service takes mail: a SIGTERM that arrives as soon as the
+    // first 250 has been sent must still stop it gracefully and save the snapshot.
+    CountDownLatch stop = new CountDownLatch(1);
+    AtomicReference<BurnboxService> running = new AtomicReference<>();
+    Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+    Signal.handle(new Signal("INT"), signal -> stop.countDown());
+    Signal.handle(
+        new Signal("HUP"),
+        signal -> {
+          BurnboxService started = running.get();
+          if (started != null) {
+            started.reloadTerms();
+          }
+        });
     BurnboxService service;
     try {
       service = BurnboxService.start(settings);
@@ -382,13 +397,14 @@ final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
       return 1;
     }
-    CountDownLatch stop = new CountDownLatch(1);
-    Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-    Signal.handle(new Signal("INT"), signal -> stop.countDown());
-    Signal.handle(new Signal("HUP"), signal -> service.reloadTerms());
+    running.set(service);
     stop.await();
     log.info("stopping: finishing sessions in flight (at most {})", settings.shutdownGrace());
     service.close();
+    if (service.snapshotSaveFailed()) {
+      log.error("stopped, but the snapshot could not be saved: the mail it held is lost");
+      return 1;
+    }
     log.info("stopped");
     return 0;
   }

@@ -91,6 +91,36 @@ class ServeIT {
     assertThat(Files.readString(log)).contains("stopped");
   }
 
+  @Test
+  void exitsOneWhenTheSnapshotCannotBeSavedOnSigterm() throws Exception {
+    // the snapshot's "directory" is a file: the store starts empty, and saving it must fail
+    Path snapshot = Files.writeString(dir.resolve("a-file"), "").resolve("store.snapshot");
+    Path log = dir.resolve("log");
+    Process process =
+        new ProcessBuilder(
+                LAUNCHER.toString(),
+                "serve",
+                "--bind",
+                "127.0.0.1",
+                "--smtp-port",
+                "0",
+                "--http-port",
+                "0",
+                "--snapshot",
+                snapshot.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      awaitLine(log, process);
+    } finally {
+      process.destroy(); // SIGTERM
+    }
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped").isTrue();
+    assertThat(process.exitValue()).as(Files.readString(log)).isEqualTo(1);
+    assertThat(Files.readString(log)).contains("the snapshot could not be saved");
+  }
+
   private static void say(OutputStream out, String line) throws Exception {
     out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();

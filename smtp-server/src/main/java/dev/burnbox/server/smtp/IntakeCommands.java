@@ -16,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.subethamail.smtp.DropConnectionException;
 import org.subethamail.smtp.RejectException;
-import org.subethamail.smtp.internal.io.DotTerminatedInputStream;
 import org.subethamail.smtp.internal.server.BaseCommand;
 import org.subethamail.smtp.internal.server.Command;
 import org.subethamail.smtp.internal.server.CommandException;
@@ -373,7 +372,7 @@ final class IntakeCommands {
         return;
       }
       session.sendResponse("354 End data with <CR><LF>.<CR><LF>");
-      InputStream content = new DotUnstuffer(new DotTerminatedInputStream(session.getRawInput()));
+      InputStream content = new DotTerminatedContent(session.getRawInput());
       if (absorb(session, content, -1)) {
         SmtpReply reply = transaction(session).finish();
         session.resetMailTransaction();

@@ -34,6 +34,14 @@ final class MessageTransaction implements MessageHandler {
    */
   private static final int YIELD_EVERY_BYTES = 8 * 1024;
 
+  /**
+   * Content counts as progress against the data timeout in steps of this many bytes: a sender must
+   * deliver 8 KiB per data timeout (68 bytes/s with the default 2 minutes), or be cut as stalled by
+   * {@link SessionGate#cutStalledSessions}, so trickling a byte now and then does not hold a
+   * connection forever.
+   */
+  static final int PROGRESS_BYTES = 8 * 1024;
+
   private final MessageTransactions shared;
   private final Session session;
   private final SessionGate.Client client;
@@ -123,6 +131,7 @@ final class MessageTransaction implements MessageHandler {
     long remaining = length < 0 ? Long.MAX_VALUE : length;
     boolean virtual = Thread.currentThread().isVirtual();
     int sinceYield = 0;
+    int sinceProgress = 0;
     while (remaining > 0) {
       int n = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
       if (n < 0) {
@@ -133,7 +142,11 @@ final class MessageTransaction implements MessageHandler {
       }
       remaining -= n;
       received += n;
-      client.touch(); // progress: a stalled sender is cut by SessionGate.cutStalledSessions
+      sinceProgress += n;
+      if (sinceProgress >= PROGRESS_BYTES) {
+        sinceProgress = 0;
+        client.touch();
+      }
       sinceYield += n;
       if (virtual && sinceYield >= YIELD_EVERY_BYTES) {
         sinceYield = 0;

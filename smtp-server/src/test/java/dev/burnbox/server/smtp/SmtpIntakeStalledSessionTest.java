@@ -104,6 +104,21 @@ class SmtpIntakeStalledSessionTest {
   }
 
   @Test
+  void aBdatChunkTrickledForeverIsCutAfterTheDataTimeoutAndNothingIsDelivered() throws IOException {
+    RecordingAcceptor acceptor = new RecordingAcceptor();
+    start(acceptor);
+    SmtpScript slow = connect();
+    slow.expectAfter("EHLO client.test", "250");
+    slow.expectAfter("MAIL FROM:<s@example.org>", "250");
+    slow.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+    slow.write("BDAT 100000 LAST\r\n");
+    assertThat(trickle(slow, "Subject: slow\r\n\r\nnever ending ", 5000)).isFalse();
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("data_timeout")).isEqualTo(1);
+    assertThat(acceptor.deliveries()).isEmpty();
+  }
+
+  @Test
   void aSlowClientThatFinishesItsCommandsIsLeftAlone() throws Exception {
     start(new RecordingAcceptor());
     SmtpScript slow = connect();

@@ -99,6 +99,7 @@ public final class SmtpIntake implements AutoCloseable {
             .hostName(settings.hostName())
             .softwareName("Burnbox")
             .backlog(settings.backlog())
+            .serverSocketFactory(ReplyBatchingServerSocket::new) // one write per pipelined group
             .messageHandlerFactory(transactions)
             .executorService(sessions)
             .sessionHandler(gate)

@@ -1,0 +1,114 @@
+package dev.burnbox.server.smtp;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ReplyBatchingServerSocketTest {
+
+  /** Records each write the held output makes to the socket. */
+  private static final class Writes extends OutputStream {
+    final List<String> writes = new ArrayList<>();
+
+    @Override
+    public void write(int b) {
+      writes.add(String.valueOf((char) b));
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      writes.add(new String(b, off, len, US_ASCII));
+    }
+  }
+
+  @Test
+  void repliesWrittenBeforeTheNextReadLeaveInOneWrite() throws IOException {
+    Writes socket = new Writes();
+    ReplyBatchingServerSocket.HeldOutput out = new ReplyBatchingServerSocket.HeldOutput(socket);
+    InputStream in =
+        new ReplyBatchingServerSocket.SendingInput(
+            new ByteArrayInputStream("QUIT\r\n".getBytes(US_ASCII)), out);
+
+    for (String reply : List.of("250 2.1.0 ok\r\n", "250 2.1.5 ok\r\n", "354 go\r\n")) {
+      out.write(reply.getBytes(US_ASCII));
+      out.flush();
+    }
+    assertThat(socket.writes).isEmpty();
+
+    in.read();
+    assertThat(socket.writes).containsExactly("250 2.1.0 ok\r\n250 2.1.5 ok\r\n354 go\r\n");
+  }
+
+  @Test
+  void moreThanTheBoundGoesOutInOrderWithoutWaitingForARead() throws IOException {
+    Writes socket = new Writes();
+    ReplyBatchingServerSocket.HeldOutput out = new ReplyBatchingServerSocket.HeldOutput(socket);
+    String reply = "250 2.0.0 Ok\r\n";
+    StringBuilder sent = new StringBuilder();
+    while (sent.length() <= ReplyBatchingServerSocket.MAX_HELD_BYTES) {
+      out.write(reply.getBytes(US_ASCII));
+      sent.append(reply);
+    }
+
+    assertThat(socket.writes).isNotEmpty();
+    assertThat(String.join("", socket.writes)).isEqualTo(sent.toString());
+  }
+
+  @Test
+  void aHeldReplyReachesTheClientAsSoonAsTheServerWaitsToRead() throws Exception {
+    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket()) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try (Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+          Socket accepted = server.accept()) {
+        accepted.getOutputStream().write("220 hello\r\n".getBytes(US_ASCII));
+        accepted.getOutputStream().flush();
+        CompletableFuture<Integer> serverRead =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return accepted.getInputStream().read();
+                  } catch (IOException e) {
+                    throw new RuntimeException(e);
+                  }
+                });
+
+        client.setSoTimeout(5000);
+        assertThat(new String(client.getInputStream().readNBytes(11), US_ASCII))
+            .isEqualTo("220 hello\r\n");
+        client.getOutputStream().write('Q');
+        assertThat(serverRead.get(5, TimeUnit.SECONDS)).isEqualTo((int) 'Q');
+      }
+    }
+  }
+
+  @Test
+  void closingTheConnectionSendsWhatIsHeld() throws Exception {
+    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket()) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try (Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+        Socket accepted = server.accept();
+        accepted.getOutputStream().write("221 2.0.0 Bye\r\n".getBytes(US_ASCII));
+        accepted.getOutputStream().flush();
+        accepted.close();
+
+        client.setSoTimeout(5000);
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        client.getInputStream().transferTo(received);
+        assertThat(received.toString(US_ASCII)).isEqualTo("221 2.0.0 Bye\r\n");
+      }
+    }
+  }
+}

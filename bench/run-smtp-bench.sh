@@ -10,9 +10,9 @@
 # docs/benchmarks.md; raw results, server logs and the run log in bench/target/smtp-bench/.
 #
 # Usage: bench/run-smtp-bench.sh [quick|full]
-#   quick  about 4.5 minutes on 2 cores: blast C in {1,10,100,1000}, idle-many N in
+#   quick  about 5.5 minutes on 2 cores: blast C in {1,10,100,1000}, idle-many N in
 #          {100,1000,5000}, slow-clients 500 (the default)
-#   full   about 12 minutes: blast C up to 5,000, idle-many up to 15,000, slow-clients up to
+#   full   about 16 minutes: blast C up to 5,000, idle-many up to 15,000, slow-clients up to
 #          5,000; needs `ulimit -n` of at least 17,000 (raised here if the hard limit allows)
 # Postfix is not installed: its package is fetched with `apt-get download postfix` and unpacked
 # into bench/target/postfix/ (skipped with a note in the report if that fails). Mail bodies come

@@ -156,10 +156,13 @@ public final class LoadScenarios {
 
   /**
    * Opens {@code connections} connections (greeting and EHLO each) and holds them; then, every
-   * {@code interval} for {@code measure}, one connection picked at random sends a message. Latency
-   * counts from the first byte written. Server CPU and RSS are read over the sending window only.
+   * {@code interval} for {@code settle} plus {@code measure}, one connection picked at random sends
+   * a message. Only the last {@code measure} counts: latency (from the first byte written) of the
+   * messages started in it, and server CPU and RSS read over it. The unmeasured {@code settle} lets
+   * the server's JIT and GC settle after the burst of connecting, which otherwise dominates a short
+   * window's CPU time.
    */
-  public LoadResult idleMany(int connections, Duration measure, Duration interval)
+  public LoadResult idleMany(int connections, Duration settle, Duration measure, Duration interval)
       throws InterruptedException {
     Run run = new Run();
     AtomicReferenceArray<SmtpLoadClient> clients = new AtomicReferenceArray<>(connections);
@@ -204,15 +207,22 @@ public final class LoadScenarios {
     }
     List<Thread> senders = new ArrayList<>();
     long start = System.nanoTime();
-    long until = start + measure.toNanos();
-    double cpuBefore = target.probe().cpuSeconds();
+    long measureFrom = start + settle.toNanos();
+    long until = measureFrom + measure.toNanos();
+    double cpuBefore = Double.NaN;
     try (ProgressLine progress =
-        new ProgressLine(label, measure.toNanos() / 1e9, run.tally::accepted)) {
+        new ProgressLine(label, (until - start) / 1e9, run.tally::accepted)) {
       for (long at = start; at < until; at += interval.toNanos()) {
         parkUntil(at);
+        boolean measured = at >= measureFrom;
+        if (measured && Double.isNaN(cpuBefore)) {
+          cpuBefore = target.probe().cpuSeconds();
+        }
         int pick = ThreadLocalRandom.current().nextInt(connections);
         if (!busy[pick].compareAndSet(false, true)) {
-          run.tally.outcome(clients.get(pick) == null ? "no-connection" : "skipped-busy");
+          if (measured) {
+            run.tally.outcome(clients.get(pick) == null ? "no-connection" : "skipped-busy");
+          }
           continue;
         }
         SmtpLoadClient smtp = clients.get(pick);
@@ -223,7 +233,9 @@ public final class LoadScenarios {
                       try {
                         long sent = System.nanoTime();
                         int code = smtp.send(SENDER, recipient(), messages.next());
-                        run.tally.transaction(code, System.nanoTime() - sent);
+                        if (measured) {
+                          run.tally.transaction(code, System.nanoTime() - sent);
+                        }
                       } catch (IOException e) {
                         run.failed(e);
                       } finally {

@@ -41,6 +41,7 @@ public final class SmtpBenchProfile {
         Duration.ofSeconds(2),
         List.of(100, 1000, 5000),
         Duration.ofSeconds(3),
+        Duration.ofSeconds(3),
         List.of(500),
         Duration.ofSeconds(6),
         10_000),
@@ -50,7 +51,8 @@ public final class SmtpBenchProfile {
         Duration.ofSeconds(2),
         Duration.ofSeconds(5),
         List.of(100, 1000, 2500, 5000, 10_000, 15_000),
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(10),
         List.of(500, 1000, 5000),
         Duration.ofSeconds(10),
         30_000);
@@ -59,6 +61,7 @@ public final class SmtpBenchProfile {
     final Duration blastWarmup;
     final Duration blastMeasure;
     final List<Integer> idleConnections;
+    final Duration idleSettle;
     final Duration idleMeasure;
     final List<Integer> slowClients;
     final Duration slowMeasure;
@@ -69,6 +72,7 @@ public final class SmtpBenchProfile {
         Duration blastWarmup,
         Duration blastMeasure,
         List<Integer> idleConnections,
+        Duration idleSettle,
         Duration idleMeasure,
         List<Integer> slowClients,
         Duration slowMeasure,
@@ -77,6 +81,7 @@ public final class SmtpBenchProfile {
       this.blastWarmup = blastWarmup;
       this.blastMeasure = blastMeasure;
       this.idleConnections = idleConnections;
+      this.idleSettle = idleSettle;
       this.idleMeasure = idleMeasure;
       this.slowClients = slowClients;
       this.slowMeasure = slowMeasure;
@@ -169,7 +174,7 @@ public final class SmtpBenchProfile {
         LoadScenarios scenarios = scenarios(process);
         warmUp(scenarios);
         for (int n : size.idleConnections) {
-          results.add(scenarios.idleMany(n, size.idleMeasure, IDLE_INTERVAL));
+          results.add(scenarios.idleMany(n, size.idleSettle, size.idleMeasure, IDLE_INTERVAL));
         }
       }
     }
@@ -223,9 +228,13 @@ public final class SmtpBenchProfile {
     return new LoadScenarios(process.target(), messages, SOURCE_ADDRESSES);
   }
 
-  /** Lets the server's JIT compile the mail path before anything is measured; discarded. */
+  /**
+   * Lets the server's JIT compile the mail path before anything is measured; discarded. Two seconds
+   * were too few: 20 s into idle-many at 200 mails/s, C2 compiling still took 42% of the service's
+   * CPU samples (async-profiler, 2026-11-24).
+   */
   private static void warmUp(LoadScenarios scenarios) throws InterruptedException {
-    scenarios.blast(8, Duration.ofMillis(1500), Duration.ofMillis(500));
+    scenarios.blast(8, Duration.ofSeconds(7), Duration.ofSeconds(1));
   }
 
   /**

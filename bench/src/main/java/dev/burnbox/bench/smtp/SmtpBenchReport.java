@@ -153,9 +153,11 @@ public final class SmtpBenchReport {
         .append(size.idleConnections)
         .append(" (one send every ")
         .append(SmtpBenchProfile.IDLE_INTERVAL.toMillis())
-        .append(" ms for ")
+        .append(" ms: ")
+        .append(size.idleSettle.toSeconds())
+        .append(" s to settle after connecting, then ")
         .append(size.idleMeasure.toSeconds())
-        .append(" s); slow-clients n in ")
+        .append(" s measured); slow-clients n in ")
         .append(size.slowClients)
         .append(" (DATA at ")
         .append(SmtpBenchProfile.SLOW_RATE)
@@ -172,7 +174,7 @@ public final class SmtpBenchReport {
     md.append("- **Servers** (each its own process on loopback, JVMs with `")
         .append(String.join(" ", SmtpBenchProfile.SERVER_JVM))
         .append(
-            "`, a fresh process per scenario, warmed up 2 s first): `platform`, `pool-50`,"
+            "`, a fresh process per scenario, warmed up 8 s first): `platform`, `pool-50`,"
                 + " `virtual` = the whole service (`serve --threads=platform|pool|virtual`: intake,"
                 + " MIME decode, spam scan, in-memory store, web); `bare-intake` = Burnbox's SMTP"
                 + " intake with a no-op acceptor; `bare-subetha` = SubEtha 7.2.2 with a handler that"

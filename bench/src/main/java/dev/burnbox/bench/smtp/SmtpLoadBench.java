@@ -169,6 +169,14 @@ public final class SmtpLoadBench {
     Duration interval;
 
     @Option(
+        names = "--settle",
+        defaultValue = "5s",
+        converter = Durations.class,
+        description =
+            "Sending as measured but unmeasured first, per point (default ${DEFAULT-VALUE}).")
+    Duration settle;
+
+    @Option(
         names = "--duration",
         defaultValue = "3s",
         converter = Durations.class,
@@ -180,7 +188,7 @@ public final class SmtpLoadBench {
       LoadScenarios scenarios = target.scenarios();
       List<LoadResult> results = new ArrayList<>();
       for (int n : connections) {
-        results.add(scenarios.idleMany(n, duration, interval));
+        results.add(scenarios.idleMany(n, settle, duration, interval));
       }
       System.out.print(SmtpBenchReport.resultTable(results));
       return 0;

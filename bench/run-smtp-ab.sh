@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Same-run A/B of the service at several commits: builds each commit in its own git worktree under
+# bench/target/smtp-ab/, then, for ROUNDS rounds (default 3), starts a fresh `serve
+# --threads=virtual` of each in turn, warms it (8 s blast at 8 connections) and measures
+# `SmtpLoadBench blast --connections C` (default 100) for 10 s. Taking turns spreads the load of a
+# shared machine over all builds alike; compare the server CPU per mail, which moves less with the
+# machine's load than mails/s does. Prints one table row per point.
+#
+# Usage: bench/run-smtp-ab.sh REF [REF...]     e.g. bench/run-smtp-ab.sh 724286c 6bdf9e9 HEAD
+# Environment: ROUNDS, C, JAVA_HOME (JDK 21+).
+set -euo pipefail
+if (($# < 1)); then
+  sed -n '2,10p' "$0" >&2
+  exit 2
+fi
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+JAVA_HOME="$(scripts/java-home.sh)"
+export JAVA_HOME
+java="$JAVA_HOME/bin/java"
+out="bench/target/smtp-ab"
+mkdir -p "$out"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+dirs=()
+for ref in "$@"; do
+  commit="$(git rev-parse --short "$ref")"
+  dir="$out/$commit"
+  if [[ ! -f "$dir/bench/target/benchmarks.jar" ]]; then
+    rm -rf "$dir"
+    git worktree prune
+    git worktree add -q --detach "$dir" "$commit"
+    echo "building $commit..."
+    (cd "$dir" && mvn -q -B -pl bench -am package -DskipTests)
+  fi
+  dirs+=("$dir")
+done
+
+echo "| round | commit | scenario | server | C | mails/s | p50 ms | p99 ms | p99.9 ms | max ms | greeting p99 ms | not greeted | server CPU % | RSS MiB | errors | server CPU per mail µs | load |"
+for round in $(seq 1 "${ROUNDS:-3}"); do
+  for dir in "${dirs[@]}"; do
+    jar="$dir/bench/target/benchmarks.jar"
+    log="$out/server.log"
+    "$java" -Xmx1g -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
+      --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 >"$log" 2>&1 &
+    pid=$!
+    port=""
+    for _ in $(seq 1 120); do
+      port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log")"
+      [[ -n "$port" ]] && break
+      sleep 0.5
+    done
+    if [[ -z "$port" ]]; then
+      echo "error: the service did not start; see $log" >&2
+      kill "$pid" || true
+      exit 1
+    fi
+    bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
+      --server-pid "$pid")
+    "${bench[@]}" --connections 8 --warmup 7s --duration 1s >/dev/null 2>&1
+    row="$("${bench[@]}" --connections "${C:-100}" --warmup 2s --duration 10s 2>/dev/null | tail -1)"
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    per_mail="$(awk -F'|' '{gsub(/[ ,]/, "", $5); gsub(/ /, "", $12); if ($5 > 0) printf "%.0f", $12 * 1e4 / $5}' <<<"$row")"
+    echo "| $round | $(basename "$dir") $row $per_mail | $(cut -d' ' -f1 /proc/loadavg) |"
+  done
+done

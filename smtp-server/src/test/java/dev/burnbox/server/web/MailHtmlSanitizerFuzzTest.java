@@ -67,6 +67,9 @@ class MailHtmlSanitizerFuzzTest {
    */
   private static final Pattern ABSOLUTE = Pattern.compile("(?is)(https?:[/\\\\]{2}|mailto:).*");
 
+  /** A CSS string: single or double quoted, without escapes (the sanitizer emits none). */
+  private static final Pattern QUOTED = Pattern.compile("'[^'\\\\]*'|\"[^\"\\\\]*\"");
+
   private static final List<String> SNIPPETS =
       List.of(
           "<script>alert(1)</script>",
@@ -130,7 +133,9 @@ class MailHtmlSanitizerFuzzTest {
         assertThat(name).as("attribute in %s", safe).doesNotStartWith("on");
         assertThat(name).as("attribute in %s", safe).isNotIn("srcdoc", "formaction", "xlink:href");
         if (name.equals("style")) {
-          assertThat(value.toLowerCase(Locale.ROOT))
+          // quoted strings (font names: the sanitizer quotes 'javascript' there) are inert text
+          String unquoted = QUOTED.matcher(value).replaceAll("''");
+          assertThat(unquoted.toLowerCase(Locale.ROOT))
               .as("style in %s", safe)
               .doesNotContain("url(", "expression", "behavior", "binding", "javascript", "\\");
         }

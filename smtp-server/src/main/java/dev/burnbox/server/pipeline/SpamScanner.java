@@ -6,6 +6,7 @@ import dev.burnbox.matcher.MatchSummary;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.matcher.TermMatcher;
 import dev.burnbox.matcher.TermSet;
+import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.wordlists.SpamTerms;
 import dev.burnbox.wordlists.TermList;
 import java.io.IOException;
@@ -27,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Thread-safe. {@link #scan} runs lock-free on the compiled matcher current when it starts;
  * {@link #reload} compiles a new matcher first and then swaps it in atomically, so a scan sees
  * either the old list or the new one, never a mix, and a bad file leaves the old list in place.
- * Terms are matched case-insensitively and as whole words.
+ * Terms are matched case-insensitively and as whole words, in their {@link DecodedMail#scanForm}
+ * (without the invisible characters a scan text never has).
  */
 public final class SpamScanner {
   /** The most points one distinct term adds to a score. */
@@ -90,11 +92,10 @@ public final class SpamScanner {
    * @throws IllegalArgumentException if a term is invalid or the file holds no terms
    */
   public int reload(Path file) throws IOException {
-    List<String> terms = TermList.read(file);
-    if (terms.isEmpty()) {
+    Compiled next = compile(kind, TermList.read(file), file.toString());
+    if (next.matcher().terms().isEmpty()) {
       throw new IllegalArgumentException(file + " holds no terms");
     }
-    Compiled next = compile(kind, terms, file.toString());
     current.set(next);
     return next.matcher().terms().size();
   }
@@ -141,7 +142,16 @@ public final class SpamScanner {
 
   private static Compiled compile(MatcherKind kind, List<String> terms, String source) {
     Objects.requireNonNull(source, "source");
-    TermSet set = TermSet.of(terms, OPTIONS);
+    // the scan text has invisible characters removed (DecodedMail#scanText): a term that kept one
+    // could never match, so terms get the same treatment, and one left empty by it is dropped
+    List<String> scanForms = new ArrayList<>(terms.size());
+    for (String term : terms) {
+      String scanForm = DecodedMail.scanForm(Objects.requireNonNull(term, "term"));
+      if (!scanForm.isEmpty()) {
+        scanForms.add(scanForm);
+      }
+    }
+    TermSet set = TermSet.of(scanForms, OPTIONS);
     TermMatcher matcher = kind == null ? TermMatcher.best(set) : kind.compile(set);
     return new Compiled(matcher, source);
   }

@@ -12,8 +12,8 @@ import org.owasp.html.PolicyFactory;
  *
  * <p>Kept: text formatting, blocks, lists, tables, {@code <font>}, inline {@code style} attributes
  * reduced property by property to a safe CSS subset (no {@code url()}, no {@code expression()}, no
- * positioning), links with absolute {@code http:}, {@code https:} or {@code mailto:} URLs (made to
- * open in a new window with {@code rel="noopener noreferrer nofollow"}) and images. Dropped:
+ * positioning), links with absolute {@code http://}, {@code https://} or {@code mailto:} URLs (made
+ * to open in a new window with {@code rel="noopener noreferrer nofollow"}) and images. Dropped:
  * scripts, event handlers, {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code
  * <base>}, {@code <link>}, {@code <object>}, and every other URL scheme ({@code javascript:},
  * {@code data:}...).
@@ -27,8 +27,10 @@ public final class MailHtmlSanitizer {
     "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col"
   };
 
-  // a mail has no base URL: a relative URL would point into this server, so only absolute ones stay
-  private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?|mailto):.*");
+  // A mail has no base URL: a relative URL would point into this server, so only absolute ones
+  // stay. For http(s) that takes "//host": a browser resolves "http:evil" or "https:/x" against the
+  // page's own URL (found by MailHtmlSanitizerFuzzTest).
+  private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?://|mailto:).*");
 
   private static final PolicyFactory POLICY =
       new HtmlPolicyBuilder()

@@ -1,10 +1,12 @@
 package dev.burnbox.server.pipeline;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.mime.MailDecoder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -98,6 +100,31 @@ class SpamScannerTest {
     SpamVerdict verdict = scanner.scan(sample);
     assertThat(scanner.isSpam(verdict)).as("%s", verdict).isTrue();
     assertThat(scanner.termCount()).isGreaterThan(400);
+  }
+
+  // found by TermFileFuzzTest: such a term never matched, because the scan text has none of these
+  @Test
+  void termsWithInvisibleCharactersMatchTheScanText() throws IOException {
+    Path file = dir.resolve("terms.txt");
+    Files.writeString(file, "\uFEFF\uFEFFfree money\nvi\u00ADagra\nwin\u200Bner\n\u200B\n");
+    SpamScanner scanner = SpamScanner.fromFile(null, 3, file);
+    assertThat(scanner.termCount()).isEqualTo(3);
+    String scanText =
+        MailDecoder.withDefaults()
+            .decode("Subject: free mo\u00ADney\n\nviagra winner\n".getBytes(UTF_8))
+            .scanText();
+    assertThat(scanner.scan(scanText).terms()).containsExactly("free money", "viagra", "winner");
+  }
+
+  @Test
+  void aFileOfInvisibleTermsHoldsNoTerms() throws IOException {
+    SpamScanner scanner = SpamScanner.of(null, 3, List.of("viagra"), "test");
+    Path file = dir.resolve("invisible.txt");
+    Files.writeString(file, "\u200B\n\u00AD\n");
+    assertThatThrownBy(() -> scanner.reload(file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("holds no terms");
+    assertThat(scanner.termCount()).isEqualTo(1);
   }
 
   @Test

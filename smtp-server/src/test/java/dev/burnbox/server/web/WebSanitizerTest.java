@@ -11,6 +11,7 @@ import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link MailHtmlSanitizer} on the hostile corpus and on ordinary mail layout. */
 class WebSanitizerTest {
@@ -79,6 +80,17 @@ class WebSanitizerTest {
     assertThat(link.attr("href")).isEqualTo("https://example.test/x?a=1&b=2");
     assertThat(link.attr("target")).isEqualTo("_blank");
     assertThat(link.attr("rel")).contains("noopener", "noreferrer", "nofollow");
+  }
+
+  // found by MailHtmlSanitizerFuzzTest: these resolve against the inbox page's own URL
+  @ParameterizedTest
+  @ValueSource(strings = {"http:evil", "https:/inbox/other", "HTTPS:x", "https:<b>//x.test"})
+  void httpUrlsWithoutAHostAreDropped(String url) {
+    String safe =
+        sanitizer.sanitize("<a href=\"" + url + "\">go</a><img src=\"" + url + "\" alt=\"i\">");
+    Element body = Jsoup.parseBodyFragment(safe).body();
+    assertThat(body.select("[href], [src]")).as(safe).isEmpty();
+    assertThat(body.text()).isEqualTo("go");
   }
 
   @Test

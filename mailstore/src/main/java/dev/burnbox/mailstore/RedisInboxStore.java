@@ -9,7 +9,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -18,30 +17,23 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.BinaryJedisPubSub;
-import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * An {@link InboxStore} in Redis, so that several Burnbox nodes share inboxes: any node lists and
@@ -126,17 +118,20 @@ final class RedisInboxStore implements InboxStore {
   /** Estimated Redis bytes per piece besides its stored bytes: its hash (370) and its key. */
   static final int PIECE_OVERHEAD = 450;
 
+  /** Hash slots of a Redis Cluster. */
+  static final int SLOTS = 16384;
+
   private static final byte META_VERSION = 1;
   private static final Base64.Encoder SHA_TEXT = Base64.getUrlEncoder().withoutPadding();
 
-  private final RedisClient redis; // pooled connections
-  private final HostAndPort address;
-  private final JedisClientConfig subscriberConfig;
+  private final RedisConnections redis;
   private final Duration timeout;
-  private final byte[] prefix;
-  private final String eventsChannel;
+  private final JedisClientConfig subscriberConfig;
+  private final byte[] eventsChannel;
+  private final List<byte[]> partitions; // each partition's key prefix, P:{tag}
   private final int inboxCap;
   private final long maxBytes;
+  private final long partitionBudget;
   private final long ttlMillis;
   private final InstantSource clock;
   private final boolean stripPlusTags;
@@ -155,48 +150,25 @@ final class RedisInboxStore implements InboxStore {
   private volatile boolean closed;
 
   RedisInboxStore(Builder builder) {
-    URI url = builder.redisUrl();
-    if (!"redis".equals(url.getScheme())
-        || url.getHost() == null
-        || url.getRawUserInfo() != null
-        || !(url.getRawPath() == null || url.getRawPath().isEmpty())
-        || url.getRawQuery() != null) {
-      // a password, database or TLS silently ignored would fail later and less clearly
-      throw new IllegalArgumentException(
-          "redis url must be redis://host:port (no password, database or TLS yet), got " + url);
-    }
-    this.address = new HostAndPort(url.getHost(), url.getPort() < 0 ? 6379 : url.getPort());
+    this.redis = RedisConnections.of(builder.redisUrl(), builder.redisTimeout());
     this.timeout = builder.redisTimeout();
-    int millis = Math.toIntExact(timeout.toMillis());
-    JedisClientConfig config =
-        DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(millis)
-            .socketTimeoutMillis(millis)
-            .clientName("burnbox")
-            .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
-            .build();
     this.subscriberConfig =
         DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(millis)
+            .connectionTimeoutMillis(Math.toIntExact(timeout.toMillis()))
             .socketTimeoutMillis(0) // a subscriber waits for events as long as it takes
             .clientName("burnbox-events")
             .protocol(RedisProtocol.RESP2)
             .build();
-    GenericObjectPoolConfig<Connection> poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64);
-    poolConfig.setMaxIdle(16);
-    poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
-    poolConfig.setJmxEnabled(false);
-    this.redis =
-        RedisClient.builder()
-            .hostAndPort(address)
-            .clientConfig(config)
-            .poolConfig(poolConfig)
-            .build();
-    this.prefix = builder.keyPrefix().getBytes(UTF_8);
-    this.eventsChannel = builder.keyPrefix() + ":events";
+    this.eventsChannel = (builder.keyPrefix() + ":events").getBytes(UTF_8);
+    int count = builder.redisPartitions();
+    List<byte[]> prefixes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      prefixes.add((builder.keyPrefix() + ":{" + hashTag(i, count) + "}").getBytes(UTF_8));
+    }
+    this.partitions = List.copyOf(prefixes);
     this.inboxCap = builder.inboxCap();
     this.maxBytes = builder.maxBytes();
+    this.partitionBudget = maxBytes / count;
     this.ttlMillis = builder.ttl().toMillis();
     this.clock = builder.clock();
     this.stripPlusTags = builder.stripPlusTags();
@@ -210,72 +182,172 @@ final class RedisInboxStore implements InboxStore {
     this.statsScript = RedisScripts.Script.of("stats", RedisScripts.STATS);
   }
 
+  /**
+   * The partition that holds {@code inbox} (canonical) in a store of {@code count} partitions: a
+   * stable hash (murmur3, 32 bits) of the name's UTF-8 bytes, modulo {@code count}, so every node
+   * and every release agrees.
+   */
+  static int partitionOf(InboxName inbox, int count) {
+    return Math.floorMod(
+        Hashing.murmur3_32_fixed().hashBytes(inbox.value().getBytes(UTF_8)).asInt(), count);
+  }
+
+  /**
+   * The hash tag of partition {@code index} of {@code count}: {@code p<index>-<salt>} with the
+   * first salt whose hash slot lies in the index-th of {@code count} equal ranges of the 16384
+   * slots. A cluster whose masters hold equal ranges of slots (as {@code redis-cli --cluster
+   * create} makes them) so holds an equal share of the partitions.
+   */
+  static String hashTag(int index, int count) {
+    int from = (int) ((long) index * SLOTS / count);
+    int to = (int) ((long) (index + 1) * SLOTS / count);
+    for (int salt = 0; ; salt++) {
+      String tag = "p" + index + "-" + salt;
+      int slot = JedisClusterCRC16.getSlot(tag);
+      if (slot >= from && slot < to) {
+        return tag;
+      }
+    }
+  }
+
   private InboxName canonical(InboxName name) {
     Objects.requireNonNull(name, "inbox");
     return stripPlusTags ? name.withoutTag() : name;
+  }
+
+  private int partitionOf(InboxName canonical) {
+    return partitionOf(canonical, partitions.size());
   }
 
   private long now() {
     return clock.millis();
   }
 
+  /** Runs {@code script} in partition {@code p}. */
+  private Object run(RedisScripts.Script script, int p, List<byte[]> args) {
+    String what = partitions.size() == 1 ? script.name() : script.name() + ", partition " + p;
+    return redis.run(script, partitions.get(p), args, what);
+  }
+
   // ---- deliver ----
+
+  /** One piece of a message as the delivery script takes it. */
+  private record Piece(byte[] sha, byte[] stored, int rawLength, long cost) {}
 
   @Override
   public DeliveryResult deliver(IncomingMessage message) {
     Objects.requireNonNull(message, "message");
-    Set<InboxName> inboxes = new LinkedHashSet<>();
+    Map<InboxName, MessageId> ids = new LinkedHashMap<>();
+    Map<Integer, List<InboxName>> byPartition = new LinkedHashMap<>();
     for (InboxName r : message.recipients()) {
-      inboxes.add(canonical(r));
+      InboxName inbox = canonical(r);
+      if (!ids.containsKey(inbox)) {
+        int p = partitionOf(inbox);
+        ids.put(inbox, MessageId.random(p));
+        byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(inbox);
+      }
     }
     byte[] raw = message.rawView();
     int headerEnd = MemoryInboxStore.headerEnd(raw);
-    List<byte[]> pieces = new ArrayList<>(2);
-    pieces.add(Arrays.copyOfRange(raw, 0, headerEnd));
+    List<byte[]> split = new ArrayList<>(2);
+    split.add(Arrays.copyOfRange(raw, 0, headerEnd));
     if (headerEnd < raw.length) {
-      pieces.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
+      split.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
+    }
+    List<Piece> pieces = new ArrayList<>(2);
+    long piecesCost = 0;
+    for (byte[] piece : split) {
+      byte[] stored = codec.encode(piece);
+      long cost = PIECE_OVERHEAD + stored.length + stored.length / 8;
+      pieces.add(
+          new Piece(
+              SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()),
+              stored,
+              piece.length,
+              cost));
+      piecesCost += cost;
     }
     byte[] meta = encodeMeta(message);
+    long entryCost = ENTRY_OVERHEAD + meta.length;
+    for (List<InboxName> group : byPartition.values()) {
+      long alone = piecesCost + group.size() * entryCost;
+      if (alone > partitionBudget) { // checked before any partition is written
+        return tooLarge(raw.length, alone);
+      }
+    }
+
     long now = now();
-
-    List<byte[]> args = new ArrayList<>();
-    args.add(number(now));
-    args.add(number(now + ttlMillis));
-    args.add(number(inboxCap));
-    args.add(number(maxBytes));
-    args.add(number(ENTRY_OVERHEAD + meta.length));
-    args.add(meta);
-    args.add(number(pieces.size()));
-    for (byte[] piece : pieces) {
-      byte[] stored = codec.encode(piece);
-      args.add(SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()));
-      args.add(stored);
-      args.add(number(piece.length));
-      args.add(number(PIECE_OVERHEAD + stored.length + stored.length / 8));
-    }
-    args.add(number(inboxes.size()));
-    Map<InboxName, MessageId> ids = new LinkedHashMap<>();
-    for (InboxName inbox : inboxes) {
-      MessageId id = MessageId.random();
-      ids.put(inbox, id);
-      args.add(inbox.value().getBytes(UTF_8));
-      args.add(id.value().getBytes(UTF_8));
-    }
-
-    List<?> reply;
-    try {
-      reply = (List<?>) run(deliverScript, args);
-    } catch (StoreUnavailableException e) {
-      return new DeliveryResult.Refused(RefusalReason.STORE_UNAVAILABLE, e.getMessage());
-    }
-    if ("too-large".equals(text(reply.get(0)))) {
-      return new DeliveryResult.Refused(
-          RefusalReason.TOO_LARGE_FOR_STORE,
-          String.format(
-              "message of %d bytes would take %d bytes stored, over the store's budget of %d",
-              raw.length, (Long) reply.get(1), maxBytes));
+    List<MessageId> written = new ArrayList<>();
+    for (Map.Entry<Integer, List<InboxName>> group : byPartition.entrySet()) {
+      List<byte[]> args = new ArrayList<>();
+      args.add(eventsChannel);
+      args.add(number(now));
+      args.add(number(now + ttlMillis));
+      args.add(number(inboxCap));
+      args.add(number(partitionBudget));
+      args.add(number(entryCost));
+      args.add(meta);
+      args.add(number(pieces.size()));
+      for (Piece piece : pieces) {
+        args.add(piece.sha());
+        args.add(piece.stored());
+        args.add(number(piece.rawLength()));
+        args.add(number(piece.cost()));
+      }
+      args.add(number(group.getValue().size()));
+      for (InboxName inbox : group.getValue()) {
+        args.add(inbox.value().getBytes(UTF_8));
+        args.add(ids.get(inbox).value().getBytes(UTF_8));
+      }
+      List<?> reply;
+      try {
+        reply = (List<?>) run(deliverScript, group.getKey(), args);
+      } catch (StoreUnavailableException e) {
+        undo(written);
+        return new DeliveryResult.Refused(RefusalReason.STORE_UNAVAILABLE, e.getMessage());
+      }
+      if ("too-large".equals(text(reply.get(0)))) { // not after the check above; kept as a guard
+        undo(written);
+        return tooLarge(raw.length, (Long) reply.get(1));
+      }
+      for (InboxName inbox : group.getValue()) {
+        written.add(ids.get(inbox));
+      }
     }
     return new DeliveryResult.Delivered(ids);
+  }
+
+  private DeliveryResult tooLarge(int rawLength, long cost) {
+    String budget =
+        partitions.size() == 1
+            ? "the store's budget of " + maxBytes
+            : String.format(
+                "the budget of one partition, %d (the store's %d over %d partitions)",
+                partitionBudget, maxBytes, partitions.size());
+    return new DeliveryResult.Refused(
+        RefusalReason.TOO_LARGE_FOR_STORE,
+        String.format(
+            "message of %d bytes would take %d bytes stored, over %s", rawLength, cost, budget));
+  }
+
+  /**
+   * Deletes the entries that a delivery refused in another partition wrote already, so that no
+   * half-delivered message stays for the sender's retry to duplicate. Best effort: an entry that
+   * cannot be deleted now (its partition failed too) stays, as after any {@link
+   * RefusalReason#STORE_UNAVAILABLE}.
+   */
+  private void undo(List<MessageId> written) {
+    for (MessageId id : written) {
+      try {
+        delete(id);
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a refused delivery left entry {0} behind: {1}",
+            id,
+            e.getMessage());
+      }
+    }
   }
 
   // ---- reads ----
@@ -291,6 +363,7 @@ final class RedisInboxStore implements InboxStore {
         (List<?>)
             run(
                 listScript,
+                partitionOf(name),
                 List.of(
                     number(now()),
                     name.value().getBytes(UTF_8),
@@ -324,7 +397,11 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
-    List<?> reply = (List<?>) run(getScript, List.of(number(now()), id.value().getBytes(UTF_8)));
+    if (id.route() >= partitions.size()) {
+      return Optional.empty(); // not an id of this store: no partition has it
+    }
+    List<?> reply =
+        (List<?>) run(getScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)));
     if (reply.isEmpty()) {
       return Optional.empty();
     }
@@ -340,27 +417,35 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
-    return (Long) run(deleteScript, List.of(number(now()), id.value().getBytes(UTF_8))) == 1;
+    if (id.route() >= partitions.size()) {
+      return false;
+    }
+    return (Long) run(deleteScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)))
+        == 1;
   }
 
+  /**
+   * The sum of every partition's counters, each read after its sweep. Exact per partition; on a
+   * store with several partitions, deliveries that run meanwhile may be counted in some partitions
+   * and not yet in others.
+   */
   @Override
   public StoreStats stats() {
-    while (true) {
-      List<?> reply = (List<?>) run(statsScript, List.of(number(now())));
-      if (reply.size() == 1) {
-        continue; // a full sweep batch: more expired entries may be due
+    long[] sums = new long[7];
+    for (int p = 0; p < partitions.size(); p++) {
+      List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
+      while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
+        reply = (List<?>) run(statsScript, p, List.of(number(now())));
       }
-      Map<EvictionCause, Long> evictions = new EnumMap<>(EvictionCause.class);
-      evictions.put(EvictionCause.INBOX_CAP, (Long) reply.get(4));
-      evictions.put(EvictionCause.MEMORY_BUDGET, (Long) reply.get(5));
-      evictions.put(EvictionCause.TTL, (Long) reply.get(6));
-      return new StoreStats(
-          (Long) reply.get(0),
-          (Long) reply.get(1),
-          (Long) reply.get(2),
-          (Long) reply.get(3) + codec.retainedBytes(),
-          evictions);
+      for (int k = 0; k < sums.length; k++) {
+        sums[k] += (Long) reply.get(k);
+      }
     }
+    Map<EvictionCause, Long> evictions = new EnumMap<>(EvictionCause.class);
+    evictions.put(EvictionCause.INBOX_CAP, sums[4]);
+    evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
+    evictions.put(EvictionCause.TTL, sums[6]);
+    return new StoreStats(sums[0], sums[1], sums[2], sums[3] + codec.retainedBytes(), evictions);
   }
 
   // ---- events ----
@@ -395,7 +480,7 @@ final class RedisInboxStore implements InboxStore {
     try {
       if (!s.firstConnection.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new StoreUnavailableException(
-            "Redis at " + address + " did not confirm the event subscription in " + timeout, null);
+            redis.describe() + " did not confirm the event subscription in " + timeout, null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -407,7 +492,7 @@ final class RedisInboxStore implements InboxStore {
     int first = indexOf(payload, 0);
     int second = indexOf(payload, first + 1);
     if (first < 0 || second < 0) {
-      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event on " + eventsChannel);
+      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event");
       return;
     }
     InboxName inbox = InboxName.of(new String(payload, first + 1, second - first - 1, UTF_8));
@@ -444,16 +529,23 @@ final class RedisInboxStore implements InboxStore {
     }
   }
 
-  /** The event connection: subscribes, dispatches, and reconnects until the store is closed. */
+  /**
+   * The event connection: subscribes, dispatches, and reconnects until the store is closed. On a
+   * cluster, which broadcasts every PUBLISH to all its nodes, it listens on any one node and moves
+   * to the next known node when that one fails.
+   */
   private final class Subscriber extends BinaryJedisPubSub implements Runnable {
     final CountDownLatch firstConnection = new CountDownLatch(1);
 
     @Override
     public void run() {
       long backoffMillis = 100;
+      int attempt = 0;
       while (!closed) {
-        try (Jedis jedis = new Jedis(address, subscriberConfig)) {
-          jedis.subscribe(this, eventsChannel.getBytes(UTF_8));
+        List<HostAndPort> nodes = redis.subscriberNodes();
+        HostAndPort node = nodes.get(attempt++ % nodes.size());
+        try (Jedis jedis = new Jedis(node, subscriberConfig)) {
+          jedis.subscribe(this, eventsChannel);
           backoffMillis = 100;
         } catch (RuntimeException e) {
           if (closed) {
@@ -461,7 +553,8 @@ final class RedisInboxStore implements InboxStore {
           }
           LOG.log(
               System.Logger.Level.WARNING,
-              "Redis event subscription lost ({0}); retrying in {1} ms",
+              "Redis event subscription at {0} lost ({1}); retrying in {2} ms",
+              node,
               e.getMessage(),
               backoffMillis);
         }
@@ -514,64 +607,6 @@ final class RedisInboxStore implements InboxStore {
   }
 
   // ---- Redis calls ----
-
-  /**
-   * Runs {@code script} by EVALSHA, loading it first if Redis does not have it (a new or restarted
-   * server). A connection that fails at once (a pooled socket that a Redis restart closed) is
-   * dropped with every idle one and the script tried once more on a fresh connection; a failure
-   * that took the whole timeout is not retried, so no call waits much longer than the timeout.
-   *
-   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
-   */
-  private Object run(RedisScripts.Script script, List<byte[]> args) {
-    long start = System.nanoTime();
-    try {
-      return runOnce(script, args);
-    } catch (JedisConnectionException e) {
-      if (closed || System.nanoTime() - start >= timeout.toNanos() / 2) {
-        throw unavailable(script, e);
-      }
-      redis.getPool().clear(); // the other idle connections died with the same server
-      try {
-        return runOnce(script, args);
-      } catch (JedisConnectionException again) {
-        again.addSuppressed(e);
-        throw unavailable(script, again);
-      }
-    }
-  }
-
-  private Object runOnce(RedisScripts.Script script, List<byte[]> args) {
-    List<byte[]> keys = List.of(prefix);
-    try {
-      try {
-        return redis.evalsha(script.sha(), keys, args);
-      } catch (JedisNoScriptException e) {
-        redis.scriptLoad(script.text(), prefix);
-        return redis.evalsha(script.sha(), keys, args);
-      }
-    } catch (JedisDataException e) {
-      String message = String.valueOf(e.getMessage());
-      for (String busy : List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN")) {
-        if (message.startsWith(busy)) {
-          throw new StoreUnavailableException(
-              "Redis at " + address + " cannot run the " + script.name() + " now: " + message, e);
-        }
-      }
-      throw e;
-    }
-  }
-
-  private StoreUnavailableException unavailable(RedisScripts.Script script, Exception cause) {
-    return new StoreUnavailableException(
-        "Redis at "
-            + address
-            + " is unreachable or slow ("
-            + script.name()
-            + "): "
-            + cause.getMessage(),
-        cause);
-  }
 
   private static byte[] number(long n) {
     return Long.toString(n).getBytes(UTF_8);

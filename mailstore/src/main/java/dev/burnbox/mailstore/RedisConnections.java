@@ -166,8 +166,8 @@ final class RedisConnections implements AutoCloseable {
   }
 
   /**
-   * Runs {@code script} by EVALSHA with the one key {@code key}, loading it first where Redis does
-   * not have it (a new or restarted server; on a cluster, the master of the key's slot). On one
+   * Runs {@code script} by EVALSHA with the one key {@code key}, or by EVAL where Redis does not
+   * have it yet (a new or restarted server; on a cluster, the master of the key's slot). On one
    * server, a connection that fails at once (a pooled socket that a Redis restart closed) is
    * dropped with every idle one and the script tried once more on a fresh connection; the cluster
    * client retries by itself, within the timeout. A failure that took the whole timeout is not
@@ -205,8 +205,10 @@ final class RedisConnections implements AutoCloseable {
       try {
         return redis.evalsha(script.sha(), keys, args);
       } catch (JedisNoScriptException e) {
-        redis.scriptLoad(script.text(), key); // routed like the EVALSHA, by the key's slot
-        return redis.evalsha(script.sha(), keys, args);
+        // EVAL, routed like the EVALSHA by the key's slot, runs the script and leaves it cached
+        // there; SCRIPT LOAD would not do: Jedis broadcasts it to every master of a cluster, so
+        // one master down would keep the others from loading it
+        return redis.eval(script.text(), keys, args);
       }
     } catch (JedisDataException e) {
       String message = String.valueOf(e.getMessage());

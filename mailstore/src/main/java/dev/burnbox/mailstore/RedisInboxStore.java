@@ -36,57 +36,85 @@ import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * An {@link InboxStore} in Redis, so that several Burnbox nodes share inboxes: any node lists and
- * reads mail any node received, and new-mail events reach every node's subscribers.
+ * An {@link InboxStore} in Redis, one server or a Redis Cluster, so that several Burnbox nodes
+ * share inboxes: any node lists and reads mail any node received, and new-mail events reach every
+ * node's subscribers.
  *
- * <p><b>Key layout</b> ({@code P} is the key prefix, {@code bb} by default; one prefix, one store):
+ * <p><b>Partitions.</b> The store is split into {@link Builder#redisPartitions} partitions (16 by
+ * default, on one server as on a cluster, so both run the same code). Each partition is a complete
+ * store of its own (inboxes, entries, pieces, queue, counters) whose keys all carry the partition's
+ * hash tag, so each operation's Lua script touches one hash slot and runs on a cluster as on one
+ * server, and a cluster spreads the partitions over its masters: the tag of partition i is chosen
+ * so that its slot lies in the i-th of equal slot ranges, so masters holding equal slot ranges hold
+ * equal numbers of partitions. An inbox lives in partition murmur3(name) mod count; a message id
+ * carries its partition in its last 8 bits ({@link MessageId}), so {@link #get} and {@link #delete}
+ * go straight to it. Cursors are sequences of the inbox's partition.
+ *
+ * <p><b>Key layout</b> ({@code P} is the key prefix, {@code bb} by default, one prefix one store;
+ * {@code T} a partition's tag, such as {@code p7-12}):
  *
  * <ul>
- *   <li>{@code P:{inbox}}: the inbox, a sorted set of entry ids scored by delivery sequence; pages
- *       are score ranges and cursors are sequences, so new mail never shifts later pages. The name
- *       is the key's hash tag, so a Redis Cluster would spread inboxes over its slots.
- *   <li>{@code P:m:ID}: the entry, a hash: inbox, sequence, expiry time (ms on the store's clock),
- *       the pieces it uses, its cost, and the listing metadata as one binary blob.
- *   <li>{@code P:b:SHA}: a piece, a hash: stored (compressed) bytes, reference count, raw length,
- *       cost. A raw message is split after its first empty line into header block and body, each
- *       stored once per SHA-256 of its bytes, so bulk mail whose copies differ only in their
- *       headers stores its body once across all inboxes and deliveries.
- *   <li>{@code P:q}: every entry by delivery sequence, the queue for the byte budget and the TTL.
- *   <li>{@code P:s}: counters (entries, inboxes, raw and stored bytes, evictions by cause, the
- *       sequence), kept exact by the scripts; {@link #stats} reads them, it counts nothing.
- *   <li>channel {@code P:events}: one message per new entry.
+ *   <li>{@code P:{T}:{inbox}}: the inbox, a sorted set of entry ids scored by the partition's
+ *       delivery sequence; pages are score ranges and cursors are sequences, so new mail never
+ *       shifts later pages.
+ *   <li>{@code P:{T}:m:ID}: the entry, a hash: inbox, sequence, expiry time (ms on the store's
+ *       clock), the pieces it uses, its cost, and the listing metadata as one binary blob.
+ *   <li>{@code P:{T}:b:SHA}: a piece, a hash: stored (compressed) bytes, reference count, raw
+ *       length, cost. A raw message is split after its first empty line into header block and body,
+ *       each stored once per partition per SHA-256 of its bytes, so bulk mail whose copies differ
+ *       only in their headers stores its body once in each partition it reaches.
+ *   <li>{@code P:{T}:q}: every entry of the partition by sequence, the queue for its byte budget
+ *       and the TTL.
+ *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes,
+ *       evictions by cause, the sequence), kept exact by the scripts; {@link #stats} sums them.
+ *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
+ *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
  * </ul>
  *
- * <p><b>Atomicity.</b> Each operation is one Lua script ({@link RedisScripts}, run by EVALSHA and
- * loaded again after a Redis restart): a delivery adds its pieces (reference count +1 per entry),
- * entries and counters, evicts, and publishes its events in one step, so readers and the counters
- * never see half of it, and reference counts stay right however many nodes deliver at once. The
- * scripts touch store-wide keys (queue, counters, shared pieces) together with inbox keys, which
- * one Redis server (or a primary with replicas) allows; Redis Cluster refuses scripts across hash
- * slots, so running on a cluster needs those guarantees split by slot (not done yet: issue 8).
+ * <p><b>Atomicity.</b> Each operation on a partition is one Lua script ({@link RedisScripts}, run
+ * by EVALSHA, or by EVAL where a server does not have it yet): a delivery adds its pieces
+ * (reference count +1 per entry), entries and counters, evicts, and publishes its events in one
+ * step, so readers and the counters never see half of it within the partition, and reference counts
+ * stay right however many nodes deliver at once. A delivery to inboxes of several partitions runs
+ * one script per partition, one after another: a reader may see it in one inbox before another, and
+ * {@link #stats}, which reads the partitions one by one, may count part of it. It is answered as
+ * delivered only after every partition took it; if one partition is unavailable after others took
+ * it, the entries already written are deleted again (best effort: what cannot be deleted stays, as
+ * {@link RefusalReason#STORE_UNAVAILABLE} allows) and the delivery is refused with 451, which the
+ * sender retries. Their events may already have gone out. A message too large for a partition's
+ * budget is refused (552) before any partition is written.
  *
  * <p><b>Limits.</b> The per-inbox cap trims the inbox's oldest entries on delivery. The TTL is
  * data: each entry keeps its expiry time on the store's clock ({@link Builder#clock}); every script
- * first evicts up to {@value RedisScripts#SWEEP_BATCH} expired entries, oldest first, and reads
- * leave out any expired entry the sweep has not reached, so expiry is exact on the clock whether or
- * not Redis's own clock agrees. Keys carry no Redis EXPIRE: the sweep on every operation is the
- * garbage collector, and Redis deleting keys behind the counters' back would make them wrong. The
- * byte budget ({@link Builder#maxBytes}) counts stored piece bytes plus an estimate of Redis's
- * overhead per entry ({@value #ENTRY_OVERHEAD} bytes plus its metadata) and per piece ({@value
- * #PIECE_OVERHEAD} bytes plus an eighth of its stored bytes for the allocator's rounding) and
- * evicts the oldest entries of the whole store above it. The overheads were measured with {@code
- * MEMORY USAGE} and {@code used_memory} on Redis 7.0 (5 KB text mails: 2.9 KB of Redis memory per
- * message; the hashes hold values over 64 bytes, so Redis keeps them as hash tables, not
- * listpacks).
+ * first evicts up to {@value RedisScripts#SWEEP_BATCH} expired entries of its partition, oldest
+ * first, and reads leave out any expired entry the sweep has not reached, so expiry is exact on the
+ * clock whether or not Redis's own clock agrees. Keys carry no Redis EXPIRE: the sweep on every
+ * operation is the garbage collector, and Redis deleting keys behind the counters' back would make
+ * them wrong. The byte budget ({@link Builder#maxBytes}) is split evenly: each partition evicts its
+ * own oldest entries above its share, so eviction is oldest-first within a partition and only
+ * approximately so across the store, and a message is refused as too large above one share (which
+ * the service checks against its largest message). The budget counts stored piece bytes plus an
+ * estimate of Redis's overhead per entry ({@value #ENTRY_OVERHEAD} bytes plus its metadata) and per
+ * piece ({@value #PIECE_OVERHEAD} bytes plus an eighth of its stored bytes for the allocator's
+ * rounding). The overheads were measured with {@code MEMORY USAGE} and {@code used_memory} on Redis
+ * 7.0 (5 KB text mails: 2.9 KB of Redis memory per message; the hashes hold values over 64 bytes,
+ * so Redis keeps them as hash tables, not listpacks).
+ *
+ * <p><b>What partitions cost.</b> A body reaching inboxes of k partitions is stored k times (at
+ * most the partition count): a campaign to many inboxes stores its body once per partition, 16
+ * times by default, instead of once; a message to 3 inboxes usually 3 times. One partition keeps
+ * every guarantee store-wide, and the whole store on one master of a cluster.
  *
  * <p><b>Redis settings.</b> Redis 7 or newer. Give Redis {@code maxmemory} above the budget (the
  * estimate measured 1.09 times Redis's own count; leave room for fragmentation and replication
- * buffers, e.g. 1.5 times the budget) with {@code maxmemory-policy noeviction}: Redis then never
- * drops keys behind the store's back (which would break reference counts and counters). If Redis
- * does fill up, it refuses a delivery before the script starts (never halfway), which this store
- * answers as {@link RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads,
- * deletes and the TTL sweep, which only free memory, keep working. No persistence is needed for
- * disposable mail ({@code save ""}, {@code appendonly no}).
+ * buffers, e.g. 1.5 times the budget; on a cluster, each master 1.5 times its partitions' share)
+ * with {@code maxmemory-policy noeviction}: Redis then never drops keys behind the store's back
+ * (which would break reference counts and counters). If Redis does fill up, it refuses a delivery
+ * before the script starts (never halfway), which this store answers as {@link
+ * RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads, deletes and the TTL
+ * sweep, which only free memory, keep working. No persistence is needed for disposable mail ({@code
+ * save ""}, {@code appendonly no}). On a cluster, {@code cluster-require-full-coverage no} lets the
+ * masters that are up serve their partitions while one is down.
  *
  * <p><b>Compression.</b> Pieces are zstd level {@value ZstdCodec#RECOMMENDED_LEVEL} without a
  * dictionary: a trained dictionary lives in one JVM, but any node must decode any piece. (A
@@ -94,17 +122,20 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *
  * <p><b>Failures.</b> Connect and socket timeouts are short ({@link Builder#redisTimeout}): when
  * Redis is unreachable or slow, {@link #deliver} answers {@link RefusalReason#STORE_UNAVAILABLE}
- * and the other methods throw {@link StoreUnavailableException}, never hang; the connection pool
- * reconnects by itself when Redis is back.
+ * and the other methods throw {@link StoreUnavailableException}, never hang (on a cluster a call
+ * may retry within about twice the timeout); the connections recover by themselves when Redis is
+ * back. On a cluster whose master is down (and not replaced by a replica), only the operations on
+ * its partitions fail, and {@link #stats}, which needs every partition.
  *
  * <p><b>Events.</b> One subscriber connection per store, opened by the first {@link #subscribe},
  * listens on {@code P:events} and fans out to local listeners by inbox, on {@link
- * Builder#listenerExecutor}; it reconnects by itself. Events published while it is disconnected are
- * lost (Redis pub/sub keeps nothing), so a live page may miss mail that a reload shows.
+ * Builder#listenerExecutor}; it reconnects by itself, on a cluster to the next known node. Events
+ * published while it is disconnected are lost (Redis pub/sub keeps nothing), so a live page may
+ * miss mail that a reload shows.
  *
- * <p>Thread-safe. Each method is one round trip (stats: one per {@value RedisScripts#SWEEP_BATCH}
- * expired entries) and O(log n) in Redis per entry added, read or removed. {@link #close} releases
- * the connections.
+ * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches; stats:
+ * one per partition, more while expired entries are due) and O(log n) in Redis per entry added,
+ * read or removed. {@link #close} releases the connections.
  */
 final class RedisInboxStore implements InboxStore {
   private static final System.Logger LOG = System.getLogger(RedisInboxStore.class.getName());

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
 
 /**
  * What {@link RedisInboxStore} does on a Redis Cluster when one master dies (no replica takes
@@ -148,11 +149,44 @@ class RedisClusterFailureTest {
     assertThat(subjects(down)).containsExactly("after");
     assertThat(store.get(downId)).isEmpty();
     assertThat(store.stats().messages()).isEqualTo(1 + subjects(up).size());
-    List<redis.clients.jedis.Jedis> masters = cluster.connectAll();
+    List<Jedis> masters = cluster.connectAll();
     try {
       RedisStoreKeys.checkInvariants(masters, InboxStore.Builder.DEFAULT_KEY_PREFIX);
     } finally {
-      masters.forEach(redis.clients.jedis.Jedis::close);
+      masters.forEach(Jedis::close);
     }
+  }
+
+  @Test
+  void aFrozenMasterTimesOutItsPartitionsPromptlyAndServesAgainWhenItResumes() throws Exception {
+    RedisServerProcess victim = cluster.masters().get(1);
+    String down = inboxOn(victim, true, "frozen");
+    String up = inboxOn(victim, false, "up");
+    assertThat(store.deliver(message("before", down)).isDelivered()).isTrue();
+
+    victim.pause();
+    try {
+      DeliveryResult[] result = new DeliveryResult[1];
+      assertThat(timed(() -> result[0] = store.deliver(message("while frozen", down))))
+          .isLessThan(PROMPT);
+      assertThat(refusal(result[0])).isEqualTo(RefusalReason.STORE_UNAVAILABLE);
+      assertThat(
+              timed(
+                  () ->
+                      assertThatThrownBy(() -> store.list(InboxName.of(down), 10, null))
+                          .isInstanceOf(StoreUnavailableException.class)))
+          .isLessThan(PROMPT);
+      assertThat(store.deliver(message("while frozen", up)).isDelivered()).isTrue();
+    } finally {
+      victim.resume();
+    }
+
+    // what the frozen master was sent runs when it wakes (a 451 may have been stored after all)
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> store.deliver(message("after", down)).isDelivered());
+    assertThat(subjects(down).get(0)).isEqualTo("after");
+    assertThat(store.stats().messages()).isEqualTo(subjects(down).size() + subjects(up).size());
   }
 }

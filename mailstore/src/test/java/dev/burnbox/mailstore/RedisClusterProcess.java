@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -18,12 +19,14 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * A real Redis Cluster for tests: {@value #MASTERS} {@code redis-server} masters without replicas
  * or persistence on free loopback ports, each holding an equal range of the 16384 hash slots (as
  * {@code redis-cli --cluster create} would split them), formed with {@code CLUSTER ADDSLOTSRANGE}
- * and {@code CLUSTER MEET} so no {@code redis-cli} is needed; ready in about a second. The nodes
- * run with {@code cluster-require-full-coverage no} (what Burnbox's deployment notes recommend: the
- * masters that are up keep serving their slots when one is down) and a node timeout of {@value
- * #NODE_TIMEOUT_MILLIS} ms. Tests that need it are skipped, saying why, when {@code redis-server}
- * is not installed. Not thread-safe: one test class drives it. Shared with smtp-server's tests
- * through this module's test jar.
+ * and {@code CLUSTER MEET} so no {@code redis-cli} is needed; ready in about 2 seconds (a fresh
+ * master waits that long before it reports {@code cluster_state:ok}). Each node's cluster bus gets
+ * its own free port ({@code cluster-port}), as the default, port + 10000, may be taken or invalid.
+ * The nodes run with {@code cluster-require-full-coverage no} (what Burnbox's deployment notes
+ * recommend: the masters that are up keep serving their slots when one is down) and a node timeout
+ * of {@value #NODE_TIMEOUT_MILLIS} ms. Tests that need it are skipped, saying why, when {@code
+ * redis-server} is not installed. Not thread-safe: one test class drives it. Shared with
+ * smtp-server's tests through this module's test jar.
  */
 public final class RedisClusterProcess implements AutoCloseable {
   /** Masters in the cluster. */
@@ -47,15 +50,21 @@ public final class RedisClusterProcess implements AutoCloseable {
   public static RedisClusterProcess start() throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("burnbox-redis-cluster");
     List<RedisServerProcess> masters = new ArrayList<>();
+    List<Integer> busPorts = new ArrayList<>();
     RedisClusterProcess cluster = new RedisClusterProcess(dir, masters);
     try {
       for (int i = 0; i < MASTERS; i++) {
+        // the cluster bus port defaults to port + 10000, which may be taken or above 65535
+        int busPort = RedisServerProcess.freePort();
+        busPorts.add(busPort);
         masters.add(
             RedisServerProcess.start(
                 port ->
                     List.of(
                         "--cluster-enabled",
                         "yes",
+                        "--cluster-port",
+                        Integer.toString(busPort),
                         "--cluster-config-file",
                         dir.resolve("nodes-" + port + ".conf").toString(),
                         "--cluster-node-timeout",
@@ -73,7 +82,12 @@ public final class RedisClusterProcess implements AutoCloseable {
       }
       try (Jedis first = masters.get(0).connect()) {
         for (int i = 1; i < MASTERS; i++) {
-          first.clusterMeet("127.0.0.1", masters.get(i).port());
+          first.sendCommand(
+              Protocol.Command.CLUSTER,
+              "MEET",
+              "127.0.0.1",
+              Integer.toString(masters.get(i).port()),
+              Integer.toString(busPorts.get(i)));
         }
       }
       cluster.awaitHealthy();

@@ -56,13 +56,17 @@ public final class RedisServerProcess {
     if (executable == null) {
       abort("redis-server is not installed (apt-get install -y redis-server): Redis tests skipped");
     }
-    int port;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = probe.getLocalPort();
-    }
+    int port = freePort();
     RedisServerProcess server = new RedisServerProcess(executable, port, extraArgs.apply(port));
     server.restart();
     return server;
+  }
+
+  /** A loopback port that was free a moment ago. */
+  static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    }
   }
 
   private static Path find() {

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>Thread-safe. A delivery is atomic: readers see all of its entries or none, never a partial
- *       message. Entries of one inbox are listed in delivery order, newest first.
+ *       message (a Redis store in several partitions promises this within each partition: see
+ *       {@link Builder#redisPartitions}). Entries of one inbox are listed in delivery order, newest
+ *       first.
  *   <li>Bounded by three limits, each documented on {@link Builder}: a per-inbox cap (the inbox's
  *       oldest entry goes first), a byte budget (the oldest entry in the whole store goes first)
  *       and a time to live. Every removal not asked for by {@link #delete} is counted in {@link

@@ -279,27 +279,10 @@ final class RedisInboxStore implements InboxStore {
       }
     }
     byte[] raw = message.rawView();
-    int headerEnd = MemoryInboxStore.headerEnd(raw);
-    List<byte[]> split = new ArrayList<>(2);
-    split.add(Arrays.copyOfRange(raw, 0, headerEnd));
-    if (headerEnd < raw.length) {
-      split.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
-    }
-    List<Piece> pieces = new ArrayList<>(2);
-    long piecesCost = 0;
-    for (byte[] piece : split) {
-      byte[] stored = codec.encode(piece);
-      long cost = PIECE_OVERHEAD + stored.length + stored.length / 8;
-      pieces.add(
-          new Piece(
-              SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()),
-              stored,
-              piece.length,
-              cost));
-      piecesCost += cost;
-    }
+    List<Piece> pieces = pieces(raw);
     byte[] meta = encodeMeta(message);
     long entryCost = ENTRY_OVERHEAD + meta.length;
+    long piecesCost = pieces.stream().mapToLong(Piece::cost).sum();
     for (List<InboxName> group : byPartition.values()) {
       long alone = piecesCost + group.size() * entryCost;
       if (alone > partitionBudget) { // checked before any partition is written
@@ -341,11 +324,33 @@ final class RedisInboxStore implements InboxStore {
         undo(written);
         return tooLarge(raw.length, (Long) reply.get(1));
       }
-      for (InboxName inbox : group.getValue()) {
-        written.add(ids.get(inbox));
-      }
+      group.getValue().forEach(inbox -> written.add(ids.get(inbox)));
     }
     return new DeliveryResult.Delivered(ids);
+  }
+
+  /**
+   * The raw message split after its first empty line into header block and body (one piece if there
+   * is no body), each encoded once for every partition the delivery reaches.
+   */
+  private List<Piece> pieces(byte[] raw) {
+    int headerEnd = MemoryInboxStore.headerEnd(raw);
+    List<byte[]> split = new ArrayList<>(2);
+    split.add(Arrays.copyOfRange(raw, 0, headerEnd));
+    if (headerEnd < raw.length) {
+      split.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
+    }
+    List<Piece> pieces = new ArrayList<>(2);
+    for (byte[] piece : split) {
+      byte[] stored = codec.encode(piece);
+      pieces.add(
+          new Piece(
+              SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()),
+              stored,
+              piece.length,
+              PIECE_OVERHEAD + stored.length + stored.length / 8));
+    }
+    return pieces;
   }
 
   private DeliveryResult tooLarge(int rawLength, long cost) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,44 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
     }
     InboxStore.redis(URI.create("redis://localhost")).build().close(); // port 6379, no connection
     InboxStore.redis(URI.create("redis-cluster://localhost,127.0.0.1:7001")).build().close();
+  }
+
+  @Test
+  void onePartitionDeduplicatesStoreWideAndSeveralStoreABodyOncePerPartitionReached() {
+    byte[] body = randomBytes(11, 20_000);
+    String[] to = {"a", "b", "c", "d", "e", "f"};
+    for (int partitions : new int[] {1, 16}) {
+      String prefix = "dedup" + partitions;
+      InboxStore store =
+          InboxStore.redis(redis.url()).keyPrefix(prefix).redisPartitions(partitions).build();
+      opened.add(store);
+      assertThat(delivered(store.deliver(message(body, "s", to)))).hasSize(to.length);
+      long reached =
+          Arrays.stream(to)
+              .mapToInt(n -> RedisInboxStore.partitionOf(inbox(n), partitions))
+              .distinct()
+              .count();
+      assertThat(reached).isEqualTo(partitions == 1 ? 1 : 5); // fixed by the hash
+      assertThat(store.stats().rawBytes())
+          .as("%d partitions", partitions)
+          .isEqualTo(reached * 20_000);
+      try (Jedis jedis = redis.connect()) {
+        assertThat(RedisStoreKeys.checkInvariants(List.of(jedis), prefix)).hasSize((int) reached);
+      }
+    }
+  }
+
+  @Test
+  void aMessageOverOnePartitionsShareIsRefusedBeforeAnyPartitionIsWritten() {
+    // 64 KiB over 4 partitions: 16 KiB each, so 20 KB of random bytes never fits
+    InboxStore store = store(Limits.defaults().withMaxBytes(64 * 1024));
+    DeliveryResult result = store.deliver(message(randomBytes(12, 20_000), "big", "a", "b", "c"));
+    assertThat(result).isInstanceOf(DeliveryResult.Refused.class);
+    assertThat(((DeliveryResult.Refused) result).reason())
+        .isEqualTo(RefusalReason.TOO_LARGE_FOR_STORE);
+    assertThat(((DeliveryResult.Refused) result).detail())
+        .contains("the budget of one partition, 16384 (the store's 65536 over 4 partitions)");
+    assertThat(store.stats().messages()).isZero();
   }
 
   /** Mail-like text: words, lines, a unique header block; zstd shrinks it about 3 to 4 times. */

@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * The outcome of {@link InboxStore#deliver}: either delivered to every recipient inbox, or refused
- * as a whole for a stated reason. A store never delivers to only some recipients.
+ * as a whole for a stated reason. A store never answers delivered for only some recipients; after a
+ * {@link RefusalReason#STORE_UNAVAILABLE} some entries may remain, as that reason says.
  */
 public sealed interface DeliveryResult {
 

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>Thread-safe. A delivery is atomic: readers see all of its entries or none, never a partial
- *       message. Entries of one inbox are listed in delivery order, newest first.
+ *       message (a Redis store in several partitions promises this within each partition: see
+ *       {@link Builder#redisPartitions}). Entries of one inbox are listed in delivery order, newest
+ *       first.
  *   <li>Bounded by three limits, each documented on {@link Builder}: a per-inbox cap (the inbox's
  *       oldest entry goes first), a byte budget (the oldest entry in the whole store goes first)
  *       and a time to live. Every removal not asked for by {@link #delete} is counted in {@link
@@ -42,14 +44,17 @@ public interface InboxStore extends AutoCloseable {
   }
 
   /**
-   * A builder for a store in the Redis server at {@code url} ({@code redis://host:port}), with the
-   * same limits and defaults as the memory store; see {@link Builder#keyPrefix} and {@link
-   * Builder#redisTimeout} for its own settings. Needs Redis 7 or newer. The store does not connect
-   * on build: each operation connects as needed (see {@link StoreUnavailableException}).
+   * A builder for a store in the Redis server at {@code url} ({@code redis://host:port}) or in the
+   * Redis Cluster found through the seed nodes of {@code redis-cluster://host:port,host:port,...},
+   * with the same limits and defaults as the memory store; see {@link Builder#keyPrefix}, {@link
+   * Builder#redisTimeout} and {@link Builder#redisPartitions} for its own settings. Needs Redis 7
+   * or newer. The store does not connect on build: each operation connects as needed (see {@link
+   * StoreUnavailableException}).
    *
    * @throws NullPointerException if {@code url} is null
-   * @throws IllegalArgumentException on {@link Builder#build()} if {@code url} is not {@code
-   *     redis://host[:port]} (no password, database or TLS yet)
+   * @throws IllegalArgumentException on {@link Builder#build()} if {@code url} is neither {@code
+   *     redis://host[:port]} nor {@code redis-cluster://host[:port],...} (no password, database or
+   *     TLS yet)
    */
   static Builder redis(URI url) {
     Builder builder = new Builder();
@@ -140,6 +145,9 @@ public interface InboxStore extends AutoCloseable {
     /** The default connect and reply timeout of a Redis store: 2 seconds. */
     public static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The default number of partitions of a Redis store: {@value}. */
+    public static final int DEFAULT_REDIS_PARTITIONS = 16;
+
     private int inboxCap = DEFAULT_INBOX_CAP;
     private long maxBytes = DEFAULT_MAX_BYTES;
     private Duration ttl = DEFAULT_TTL;
@@ -150,6 +158,7 @@ public interface InboxStore extends AutoCloseable {
     private URI redisUrl; // null: the memory store
     private String keyPrefix = DEFAULT_KEY_PREFIX;
     private Duration redisTimeout = DEFAULT_REDIS_TIMEOUT;
+    private int redisPartitions = DEFAULT_REDIS_PARTITIONS;
 
     Builder() {}
 
@@ -277,6 +286,30 @@ public interface InboxStore extends AutoCloseable {
       }
       this.redisTimeout = timeout;
       return this;
+    }
+
+    /**
+     * Redis store only: how many partitions the store is split into, each a complete store under
+     * its own hash tag holding the inboxes whose names hash to it, so that a Redis Cluster spreads
+     * them over its masters (see the Redis store's documentation). Each partition gets an equal
+     * share of {@link #maxBytes} and evicts its own oldest entries, and stores a body shared by
+     * inboxes in different partitions once in each; a delivery to inboxes of several partitions is
+     * atomic within each partition only. 1 keeps every guarantee store-wide (and the whole store on
+     * one cluster master). The nodes of one service must use the same count; changing it needs an
+     * empty store. Default {@value #DEFAULT_REDIS_PARTITIONS}.
+     *
+     * @throws IllegalArgumentException unless 1 to 256
+     */
+    public Builder redisPartitions(int partitions) {
+      if (partitions < 1 || partitions > 256) {
+        throw new IllegalArgumentException("redis partitions must be 1 to 256: " + partitions);
+      }
+      this.redisPartitions = partitions;
+      return this;
+    }
+
+    int redisPartitions() {
+      return redisPartitions;
     }
 
     URI redisUrl() {

@@ -8,10 +8,12 @@ import java.util.Objects;
 /**
  * The identifier of one message in one inbox, as the web API addresses it.
  *
- * <p>An id is {@value #BITS} random bits from {@link SecureRandom}, written as {@value #LENGTH}
- * characters of URL-safe base64 without padding. Ids are unguessable and never sequential, so
- * knowing one id tells nothing about any other message. A message delivered to several inboxes has
- * a different id in each.
+ * <p>An id is {@value #BITS} bits, written as {@value #LENGTH} characters of URL-safe base64
+ * without padding. At least {@value #RANDOM_BITS} of them are random bits from {@link
+ * SecureRandom}: a store may set the last {@value #ROUTE_BITS} bits to a route of its own (the
+ * Redis store puts the partition that holds the entry there, which anyone knowing the inbox name
+ * can work out anyway). Ids are unguessable and never sequential, so knowing one id tells nothing
+ * about any other message. A message delivered to several inboxes has a different id in each.
  *
  * <p>Held as two {@code long}s (32 bytes of heap); the text form is made on demand. Random bits are
  * drawn from {@code SecureRandom} {@value #BATCH} ids at a time, each id's bits used once.
@@ -19,8 +21,14 @@ import java.util.Objects;
  * <p>Immutable and thread-safe.
  */
 public final class MessageId {
-  /** Random bits in an id. */
+  /** Bits in an id. */
   public static final int BITS = 128;
+
+  /** Random bits in an id, at least: all but the {@value #ROUTE_BITS} a store may route by. */
+  public static final int RANDOM_BITS = 120;
+
+  /** The last bits of an id, which a store may set to route it ({@link #random(int)}). */
+  static final int ROUTE_BITS = 8;
 
   /** Characters in an id's text form. */
   public static final int LENGTH = 22;
@@ -50,6 +58,25 @@ public final class MessageId {
       }
       return new MessageId(BITS_DRAWN.getLong(), BITS_DRAWN.getLong());
     }
+  }
+
+  /**
+   * A new id whose last {@value #ROUTE_BITS} bits are {@code route} and whose other {@value
+   * #RANDOM_BITS} bits are random. Thread-safe.
+   *
+   * @throws IllegalArgumentException unless {@code route} is 0 to 255
+   */
+  static MessageId random(int route) {
+    if (route < 0 || route >= 1 << ROUTE_BITS) {
+      throw new IllegalArgumentException("route must be 0 to 255: " + route);
+    }
+    MessageId id = random();
+    return new MessageId(id.high, (id.low & -(1L << ROUTE_BITS)) | route);
+  }
+
+  /** The last {@value #ROUTE_BITS} bits: the route given to {@link #random(int)}. */
+  int route() {
+    return (int) (low & ((1 << ROUTE_BITS) - 1));
   }
 
   /**

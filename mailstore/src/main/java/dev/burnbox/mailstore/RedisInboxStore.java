@@ -9,7 +9,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -18,83 +17,104 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.BinaryJedisPubSub;
-import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisProtocol;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * An {@link InboxStore} in Redis, so that several Burnbox nodes share inboxes: any node lists and
- * reads mail any node received, and new-mail events reach every node's subscribers.
+ * An {@link InboxStore} in Redis, one server or a Redis Cluster, so that several Burnbox nodes
+ * share inboxes: any node lists and reads mail any node received, and new-mail events reach every
+ * node's subscribers.
  *
- * <p><b>Key layout</b> ({@code P} is the key prefix, {@code bb} by default; one prefix, one store):
+ * <p><b>Partitions.</b> The store is split into {@link Builder#redisPartitions} partitions (16 by
+ * default, on one server as on a cluster, so both run the same code). Each partition is a complete
+ * store of its own (inboxes, entries, pieces, queue, counters) whose keys all carry the partition's
+ * hash tag, so each operation's Lua script touches one hash slot and runs on a cluster as on one
+ * server, and a cluster spreads the partitions over its masters: the tag of partition i is chosen
+ * so that its slot lies in the i-th of equal slot ranges, so masters holding equal slot ranges hold
+ * equal numbers of partitions. An inbox lives in partition murmur3(name) mod count; a message id
+ * carries its partition in its last 8 bits ({@link MessageId}), so {@link #get} and {@link #delete}
+ * go straight to it. Cursors are sequences of the inbox's partition.
+ *
+ * <p><b>Key layout</b> ({@code P} is the key prefix, {@code bb} by default, one prefix one store;
+ * {@code T} a partition's tag, such as {@code p7-12}):
  *
  * <ul>
- *   <li>{@code P:{inbox}}: the inbox, a sorted set of entry ids scored by delivery sequence; pages
- *       are score ranges and cursors are sequences, so new mail never shifts later pages. The name
- *       is the key's hash tag, so a Redis Cluster would spread inboxes over its slots.
- *   <li>{@code P:m:ID}: the entry, a hash: inbox, sequence, expiry time (ms on the store's clock),
- *       the pieces it uses, its cost, and the listing metadata as one binary blob.
- *   <li>{@code P:b:SHA}: a piece, a hash: stored (compressed) bytes, reference count, raw length,
- *       cost. A raw message is split after its first empty line into header block and body, each
- *       stored once per SHA-256 of its bytes, so bulk mail whose copies differ only in their
- *       headers stores its body once across all inboxes and deliveries.
- *   <li>{@code P:q}: every entry by delivery sequence, the queue for the byte budget and the TTL.
- *   <li>{@code P:s}: counters (entries, inboxes, raw and stored bytes, evictions by cause, the
- *       sequence), kept exact by the scripts; {@link #stats} reads them, it counts nothing.
- *   <li>channel {@code P:events}: one message per new entry.
+ *   <li>{@code P:{T}:{inbox}}: the inbox, a sorted set of entry ids scored by the partition's
+ *       delivery sequence; pages are score ranges and cursors are sequences, so new mail never
+ *       shifts later pages.
+ *   <li>{@code P:{T}:m:ID}: the entry, a hash: inbox, sequence, expiry time (ms on the store's
+ *       clock), the pieces it uses, its cost, and the listing metadata as one binary blob.
+ *   <li>{@code P:{T}:b:SHA}: a piece, a hash: stored (compressed) bytes, reference count, raw
+ *       length, cost. A raw message is split after its first empty line into header block and body,
+ *       each stored once per partition per SHA-256 of its bytes, so bulk mail whose copies differ
+ *       only in their headers stores its body once in each partition it reaches.
+ *   <li>{@code P:{T}:q}: every entry of the partition by sequence, the queue for its byte budget
+ *       and the TTL.
+ *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes,
+ *       evictions by cause, the sequence), kept exact by the scripts; {@link #stats} sums them.
+ *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
+ *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
  * </ul>
  *
- * <p><b>Atomicity.</b> Each operation is one Lua script ({@link RedisScripts}, run by EVALSHA and
- * loaded again after a Redis restart): a delivery adds its pieces (reference count +1 per entry),
- * entries and counters, evicts, and publishes its events in one step, so readers and the counters
- * never see half of it, and reference counts stay right however many nodes deliver at once. The
- * scripts touch store-wide keys (queue, counters, shared pieces) together with inbox keys, which
- * one Redis server (or a primary with replicas) allows; Redis Cluster refuses scripts across hash
- * slots, so running on a cluster needs those guarantees split by slot (not done yet: issue 8).
+ * <p><b>Atomicity.</b> Each operation on a partition is one Lua script ({@link RedisScripts}, run
+ * by EVALSHA, or by EVAL where a server does not have it yet): a delivery adds its pieces
+ * (reference count +1 per entry), entries and counters, evicts, and publishes its events in one
+ * step, so readers and the counters never see half of it within the partition, and reference counts
+ * stay right however many nodes deliver at once. A delivery to inboxes of several partitions runs
+ * one script per partition, one after another: a reader may see it in one inbox before another, and
+ * {@link #stats}, which reads the partitions one by one, may count part of it. It is answered as
+ * delivered only after every partition took it; if one partition is unavailable after others took
+ * it, the entries already written are deleted again (best effort: what cannot be deleted stays, as
+ * {@link RefusalReason#STORE_UNAVAILABLE} allows) and the delivery is refused with 451, which the
+ * sender retries. Their events may already have gone out. A message too large for a partition's
+ * budget is refused (552) before any partition is written.
  *
  * <p><b>Limits.</b> The per-inbox cap trims the inbox's oldest entries on delivery. The TTL is
  * data: each entry keeps its expiry time on the store's clock ({@link Builder#clock}); every script
- * first evicts up to {@value RedisScripts#SWEEP_BATCH} expired entries, oldest first, and reads
- * leave out any expired entry the sweep has not reached, so expiry is exact on the clock whether or
- * not Redis's own clock agrees. Keys carry no Redis EXPIRE: the sweep on every operation is the
- * garbage collector, and Redis deleting keys behind the counters' back would make them wrong. The
- * byte budget ({@link Builder#maxBytes}) counts stored piece bytes plus an estimate of Redis's
- * overhead per entry ({@value #ENTRY_OVERHEAD} bytes plus its metadata) and per piece ({@value
- * #PIECE_OVERHEAD} bytes plus an eighth of its stored bytes for the allocator's rounding) and
- * evicts the oldest entries of the whole store above it. The overheads were measured with {@code
- * MEMORY USAGE} and {@code used_memory} on Redis 7.0 (5 KB text mails: 2.9 KB of Redis memory per
- * message; the hashes hold values over 64 bytes, so Redis keeps them as hash tables, not
- * listpacks).
+ * first evicts up to {@value RedisScripts#SWEEP_BATCH} expired entries of its partition, oldest
+ * first, and reads leave out any expired entry the sweep has not reached, so expiry is exact on the
+ * clock whether or not Redis's own clock agrees. Keys carry no Redis EXPIRE: the sweep on every
+ * operation is the garbage collector, and Redis deleting keys behind the counters' back would make
+ * them wrong. The byte budget ({@link Builder#maxBytes}) is split evenly: each partition evicts its
+ * own oldest entries above its share, so eviction is oldest-first within a partition and only
+ * approximately so across the store, and a message is refused as too large above one share (which
+ * the service checks against its largest message). The budget counts stored piece bytes plus an
+ * estimate of Redis's overhead per entry ({@value #ENTRY_OVERHEAD} bytes plus its metadata) and per
+ * piece ({@value #PIECE_OVERHEAD} bytes plus an eighth of its stored bytes for the allocator's
+ * rounding). The overheads were measured with {@code MEMORY USAGE} and {@code used_memory} on Redis
+ * 7.0 (5 KB text mails: 2.9 KB of Redis memory per message; the hashes hold values over 64 bytes,
+ * so Redis keeps them as hash tables, not listpacks).
+ *
+ * <p><b>What partitions cost.</b> A body reaching inboxes of k partitions is stored k times (at
+ * most the partition count): a campaign to many inboxes stores its body once per partition, 16
+ * times by default, instead of once; a message to 3 inboxes usually 3 times. One partition keeps
+ * every guarantee store-wide, and the whole store on one master of a cluster.
  *
  * <p><b>Redis settings.</b> Redis 7 or newer. Give Redis {@code maxmemory} above the budget (the
  * estimate measured 1.09 times Redis's own count; leave room for fragmentation and replication
- * buffers, e.g. 1.5 times the budget) with {@code maxmemory-policy noeviction}: Redis then never
- * drops keys behind the store's back (which would break reference counts and counters). If Redis
- * does fill up, it refuses a delivery before the script starts (never halfway), which this store
- * answers as {@link RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads,
- * deletes and the TTL sweep, which only free memory, keep working. No persistence is needed for
- * disposable mail ({@code save ""}, {@code appendonly no}).
+ * buffers, e.g. 1.5 times the budget; on a cluster, each master 1.5 times its partitions' share)
+ * with {@code maxmemory-policy noeviction}: Redis then never drops keys behind the store's back
+ * (which would break reference counts and counters). If Redis does fill up, it refuses a delivery
+ * before the script starts (never halfway), which this store answers as {@link
+ * RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads, deletes and the TTL
+ * sweep, which only free memory, keep working. No persistence is needed for disposable mail ({@code
+ * save ""}, {@code appendonly no}). On a cluster, {@code cluster-require-full-coverage no} lets the
+ * masters that are up serve their partitions while one is down.
  *
  * <p><b>Compression.</b> Pieces are zstd level {@value ZstdCodec#RECOMMENDED_LEVEL} without a
  * dictionary: a trained dictionary lives in one JVM, but any node must decode any piece. (A
@@ -102,17 +122,20 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  *
  * <p><b>Failures.</b> Connect and socket timeouts are short ({@link Builder#redisTimeout}): when
  * Redis is unreachable or slow, {@link #deliver} answers {@link RefusalReason#STORE_UNAVAILABLE}
- * and the other methods throw {@link StoreUnavailableException}, never hang; the connection pool
- * reconnects by itself when Redis is back.
+ * and the other methods throw {@link StoreUnavailableException}, never hang (on a cluster a call
+ * may retry within about twice the timeout); the connections recover by themselves when Redis is
+ * back. On a cluster whose master is down (and not replaced by a replica), only the operations on
+ * its partitions fail, and {@link #stats}, which needs every partition.
  *
  * <p><b>Events.</b> One subscriber connection per store, opened by the first {@link #subscribe},
  * listens on {@code P:events} and fans out to local listeners by inbox, on {@link
- * Builder#listenerExecutor}; it reconnects by itself. Events published while it is disconnected are
- * lost (Redis pub/sub keeps nothing), so a live page may miss mail that a reload shows.
+ * Builder#listenerExecutor}; it reconnects by itself, on a cluster to the next known node. Events
+ * published while it is disconnected are lost (Redis pub/sub keeps nothing), so a live page may
+ * miss mail that a reload shows.
  *
- * <p>Thread-safe. Each method is one round trip (stats: one per {@value RedisScripts#SWEEP_BATCH}
- * expired entries) and O(log n) in Redis per entry added, read or removed. {@link #close} releases
- * the connections.
+ * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches; stats:
+ * one per partition, more while expired entries are due) and O(log n) in Redis per entry added,
+ * read or removed. {@link #close} releases the connections.
  */
 final class RedisInboxStore implements InboxStore {
   private static final System.Logger LOG = System.getLogger(RedisInboxStore.class.getName());
@@ -126,17 +149,20 @@ final class RedisInboxStore implements InboxStore {
   /** Estimated Redis bytes per piece besides its stored bytes: its hash (370) and its key. */
   static final int PIECE_OVERHEAD = 450;
 
+  /** Hash slots of a Redis Cluster. */
+  static final int SLOTS = 16384;
+
   private static final byte META_VERSION = 1;
   private static final Base64.Encoder SHA_TEXT = Base64.getUrlEncoder().withoutPadding();
 
-  private final RedisClient redis; // pooled connections
-  private final HostAndPort address;
-  private final JedisClientConfig subscriberConfig;
+  private final RedisConnections redis;
   private final Duration timeout;
-  private final byte[] prefix;
-  private final String eventsChannel;
+  private final JedisClientConfig subscriberConfig;
+  private final byte[] eventsChannel;
+  private final List<byte[]> partitions; // each partition's key prefix, P:{tag}
   private final int inboxCap;
   private final long maxBytes;
+  private final long partitionBudget;
   private final long ttlMillis;
   private final InstantSource clock;
   private final boolean stripPlusTags;
@@ -155,48 +181,25 @@ final class RedisInboxStore implements InboxStore {
   private volatile boolean closed;
 
   RedisInboxStore(Builder builder) {
-    URI url = builder.redisUrl();
-    if (!"redis".equals(url.getScheme())
-        || url.getHost() == null
-        || url.getRawUserInfo() != null
-        || !(url.getRawPath() == null || url.getRawPath().isEmpty())
-        || url.getRawQuery() != null) {
-      // a password, database or TLS silently ignored would fail later and less clearly
-      throw new IllegalArgumentException(
-          "redis url must be redis://host:port (no password, database or TLS yet), got " + url);
-    }
-    this.address = new HostAndPort(url.getHost(), url.getPort() < 0 ? 6379 : url.getPort());
+    this.redis = RedisConnections.of(builder.redisUrl(), builder.redisTimeout());
     this.timeout = builder.redisTimeout();
-    int millis = Math.toIntExact(timeout.toMillis());
-    JedisClientConfig config =
-        DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(millis)
-            .socketTimeoutMillis(millis)
-            .clientName("burnbox")
-            .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
-            .build();
     this.subscriberConfig =
         DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(millis)
+            .connectionTimeoutMillis(Math.toIntExact(timeout.toMillis()))
             .socketTimeoutMillis(0) // a subscriber waits for events as long as it takes
             .clientName("burnbox-events")
             .protocol(RedisProtocol.RESP2)
             .build();
-    GenericObjectPoolConfig<Connection> poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64);
-    poolConfig.setMaxIdle(16);
-    poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
-    poolConfig.setJmxEnabled(false);
-    this.redis =
-        RedisClient.builder()
-            .hostAndPort(address)
-            .clientConfig(config)
-            .poolConfig(poolConfig)
-            .build();
-    this.prefix = builder.keyPrefix().getBytes(UTF_8);
-    this.eventsChannel = builder.keyPrefix() + ":events";
+    this.eventsChannel = (builder.keyPrefix() + ":events").getBytes(UTF_8);
+    int count = builder.redisPartitions();
+    List<byte[]> prefixes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      prefixes.add((builder.keyPrefix() + ":{" + hashTag(i, count) + "}").getBytes(UTF_8));
+    }
+    this.partitions = List.copyOf(prefixes);
     this.inboxCap = builder.inboxCap();
     this.maxBytes = builder.maxBytes();
+    this.partitionBudget = maxBytes / count;
     this.ttlMillis = builder.ttl().toMillis();
     this.clock = builder.clock();
     this.stripPlusTags = builder.stripPlusTags();
@@ -210,72 +213,177 @@ final class RedisInboxStore implements InboxStore {
     this.statsScript = RedisScripts.Script.of("stats", RedisScripts.STATS);
   }
 
+  /**
+   * The partition that holds {@code inbox} (canonical) in a store of {@code count} partitions: a
+   * stable hash (murmur3, 32 bits) of the name's UTF-8 bytes, modulo {@code count}, so every node
+   * and every release agrees.
+   */
+  static int partitionOf(InboxName inbox, int count) {
+    return Math.floorMod(
+        Hashing.murmur3_32_fixed().hashBytes(inbox.value().getBytes(UTF_8)).asInt(), count);
+  }
+
+  /**
+   * The hash tag of partition {@code index} of {@code count}: {@code p<index>-<salt>} with the
+   * first salt whose hash slot lies in the index-th of {@code count} equal ranges of the 16384
+   * slots. A cluster whose masters hold equal ranges of slots (as {@code redis-cli --cluster
+   * create} makes them) so holds an equal share of the partitions.
+   */
+  static String hashTag(int index, int count) {
+    int from = (int) ((long) index * SLOTS / count);
+    int to = (int) ((long) (index + 1) * SLOTS / count);
+    for (int salt = 0; ; salt++) {
+      String tag = "p" + index + "-" + salt;
+      int slot = JedisClusterCRC16.getSlot(tag);
+      if (slot >= from && slot < to) {
+        return tag;
+      }
+    }
+  }
+
   private InboxName canonical(InboxName name) {
     Objects.requireNonNull(name, "inbox");
     return stripPlusTags ? name.withoutTag() : name;
+  }
+
+  private int partitionOf(InboxName canonical) {
+    return partitionOf(canonical, partitions.size());
   }
 
   private long now() {
     return clock.millis();
   }
 
+  /** Runs {@code script} in partition {@code p}. */
+  private Object run(RedisScripts.Script script, int p, List<byte[]> args) {
+    String what = partitions.size() == 1 ? script.name() : script.name() + ", partition " + p;
+    return redis.run(script, partitions.get(p), args, what);
+  }
+
   // ---- deliver ----
+
+  /** One piece of a message as the delivery script takes it. */
+  private record Piece(byte[] sha, byte[] stored, int rawLength, long cost) {}
 
   @Override
   public DeliveryResult deliver(IncomingMessage message) {
     Objects.requireNonNull(message, "message");
-    Set<InboxName> inboxes = new LinkedHashSet<>();
+    Map<InboxName, MessageId> ids = new LinkedHashMap<>();
+    Map<Integer, List<InboxName>> byPartition = new LinkedHashMap<>();
     for (InboxName r : message.recipients()) {
-      inboxes.add(canonical(r));
+      InboxName inbox = canonical(r);
+      if (!ids.containsKey(inbox)) {
+        int p = partitionOf(inbox);
+        ids.put(inbox, MessageId.random(p));
+        byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(inbox);
+      }
     }
     byte[] raw = message.rawView();
-    int headerEnd = MemoryInboxStore.headerEnd(raw);
-    List<byte[]> pieces = new ArrayList<>(2);
-    pieces.add(Arrays.copyOfRange(raw, 0, headerEnd));
-    if (headerEnd < raw.length) {
-      pieces.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
-    }
+    List<Piece> pieces = pieces(raw);
     byte[] meta = encodeMeta(message);
+    long entryCost = ENTRY_OVERHEAD + meta.length;
+    long piecesCost = pieces.stream().mapToLong(Piece::cost).sum();
+    for (List<InboxName> group : byPartition.values()) {
+      long alone = piecesCost + group.size() * entryCost;
+      if (alone > partitionBudget) { // checked before any partition is written
+        return tooLarge(raw.length, alone);
+      }
+    }
+
     long now = now();
-
-    List<byte[]> args = new ArrayList<>();
-    args.add(number(now));
-    args.add(number(now + ttlMillis));
-    args.add(number(inboxCap));
-    args.add(number(maxBytes));
-    args.add(number(ENTRY_OVERHEAD + meta.length));
-    args.add(meta);
-    args.add(number(pieces.size()));
-    for (byte[] piece : pieces) {
-      byte[] stored = codec.encode(piece);
-      args.add(SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()));
-      args.add(stored);
-      args.add(number(piece.length));
-      args.add(number(PIECE_OVERHEAD + stored.length + stored.length / 8));
-    }
-    args.add(number(inboxes.size()));
-    Map<InboxName, MessageId> ids = new LinkedHashMap<>();
-    for (InboxName inbox : inboxes) {
-      MessageId id = MessageId.random();
-      ids.put(inbox, id);
-      args.add(inbox.value().getBytes(UTF_8));
-      args.add(id.value().getBytes(UTF_8));
-    }
-
-    List<?> reply;
-    try {
-      reply = (List<?>) run(deliverScript, args);
-    } catch (StoreUnavailableException e) {
-      return new DeliveryResult.Refused(RefusalReason.STORE_UNAVAILABLE, e.getMessage());
-    }
-    if ("too-large".equals(text(reply.get(0)))) {
-      return new DeliveryResult.Refused(
-          RefusalReason.TOO_LARGE_FOR_STORE,
-          String.format(
-              "message of %d bytes would take %d bytes stored, over the store's budget of %d",
-              raw.length, (Long) reply.get(1), maxBytes));
+    List<MessageId> written = new ArrayList<>();
+    for (Map.Entry<Integer, List<InboxName>> group : byPartition.entrySet()) {
+      List<byte[]> args = new ArrayList<>();
+      args.add(eventsChannel);
+      args.add(number(now));
+      args.add(number(now + ttlMillis));
+      args.add(number(inboxCap));
+      args.add(number(partitionBudget));
+      args.add(number(entryCost));
+      args.add(meta);
+      args.add(number(pieces.size()));
+      for (Piece piece : pieces) {
+        args.add(piece.sha());
+        args.add(piece.stored());
+        args.add(number(piece.rawLength()));
+        args.add(number(piece.cost()));
+      }
+      args.add(number(group.getValue().size()));
+      for (InboxName inbox : group.getValue()) {
+        args.add(inbox.value().getBytes(UTF_8));
+        args.add(ids.get(inbox).value().getBytes(UTF_8));
+      }
+      List<?> reply;
+      try {
+        reply = (List<?>) run(deliverScript, group.getKey(), args);
+      } catch (StoreUnavailableException e) {
+        undo(written);
+        return new DeliveryResult.Refused(RefusalReason.STORE_UNAVAILABLE, e.getMessage());
+      }
+      if ("too-large".equals(text(reply.get(0)))) { // not after the check above; kept as a guard
+        undo(written);
+        return tooLarge(raw.length, (Long) reply.get(1));
+      }
+      group.getValue().forEach(inbox -> written.add(ids.get(inbox)));
     }
     return new DeliveryResult.Delivered(ids);
+  }
+
+  /**
+   * The raw message split after its first empty line into header block and body (one piece if there
+   * is no body), each encoded once for every partition the delivery reaches.
+   */
+  private List<Piece> pieces(byte[] raw) {
+    int headerEnd = MemoryInboxStore.headerEnd(raw);
+    List<byte[]> split = new ArrayList<>(2);
+    split.add(Arrays.copyOfRange(raw, 0, headerEnd));
+    if (headerEnd < raw.length) {
+      split.add(Arrays.copyOfRange(raw, headerEnd, raw.length));
+    }
+    List<Piece> pieces = new ArrayList<>(2);
+    for (byte[] piece : split) {
+      byte[] stored = codec.encode(piece);
+      pieces.add(
+          new Piece(
+              SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()),
+              stored,
+              piece.length,
+              PIECE_OVERHEAD + stored.length + stored.length / 8));
+    }
+    return pieces;
+  }
+
+  private DeliveryResult tooLarge(int rawLength, long cost) {
+    String budget =
+        partitions.size() == 1
+            ? "the store's budget of " + maxBytes
+            : String.format(
+                "the budget of one partition, %d (the store's %d over %d partitions)",
+                partitionBudget, maxBytes, partitions.size());
+    return new DeliveryResult.Refused(
+        RefusalReason.TOO_LARGE_FOR_STORE,
+        String.format(
+            "message of %d bytes would take %d bytes stored, over %s", rawLength, cost, budget));
+  }
+
+  /**
+   * Deletes the entries that a delivery refused in another partition wrote already, so that no
+   * half-delivered message stays for the sender's retry to duplicate. Best effort: an entry that
+   * cannot be deleted now (its partition failed too) stays, as after any {@link
+   * RefusalReason#STORE_UNAVAILABLE}.
+   */
+  private void undo(List<MessageId> written) {
+    for (MessageId id : written) {
+      try {
+        delete(id);
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a refused delivery left entry {0} behind: {1}",
+            id,
+            e.getMessage());
+      }
+    }
   }
 
   // ---- reads ----
@@ -291,6 +399,7 @@ final class RedisInboxStore implements InboxStore {
         (List<?>)
             run(
                 listScript,
+                partitionOf(name),
                 List.of(
                     number(now()),
                     name.value().getBytes(UTF_8),
@@ -324,7 +433,11 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
-    List<?> reply = (List<?>) run(getScript, List.of(number(now()), id.value().getBytes(UTF_8)));
+    if (id.route() >= partitions.size()) {
+      return Optional.empty(); // not an id of this store: no partition has it
+    }
+    List<?> reply =
+        (List<?>) run(getScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)));
     if (reply.isEmpty()) {
       return Optional.empty();
     }
@@ -340,27 +453,35 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
-    return (Long) run(deleteScript, List.of(number(now()), id.value().getBytes(UTF_8))) == 1;
+    if (id.route() >= partitions.size()) {
+      return false;
+    }
+    return (Long) run(deleteScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)))
+        == 1;
   }
 
+  /**
+   * The sum of every partition's counters, each read after its sweep. Exact per partition; on a
+   * store with several partitions, deliveries that run meanwhile may be counted in some partitions
+   * and not yet in others.
+   */
   @Override
   public StoreStats stats() {
-    while (true) {
-      List<?> reply = (List<?>) run(statsScript, List.of(number(now())));
-      if (reply.size() == 1) {
-        continue; // a full sweep batch: more expired entries may be due
+    long[] sums = new long[7];
+    for (int p = 0; p < partitions.size(); p++) {
+      List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
+      while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
+        reply = (List<?>) run(statsScript, p, List.of(number(now())));
       }
-      Map<EvictionCause, Long> evictions = new EnumMap<>(EvictionCause.class);
-      evictions.put(EvictionCause.INBOX_CAP, (Long) reply.get(4));
-      evictions.put(EvictionCause.MEMORY_BUDGET, (Long) reply.get(5));
-      evictions.put(EvictionCause.TTL, (Long) reply.get(6));
-      return new StoreStats(
-          (Long) reply.get(0),
-          (Long) reply.get(1),
-          (Long) reply.get(2),
-          (Long) reply.get(3) + codec.retainedBytes(),
-          evictions);
+      for (int k = 0; k < sums.length; k++) {
+        sums[k] += (Long) reply.get(k);
+      }
     }
+    Map<EvictionCause, Long> evictions = new EnumMap<>(EvictionCause.class);
+    evictions.put(EvictionCause.INBOX_CAP, sums[4]);
+    evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
+    evictions.put(EvictionCause.TTL, sums[6]);
+    return new StoreStats(sums[0], sums[1], sums[2], sums[3] + codec.retainedBytes(), evictions);
   }
 
   // ---- events ----
@@ -395,7 +516,7 @@ final class RedisInboxStore implements InboxStore {
     try {
       if (!s.firstConnection.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new StoreUnavailableException(
-            "Redis at " + address + " did not confirm the event subscription in " + timeout, null);
+            redis.describe() + " did not confirm the event subscription in " + timeout, null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -407,7 +528,7 @@ final class RedisInboxStore implements InboxStore {
     int first = indexOf(payload, 0);
     int second = indexOf(payload, first + 1);
     if (first < 0 || second < 0) {
-      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event on " + eventsChannel);
+      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event");
       return;
     }
     InboxName inbox = InboxName.of(new String(payload, first + 1, second - first - 1, UTF_8));
@@ -444,16 +565,23 @@ final class RedisInboxStore implements InboxStore {
     }
   }
 
-  /** The event connection: subscribes, dispatches, and reconnects until the store is closed. */
+  /**
+   * The event connection: subscribes, dispatches, and reconnects until the store is closed. On a
+   * cluster, which broadcasts every PUBLISH to all its nodes, it listens on any one node and moves
+   * to the next known node when that one fails.
+   */
   private final class Subscriber extends BinaryJedisPubSub implements Runnable {
     final CountDownLatch firstConnection = new CountDownLatch(1);
 
     @Override
     public void run() {
       long backoffMillis = 100;
+      int attempt = 0;
       while (!closed) {
-        try (Jedis jedis = new Jedis(address, subscriberConfig)) {
-          jedis.subscribe(this, eventsChannel.getBytes(UTF_8));
+        List<HostAndPort> nodes = redis.subscriberNodes();
+        HostAndPort node = nodes.get(attempt++ % nodes.size());
+        try (Jedis jedis = new Jedis(node, subscriberConfig)) {
+          jedis.subscribe(this, eventsChannel);
           backoffMillis = 100;
         } catch (RuntimeException e) {
           if (closed) {
@@ -461,7 +589,8 @@ final class RedisInboxStore implements InboxStore {
           }
           LOG.log(
               System.Logger.Level.WARNING,
-              "Redis event subscription lost ({0}); retrying in {1} ms",
+              "Redis event subscription at {0} lost ({1}); retrying in {2} ms",
+              node,
               e.getMessage(),
               backoffMillis);
         }
@@ -514,64 +643,6 @@ final class RedisInboxStore implements InboxStore {
   }
 
   // ---- Redis calls ----
-
-  /**
-   * Runs {@code script} by EVALSHA, loading it first if Redis does not have it (a new or restarted
-   * server). A connection that fails at once (a pooled socket that a Redis restart closed) is
-   * dropped with every idle one and the script tried once more on a fresh connection; a failure
-   * that took the whole timeout is not retried, so no call waits much longer than the timeout.
-   *
-   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
-   */
-  private Object run(RedisScripts.Script script, List<byte[]> args) {
-    long start = System.nanoTime();
-    try {
-      return runOnce(script, args);
-    } catch (JedisConnectionException e) {
-      if (closed || System.nanoTime() - start >= timeout.toNanos() / 2) {
-        throw unavailable(script, e);
-      }
-      redis.getPool().clear(); // the other idle connections died with the same server
-      try {
-        return runOnce(script, args);
-      } catch (JedisConnectionException again) {
-        again.addSuppressed(e);
-        throw unavailable(script, again);
-      }
-    }
-  }
-
-  private Object runOnce(RedisScripts.Script script, List<byte[]> args) {
-    List<byte[]> keys = List.of(prefix);
-    try {
-      try {
-        return redis.evalsha(script.sha(), keys, args);
-      } catch (JedisNoScriptException e) {
-        redis.scriptLoad(script.text(), prefix);
-        return redis.evalsha(script.sha(), keys, args);
-      }
-    } catch (JedisDataException e) {
-      String message = String.valueOf(e.getMessage());
-      for (String busy : List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN")) {
-        if (message.startsWith(busy)) {
-          throw new StoreUnavailableException(
-              "Redis at " + address + " cannot run the " + script.name() + " now: " + message, e);
-        }
-      }
-      throw e;
-    }
-  }
-
-  private StoreUnavailableException unavailable(RedisScripts.Script script, Exception cause) {
-    return new StoreUnavailableException(
-        "Redis at "
-            + address
-            + " is unreachable or slow ("
-            + script.name()
-            + "): "
-            + cause.getMessage(),
-        cause);
-  }
 
   private static byte[] number(long n) {
     return Long.toString(n).getBytes(UTF_8);

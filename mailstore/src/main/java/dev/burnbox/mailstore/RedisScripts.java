@@ -9,9 +9,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script starts with
  * {@link #COMMON}: the key layout and the two shared procedures, {@code evict} (remove one entry,
  * release its pieces, keep the counters exact) and {@code sweep} (evict entries whose expiry time,
- * kept as data, is not after the caller's clock). {@code KEYS[1]} is the store's key prefix; the
- * scripts derive every key from it (see {@link RedisInboxStore} for the layout and why this ties a
- * store to one Redis node for now).
+ * kept as data, is not after the caller's clock). {@code KEYS[1]} is the key prefix of one
+ * partition of the store, which carries the partition's hash tag; the scripts derive every key they
+ * touch from it, so all of them lie in one hash slot and a script runs on Redis Cluster as on one
+ * server (see {@link RedisInboxStore} for the layout).
  *
  * <p>Constants only; thread-safe.
  */
@@ -80,19 +81,22 @@ final class RedisScripts {
       """;
 
   /**
-   * Delivers one message. ARGV: now, expiresAt, inbox cap, byte budget, cost of one entry, the
-   * metadata blob, the piece count, then per piece (sha, stored bytes, raw length, cost), the inbox
-   * count, then per inbox (name, id). Returns {@code {'ok', seq}} or {@code {'too-large', cost}}.
+   * Delivers one message to the inboxes of one partition. ARGV: the events channel, now, expiresAt,
+   * inbox cap, byte budget, cost of one entry, the metadata blob, the piece count, then per piece
+   * (sha, stored bytes, raw length, cost), the inbox count, then per inbox (name, id). Returns
+   * {@code {'ok', seq}} or {@code {'too-large', cost}}. (The channel is an argument, not derived
+   * from {@code KEYS[1]}: every partition publishes on the store's one channel.)
    */
   static final String DELIVER =
       DELIVERS
           + COMMON
           + """
-          local now, expires = tonumber(ARGV[1]), ARGV[2]
-          local cap, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
-          local entryCost, meta = tonumber(ARGV[5]), ARGV[6]
-          local pieceCount = tonumber(ARGV[7])
-          local pos = 8
+          local channel = ARGV[1]
+          local now, expires = tonumber(ARGV[2]), ARGV[3]
+          local cap, budget = tonumber(ARGV[4]), tonumber(ARGV[5])
+          local entryCost, meta = tonumber(ARGV[6]), ARGV[7]
+          local pieceCount = tonumber(ARGV[8])
+          local pos = 9
           local pieces, shas, alone = {}, {}, 0
           for k = 1, pieceCount do
             pieces[k] = {ARGV[pos], ARGV[pos + 1], ARGV[pos + 2], tonumber(ARGV[pos + 3])}
@@ -143,7 +147,7 @@ final class RedisScripts {
           end
 
           for k = 0, inboxCount - 1 do
-            redis.call('PUBLISH', P .. ':events',
+            redis.call('PUBLISH', channel,
               ARGV[pos + 2 * k + 1] .. '\\n' .. ARGV[pos + 2 * k] .. '\\n' .. meta)
           end
           return {'ok', seq}

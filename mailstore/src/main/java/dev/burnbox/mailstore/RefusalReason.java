@@ -15,8 +15,9 @@ public enum RefusalReason {
   /**
    * The store's backing service (Redis) did not answer in time. Temporary ({@code 451 4.3.0}): the
    * sender keeps the message and retries. The one refusal after which the message may have been
-   * stored after all (Redis ran the delivery but its answer timed out), so a retry can list it
-   * twice; SMTP senders already expect that of a 4xx.
+   * stored after all (Redis ran the delivery but its answer timed out; or, on a Redis store in
+   * several partitions, one partition took it, another failed, and undoing the first failed too),
+   * so a retry can list it twice; SMTP senders already expect that of a 4xx.
    */
   STORE_UNAVAILABLE
 }

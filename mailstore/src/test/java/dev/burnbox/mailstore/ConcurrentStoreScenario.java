@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 
 /**
  * Several writer threads deliver while reader threads list, read and delete, then the store is
@@ -29,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * no id twice, read bodies are exactly the bytes delivered and match their listing. Checked at
  * quiescence: every delivered entry is retrievable unless its eviction or deletion was counted,
  * listing, reading and stats agree on counts, the byte budget and inbox cap hold, {@code rawBytes}
- * equals the distinct bodies held, and every entry produced one event.
+ * equals the distinct bodies held in each partition (a partitioned store keeps a body once per
+ * partition), and every entry produced one event.
  */
 final class ConcurrentStoreScenario {
   private static final int INBOXES = 8;
@@ -37,15 +39,17 @@ final class ConcurrentStoreScenario {
 
   private final InboxStore store;
   private final long seed;
+  private final ToIntFunction<InboxName> partitionOf;
   private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<MessageId> deliveredIds = new ConcurrentLinkedQueue<>();
   private final AtomicLong deleted = new AtomicLong();
   private final AtomicLong events = new AtomicLong();
   private final AtomicLong reads = new AtomicLong();
 
-  ConcurrentStoreScenario(InboxStore store, long seed) {
+  ConcurrentStoreScenario(InboxStore store, long seed, ToIntFunction<InboxName> partitionOf) {
     this.store = store;
     this.seed = seed;
+    this.partitionOf = partitionOf;
   }
 
   private static InboxName box(int i) {
@@ -203,7 +207,8 @@ final class ConcurrentStoreScenario {
         present++;
         byte[] raw = got.get().raw();
         checkBody(raw, got.get().summary());
-        distinctBodies.put(nameOf(raw), raw.length);
+        int partition = partitionOf.applyAsInt(got.get().summary().inbox());
+        distinctBodies.put(partition + " " + nameOf(raw), raw.length);
       }
     }
     long listed = 0;

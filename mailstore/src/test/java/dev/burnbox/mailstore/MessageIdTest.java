@@ -31,6 +31,24 @@ class MessageIdTest {
   }
 
   @Test
+  void aRoutedIdKeepsItsRouteThroughTextAndOneHundredTwentyRandomBits() {
+    assertThat(MessageId.RANDOM_BITS).isEqualTo(MessageId.BITS - MessageId.ROUTE_BITS);
+    Set<MessageId> seen = new HashSet<>();
+    for (int route : new int[] {0, 1, 7, 128, 255}) {
+      for (int i = 0; i < 1000; i++) {
+        MessageId id = MessageId.random(route);
+        assertThat(MessageId.parse(id.value()).route()).isEqualTo(route);
+        assertThat(seen.add(id)).isTrue();
+      }
+    }
+    // the first 120 bits still vary: two ids on one route differ early
+    assertThat(MessageId.random(3).value().substring(0, 6))
+        .isNotEqualTo(MessageId.random(3).value().substring(0, 6));
+    assertThatThrownBy(() -> MessageId.random(256)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> MessageId.random(-1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void consecutiveIdsShareNoCommonPrefix() {
     // not sequential: two ids in a row differ early (a shared 6-char prefix has odds 2^-36)
     MessageId a = MessageId.random();

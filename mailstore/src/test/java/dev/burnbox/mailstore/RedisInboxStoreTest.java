@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The shared contract, run against {@link RedisInboxStore} on a real redis-server, with the store's
- * counters and reference counts checked against the keys after every test.
+ * counters and reference counts checked against the keys of every partition after every test. The
+ * stores have {@value #PARTITIONS} partitions: enough that deliveries span several, few enough that
+ * the contract's small byte budgets (16 KiB) still hold a message in each share.
  */
 class RedisInboxStoreTest extends InboxStoreContractTest {
+  static final int PARTITIONS = 4;
+
   private static final AtomicInteger STORES = new AtomicInteger();
   private static RedisServerProcess redis;
 
@@ -54,6 +57,7 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
             .ttl(limits.ttl())
             .stripPlusTags(limits.stripPlusTags())
             .clock(clock)
+            .redisPartitions(PARTITIONS)
             .build();
     opened.add(store);
     prefixes.put(store, prefix);
@@ -65,59 +69,21 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
     opened.forEach(InboxStore::close);
   }
 
-  /**
-   * Recounts the store from its keys: entries, inboxes, each piece's reference count, raw and
-   * stored bytes must equal the counters the scripts keep.
-   */
+  @Override
+  int partitions() {
+    return PARTITIONS;
+  }
+
+  @Override
+  int partitionOf(InboxName inbox) {
+    return RedisInboxStore.partitionOf(inbox, PARTITIONS);
+  }
+
   @Override
   void checkInvariants(InboxStore store) {
-    String p = prefixes.get(store);
     try (Jedis jedis = redis.connect()) {
-      Map<String, Long> refs = new HashMap<>();
-      long entryCost = 0;
-      List<String> entries = scan(jedis, p + ":m:*");
-      for (String key : entries) {
-        Map<String, String> e = jedis.hgetAll(key);
-        entryCost += Long.parseLong(e.get("c"));
-        for (String sha : e.get("p").split(" ")) {
-          refs.merge(sha, 1L, Long::sum);
-        }
-        String id = key.substring((p + ":m:").length());
-        assertThat(jedis.zscore(p + ":{" + e.get("i") + "}", id)).as("listed " + id).isNotNull();
-      }
-      long raw = 0;
-      long pieceCost = 0;
-      List<String> pieces = scan(jedis, p + ":b:*");
-      for (String key : pieces) {
-        Map<String, String> b = jedis.hgetAll(key);
-        String sha = key.substring((p + ":b:").length());
-        assertThat(Long.parseLong(b.get("r"))).as("refs of " + sha).isEqualTo(refs.get(sha));
-        raw += Long.parseLong(b.get("n"));
-        pieceCost += Long.parseLong(b.get("c"));
-      }
-      assertThat(pieces).hasSameSizeAs(refs.keySet());
-      Map<String, String> counters = jedis.hgetAll(p + ":s");
-      assertThat(counter(counters, "messages")).isEqualTo(entries.size());
-      assertThat(jedis.zcard(p + ":q")).isEqualTo(entries.size());
-      assertThat(counter(counters, "inboxes")).isEqualTo(scan(jedis, p + ":{*}").size());
-      assertThat(counter(counters, "raw")).isEqualTo(raw);
-      assertThat(counter(counters, "stored")).isEqualTo(entryCost + pieceCost);
+      RedisStoreKeys.checkInvariants(List.of(jedis), prefixes.get(store));
     }
-  }
-
-  private static long counter(Map<String, String> counters, String name) {
-    return Long.parseLong(counters.getOrDefault(name, "0"));
-  }
-
-  private static List<String> scan(Jedis jedis, String pattern) {
-    List<String> keys = new ArrayList<>();
-    String cursor = ScanParams.SCAN_POINTER_START;
-    do {
-      ScanResult<String> page = jedis.scan(cursor, new ScanParams().match(pattern).count(1000));
-      keys.addAll(page.getResult());
-      cursor = page.getCursor();
-    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-    return keys;
   }
 
   @Test
@@ -128,13 +94,56 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
             "redis://127.0.0.1:6379/2",
             "rediss://127.0.0.1:6379",
             "http://127.0.0.1:6379",
-            "redis://127.0.0.1:6379?timeout=1")) {
+            "redis://127.0.0.1:6379?timeout=1",
+            "redis://127.0.0.1:6379,127.0.0.1:6380",
+            "redis-cluster://127.0.0.1:6379,,127.0.0.1:6380",
+            "redis-cluster://127.0.0.1:70000",
+            "redis-cluster://:secret@127.0.0.1:6379")) {
       assertThatThrownBy(() -> InboxStore.redis(URI.create(url)).build())
           .as(url)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("redis://host:port");
     }
     InboxStore.redis(URI.create("redis://localhost")).build().close(); // port 6379, no connection
+    InboxStore.redis(URI.create("redis-cluster://localhost,127.0.0.1:7001")).build().close();
+  }
+
+  @Test
+  void onePartitionDeduplicatesStoreWideAndSeveralStoreABodyOncePerPartitionReached() {
+    byte[] body = randomBytes(11, 20_000);
+    String[] to = {"a", "b", "c", "d", "e", "f"};
+    for (int partitions : new int[] {1, 16}) {
+      String prefix = "dedup" + partitions;
+      InboxStore store =
+          InboxStore.redis(redis.url()).keyPrefix(prefix).redisPartitions(partitions).build();
+      opened.add(store);
+      assertThat(delivered(store.deliver(message(body, "s", to)))).hasSize(to.length);
+      long reached =
+          Arrays.stream(to)
+              .mapToInt(n -> RedisInboxStore.partitionOf(inbox(n), partitions))
+              .distinct()
+              .count();
+      assertThat(reached).isEqualTo(partitions == 1 ? 1 : 5); // fixed by the hash
+      assertThat(store.stats().rawBytes())
+          .as("%d partitions", partitions)
+          .isEqualTo(reached * 20_000);
+      try (Jedis jedis = redis.connect()) {
+        assertThat(RedisStoreKeys.checkInvariants(List.of(jedis), prefix)).hasSize((int) reached);
+      }
+    }
+  }
+
+  @Test
+  void aMessageOverOnePartitionsShareIsRefusedBeforeAnyPartitionIsWritten() {
+    // 64 KiB over 4 partitions: 16 KiB each, so 20 KB of random bytes never fits
+    InboxStore store = store(Limits.defaults().withMaxBytes(64 * 1024));
+    DeliveryResult result = store.deliver(message(randomBytes(12, 20_000), "big", "a", "b", "c"));
+    assertThat(result).isInstanceOf(DeliveryResult.Refused.class);
+    assertThat(((DeliveryResult.Refused) result).reason())
+        .isEqualTo(RefusalReason.TOO_LARGE_FOR_STORE);
+    assertThat(((DeliveryResult.Refused) result).detail())
+        .contains("the budget of one partition, 16384 (the store's 65536 over 4 partitions)");
+    assertThat(store.stats().messages()).isZero();
   }
 
   /** Mail-like text: words, lines, a unique header block; zstd shrinks it about 3 to 4 times. */

@@ -10,7 +10,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -30,26 +32,41 @@ public final class RedisServerProcess {
 
   private final Path executable;
   private final int port;
+  private final List<String> extraArgs;
   private Process process;
 
-  private RedisServerProcess(Path executable, int port) {
+  private RedisServerProcess(Path executable, int port, List<String> extraArgs) {
     this.executable = executable;
     this.port = port;
+    this.extraArgs = List.copyOf(extraArgs);
   }
 
   /** Starts a server on a free port, or aborts the calling test if there is no redis-server. */
   public static RedisServerProcess start() throws IOException, InterruptedException {
+    return start(port -> List.of());
+  }
+
+  /**
+   * Starts a server on a free port with more options (given the port), or aborts the calling test
+   * if there is no redis-server. {@link RedisClusterProcess} starts its nodes so.
+   */
+  static RedisServerProcess start(IntFunction<List<String>> extraArgs)
+      throws IOException, InterruptedException {
     Path executable = find();
     if (executable == null) {
       abort("redis-server is not installed (apt-get install -y redis-server): Redis tests skipped");
     }
-    int port;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = probe.getLocalPort();
-    }
-    RedisServerProcess server = new RedisServerProcess(executable, port);
+    int port = freePort();
+    RedisServerProcess server = new RedisServerProcess(executable, port, extraArgs.apply(port));
     server.restart();
     return server;
+  }
+
+  /** A loopback port that was free a moment ago. */
+  static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    }
   }
 
   private static Path find() {
@@ -77,22 +94,25 @@ public final class RedisServerProcess {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("redis-server is already running on " + port);
     }
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                executable.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--loglevel",
+                "warning"));
+    command.addAll(extraArgs);
     process =
-        new ProcessBuilder(
-                List.of(
-                    executable.toString(),
-                    "--port",
-                    Integer.toString(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--daemonize",
-                    "no",
-                    "--loglevel",
-                    "warning"))
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();

@@ -87,7 +87,9 @@ public final class BurnboxService implements AutoCloseable {
    */
   private static InboxStore openStore(ServiceSettings settings) {
     InboxStore.Builder builder =
-        (settings.redisUrl() == null ? InboxStore.memory() : InboxStore.redis(settings.redisUrl()))
+        (settings.redisUrl() == null
+                ? InboxStore.memory()
+                : InboxStore.redis(settings.redisUrl()).redisPartitions(settings.redisPartitions()))
             .inboxCap(settings.inboxCap())
             .maxBytes(settings.storeMaxBytes())
             .ttl(settings.ttl())

@@ -334,8 +334,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "KIND",
       defaultValue = "${env:BURNBOX_STORE:-memory}",
       description =
-          "Where mail is kept: memory (this process) or redis (shared by every node on one Redis;"
-              + " see --redis-url) (BURNBOX_STORE, default ${DEFAULT-VALUE}).")
+          "Where mail is kept: memory (this process) or redis (shared by every node on one Redis"
+              + " or Redis Cluster; see --redis-url) (BURNBOX_STORE, default ${DEFAULT-VALUE}).")
   StoreKind store;
 
   @Option(
@@ -343,9 +343,21 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "URL",
       defaultValue = "${env:BURNBOX_REDIS_URL:-redis://localhost:6379}",
       description =
-          "The Redis server of --store=redis, redis://host:port (BURNBOX_REDIS_URL, default"
-              + " ${DEFAULT-VALUE}).")
+          "The Redis of --store=redis: one server, redis://host:port, or a Redis Cluster found"
+              + " through seed nodes, redis-cluster://host:port,host:port,... (BURNBOX_REDIS_URL,"
+              + " default ${DEFAULT-VALUE}).")
   URI redisUrl;
+
+  @Option(
+      names = "--redis-partitions",
+      paramLabel = "N",
+      defaultValue = "${env:BURNBOX_REDIS_PARTITIONS:-16}",
+      description =
+          "Partitions of the Redis store, 1 to 256: each holds the inboxes hashed to it under its"
+              + " own hash tag (a Redis Cluster spreads them over its masters) with an equal share"
+              + " of --store-max-bytes; every node must use the same (BURNBOX_REDIS_PARTITIONS,"
+              + " default ${DEFAULT-VALUE}).")
+  int redisPartitions;
 
   @Option(
       names = "--shutdown-grace",
@@ -455,6 +467,7 @@ final class ServeCommand implements Callable<Integer> {
         .shutdownGrace(shutdownGrace)
         .snapshotFile(snapshot)
         .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
+        .redisPartitions(redisPartitions)
         .build();
   }
 

@@ -32,8 +32,11 @@ import java.util.Objects;
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
  * @param snapshotFile where the store is saved on shutdown and restored from at start; null (the
  *     default) keeps mail in memory only
- * @param redisUrl the Redis server that holds the store ({@code redis://host:port}), shared by
- *     every node given the same URL; null (the default) for the in-memory store
+ * @param redisUrl the Redis that holds the store, one server ({@code redis://host:port}) or a Redis
+ *     Cluster ({@code redis-cluster://host:port,host:port,...}, its seed nodes), shared by every
+ *     node given the same URL; null (the default) for the in-memory store
+ * @param redisPartitions the Redis store's partitions (see {@link
+ *     InboxStore.Builder#redisPartitions}); every node must use the same. Default 16.
  */
 public record ServiceSettings(
     IntakeSettings smtp,
@@ -51,7 +54,8 @@ public record ServiceSettings(
     MimeLimits mimeLimits,
     Duration shutdownGrace,
     Path snapshotFile,
-    URI redisUrl) {
+    URI redisUrl,
+    int redisPartitions) {
 
   /** The default web port. */
   public static final int DEFAULT_HTTP_PORT = 8080;
@@ -62,8 +66,10 @@ public record ServiceSettings(
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
    *     termsFile, snapshotFile and redisUrl are required)
-   * @throws IllegalArgumentException if the HTTP port is out of range, or both a snapshot file and
-   *     a Redis URL are given (a snapshot saves the memory store)
+   * @throws IllegalArgumentException if the HTTP port is out of range, both a snapshot file and a
+   *     Redis URL are given (a snapshot saves the memory store), the Redis partitions are not 1 to
+   *     256, or a Redis partition's share of the byte budget is below the largest message (which
+   *     the store would refuse as too large after SMTP accepted its size)
    */
   public ServiceSettings {
     Objects.requireNonNull(smtp, "smtp");
@@ -77,6 +83,16 @@ public record ServiceSettings(
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     if (snapshotFile != null && redisUrl != null) {
       throw new IllegalArgumentException("a snapshot file is for the memory store, not Redis");
+    }
+    if (redisPartitions < 1 || redisPartitions > 256) {
+      throw new IllegalArgumentException("redis partitions must be 1 to 256: " + redisPartitions);
+    }
+    if (redisUrl != null && storeMaxBytes / redisPartitions < smtp.maxMessageSize()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "each of the %d Redis partitions gets %d bytes of the store's budget, less than the"
+                  + " largest message (%d): raise --store-max-bytes or lower --redis-partitions",
+              redisPartitions, storeMaxBytes / redisPartitions, smtp.maxMessageSize()));
     }
   }
 
@@ -103,6 +119,7 @@ public record ServiceSettings(
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private Path snapshotFile;
     private URI redisUrl;
+    private int redisPartitions = InboxStore.Builder.DEFAULT_REDIS_PARTITIONS;
 
     private Builder() {}
 
@@ -186,6 +203,11 @@ public record ServiceSettings(
       return this;
     }
 
+    public Builder redisPartitions(int partitions) {
+      this.redisPartitions = partitions;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException or NullPointerException as the record's constructor does
      */
@@ -206,7 +228,8 @@ public record ServiceSettings(
           mimeLimits,
           shutdownGrace,
           snapshotFile,
-          redisUrl);
+          redisUrl,
+          redisPartitions);
     }
   }
 }

@@ -55,6 +55,19 @@ class ServeCommandTest {
         .isEqualTo(URI.create("redis://10.0.0.7:6380"));
     assertThat(parse("--store=redis").redisUrl()).isEqualTo(URI.create("redis://localhost:6379"));
     assertThat(parse("--store=memory", "--redis-url=redis://10.0.0.7:6380").redisUrl()).isNull();
+    ServiceSettings cluster =
+        parse("--store=redis", "--redis-url=redis-cluster://10.0.0.7:7000,10.0.0.8:7000");
+    assertThat(cluster.redisUrl())
+        .isEqualTo(URI.create("redis-cluster://10.0.0.7:7000,10.0.0.8:7000"));
+    assertThat(cluster.redisPartitions()).isEqualTo(16);
+    assertThat(parse("--store=redis", "--redis-partitions=3").redisPartitions()).isEqualTo(3);
+    assertThatThrownBy(() -> parse("--store=redis", "--redis-partitions=300"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1 to 256");
+    assertThatThrownBy(() -> parse("--store=redis", "--store-max-bytes=64m"))
+        .as("4 MiB per partition, under the 10 MiB largest message")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--redis-partitions");
     assertThatThrownBy(() -> parse("--store=redis", "--snapshot=/tmp/x.snap"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("snapshot");

@@ -1,0 +1,272 @@
+package dev.burnbox.mailstore;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * How {@link RedisInboxStore} reaches Redis, chosen by the URL: {@code redis://host:port} is one
+ * server (or a primary), {@code redis-cluster://host:port,host:port,...} a Redis Cluster found
+ * through those seed nodes. Runs the store's scripts, routed by their one key (on a cluster, to the
+ * master of the key's slot), loading a script again where a server does not have it, and turns
+ * every way Redis can be unreachable, slow or unable to write into {@link
+ * StoreUnavailableException} within about the timeout, never a hang.
+ *
+ * <p>Connects lazily: building connects nowhere (the cluster client, which learns the slot map as
+ * it starts, is made by the first call). Thread-safe.
+ */
+final class RedisConnections implements AutoCloseable {
+  private static final String SINGLE = "redis";
+  private static final String CLUSTER = "redis-cluster";
+  private static final List<String> CANNOT_RUN_NOW =
+      List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
+
+  private final List<HostAndPort> nodes; // the server, or the cluster's seed nodes
+  private final boolean cluster;
+  private final Duration timeout;
+  private final JedisClientConfig config;
+  private final GenericObjectPoolConfig<Connection> poolConfig;
+  private final Object lock = new Object();
+  private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
+  private boolean closed; // guarded by lock
+
+  private RedisConnections(List<HostAndPort> nodes, boolean cluster, Duration timeout) {
+    this.nodes = List.copyOf(nodes);
+    this.cluster = cluster;
+    this.timeout = timeout;
+    int millis = Math.toIntExact(timeout.toMillis());
+    this.config =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(millis)
+            .socketTimeoutMillis(millis)
+            .clientName("burnbox")
+            .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
+            .build();
+    this.poolConfig = new GenericObjectPoolConfig<>();
+    poolConfig.setMaxTotal(64); // per node on a cluster
+    poolConfig.setMaxIdle(16);
+    poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
+    poolConfig.setJmxEnabled(false);
+    if (!cluster) {
+      client =
+          RedisClient.builder()
+              .hostAndPort(nodes.get(0))
+              .clientConfig(config)
+              .poolConfig(poolConfig)
+              .build();
+    }
+  }
+
+  /**
+   * Connections to the Redis that {@code url} names.
+   *
+   * @throws IllegalArgumentException unless {@code url} is {@code redis://host[:port]} or {@code
+   *     redis-cluster://host[:port][,host[:port]]...} (port 6379 if left out), without password,
+   *     database, TLS or query
+   */
+  static RedisConnections of(URI url, Duration timeout) {
+    String scheme = url.getScheme();
+    String authority = url.getRawAuthority();
+    if (!(SINGLE.equals(scheme) || CLUSTER.equals(scheme))
+        || authority == null
+        || authority.contains("@")
+        || !(url.getRawPath() == null || url.getRawPath().isEmpty())
+        || url.getRawQuery() != null
+        || url.getRawFragment() != null
+        || (SINGLE.equals(scheme) && url.getHost() == null)) {
+      // a password, database or TLS silently ignored would fail later and less clearly
+      throw badUrl(url, "no password, database or TLS yet");
+    }
+    List<HostAndPort> nodes = new ArrayList<>();
+    for (String node : authority.split(",", -1)) {
+      nodes.add(node(node, url));
+    }
+    if (SINGLE.equals(scheme) && nodes.size() != 1) {
+      throw badUrl(url, "redis:// names one server, redis-cluster:// the seed nodes of a cluster");
+    }
+    return new RedisConnections(nodes, CLUSTER.equals(scheme), timeout);
+  }
+
+  private static HostAndPort node(String text, URI url) {
+    int colon = text.lastIndexOf(':');
+    String host = colon < 0 ? text : text.substring(0, colon);
+    if (host.isEmpty() || host.contains("[") || (colon >= 0 && colon + 1 == text.length())) {
+      throw badUrl(url, "\"" + text + "\" is not host:port");
+    }
+    if (colon < 0) {
+      return new HostAndPort(host, 6379);
+    }
+    try {
+      int port = Integer.parseInt(text.substring(colon + 1));
+      if (port < 1 || port > 65535) {
+        throw new NumberFormatException();
+      }
+      return new HostAndPort(host, port);
+    } catch (NumberFormatException e) {
+      throw badUrl(url, "\"" + text + "\" has no port from 1 to 65535");
+    }
+  }
+
+  private static IllegalArgumentException badUrl(URI url, String why) {
+    return new IllegalArgumentException(
+        "redis url must be redis://host:port or redis-cluster://host:port,host:port,... ("
+            + why
+            + "), got "
+            + url);
+  }
+
+  boolean isCluster() {
+    return cluster;
+  }
+
+  /** "Redis at host:port" or "Redis Cluster at host:port,...", for messages. */
+  String describe() {
+    StringBuilder text = new StringBuilder(cluster ? "Redis Cluster at " : "Redis at ");
+    for (int i = 0; i < nodes.size(); i++) {
+      text.append(i == 0 ? "" : ",").append(nodes.get(i));
+    }
+    return text.toString();
+  }
+
+  /**
+   * Where an event subscriber may connect: the server, or every cluster node known so far (seed
+   * nodes first, then those the slot map named), since a cluster broadcasts every PUBLISH to all of
+   * its nodes.
+   */
+  List<HostAndPort> subscriberNodes() {
+    Set<HostAndPort> all = new LinkedHashSet<>(nodes);
+    if (cluster) {
+      UnifiedJedis known;
+      synchronized (lock) {
+        known = client;
+      }
+      if (known instanceof RedisClusterClient c) {
+        for (String node : c.getClusterNodes().keySet()) {
+          all.add(HostAndPort.from(node));
+        }
+      }
+    }
+    return List.copyOf(all);
+  }
+
+  /**
+   * Runs {@code script} by EVALSHA with the one key {@code key}, or by EVAL where Redis does not
+   * have it yet (a new or restarted server; on a cluster, the master of the key's slot). On one
+   * server, a connection that fails at once (a pooled socket that a Redis restart closed) is
+   * dropped with every idle one and the script tried once more on a fresh connection; the cluster
+   * client retries by itself, within the timeout. A failure that took the whole timeout is not
+   * retried, so no call waits much longer than the timeout (on a cluster, up to about twice).
+   *
+   * @param what the script and partition, for messages
+   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
+   */
+  Object run(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
+    long start = System.nanoTime();
+    try {
+      return runOnce(script, key, args, what);
+    } catch (JedisConnectionException e) {
+      if (cluster || isClosed() || System.nanoTime() - start >= timeout.toNanos() / 2) {
+        throw unavailable(what, e);
+      }
+      ((RedisClient) client())
+          .getPool()
+          .clear(); // the other idle connections died with the same server
+      try {
+        return runOnce(script, key, args, what);
+      } catch (JedisConnectionException again) {
+        again.addSuppressed(e);
+        throw unavailable(what, again);
+      }
+    } catch (JedisClusterOperationException e) {
+      throw unavailable(what, e); // out of attempts or time, or no reachable node
+    }
+  }
+
+  private Object runOnce(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
+    UnifiedJedis redis = client();
+    List<byte[]> keys = List.of(key);
+    try {
+      try {
+        return redis.evalsha(script.sha(), keys, args);
+      } catch (JedisNoScriptException e) {
+        // EVAL, routed like the EVALSHA by the key's slot, runs the script and leaves it cached
+        // there; SCRIPT LOAD would not do: Jedis broadcasts it to every master of a cluster, so
+        // one master down would keep the others from loading it
+        return redis.eval(script.text(), keys, args);
+      }
+    } catch (JedisDataException e) {
+      String message = String.valueOf(e.getMessage());
+      for (String busy : CANNOT_RUN_NOW) {
+        if (message.startsWith(busy)) {
+          throw new StoreUnavailableException(
+              describe() + " cannot run the " + what + " now: " + message, e);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private UnifiedJedis client() {
+    synchronized (lock) {
+      if (closed) {
+        throw new StoreUnavailableException("the store is closed", null);
+      }
+      if (client == null) {
+        try {
+          client =
+              RedisClusterClient.builder()
+                  .nodes(new LinkedHashSet<>(nodes))
+                  .clientConfig(config)
+                  .poolConfig(poolConfig)
+                  .maxAttempts(3)
+                  .maxTotalRetriesDuration(timeout)
+                  .build();
+        } catch (JedisConnectionException | JedisClusterOperationException e) {
+          throw unavailable("slot map", e); // tried again by the next call
+        }
+      }
+      return client;
+    }
+  }
+
+  private boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  private StoreUnavailableException unavailable(String what, Exception cause) {
+    return new StoreUnavailableException(
+        describe() + " is unreachable or slow (" + what + "): " + cause.getMessage(), cause);
+  }
+
+  /** Closes every connection. Idempotent. */
+  @Override
+  public void close() {
+    UnifiedJedis c;
+    synchronized (lock) {
+      closed = true;
+      c = client;
+      client = null;
+    }
+    if (c != null) {
+      c.close();
+    }
+  }
+}

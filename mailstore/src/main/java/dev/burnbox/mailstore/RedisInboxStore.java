@@ -106,11 +106,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * every guarantee store-wide, and the whole store on one master of a cluster.
  *
  * <p><b>Redis settings.</b> Redis 7 or newer. Give Redis {@code maxmemory} above the budget (the
- * estimate measured 1.09 times Redis's own count; leave room for fragmentation and replication
- * buffers, e.g. 1.5 times the budget; on a cluster, each master 1.5 times its partitions' share)
- * with {@code maxmemory-policy noeviction}: Redis then never drops keys behind the store's back
- * (which would break reference counts and counters). If Redis does fill up, it refuses a delivery
- * before the script starts (never halfway), which this store answers as {@link
+ * estimate measured 1.02-1.08 times Redis's own count with partitions; leave room for fragmentation
+ * and replication buffers, e.g. 1.5 times the budget; on a cluster, each master 1.5 times its
+ * partitions' share) with {@code maxmemory-policy noeviction}: Redis then never drops keys behind
+ * the store's back (which would break reference counts and counters). If Redis does fill up, it
+ * refuses a delivery before the script starts (never halfway), which this store answers as {@link
  * RefusalReason#STORE_UNAVAILABLE} (451, the sender retries), while reads, deletes and the TTL
  * sweep, which only free memory, keep working. No persistence is needed for disposable mail ({@code
  * save ""}, {@code appendonly no}). On a cluster, {@code cluster-require-full-coverage no} lets the
@@ -144,10 +144,10 @@ final class RedisInboxStore implements InboxStore {
    * Estimated Redis bytes per entry besides its metadata blob: its hash (measured 580 bytes), its
    * key in Redis's key space, its members in the queue (150) and the inbox (40).
    */
-  static final int ENTRY_OVERHEAD = 900;
+  static final int ENTRY_OVERHEAD = 1050;
 
   /** Estimated Redis bytes per piece besides its stored bytes: its hash (370) and its key. */
-  static final int PIECE_OVERHEAD = 450;
+  static final int PIECE_OVERHEAD = 500;
 
   /** Hash slots of a Redis Cluster. */
   static final int SLOTS = 16384;

@@ -9,11 +9,16 @@
 # and the section between <!-- smtp-bench:begin --> and <!-- smtp-bench:end --> in
 # docs/benchmarks.md; raw results, server logs and the run log in bench/target/smtp-bench/.
 #
-# Usage: bench/run-smtp-bench.sh [quick|full]
+# Usage: bench/run-smtp-bench.sh [quick|full|stores]
 #   quick  about 5.5 minutes on 2 cores: blast C in {1,10,100,1000}, idle-many N in
 #          {100,1000,5000}, slow-clients 500 (the default)
 #   full   about 16 minutes: blast C up to 5,000, idle-many up to 15,000, slow-clients up to
 #          5,000; needs `ulimit -n` of at least 17,000 (raised here if the hard limit allows)
+#   stores about 5 minutes: only blast, C in {1,10,100}, against the service on the memory store
+#          and on the Redis store (--store=redis on a redis-server from the PATH, started by the
+#          bench with the settings docs/deploy.md gives), 3 rounds alternating the stores; writes
+#          the section between <!-- smtp-stores:begin --> and <!-- smtp-stores:end --> in
+#          docs/benchmarks.md, raw results in bench/target/smtp-stores/
 # Postfix is not installed: its package is fetched with `apt-get download postfix` and unpacked
 # into bench/target/postfix/ (skipped with a note in the report if that fails). Mail bodies come
 # from bench/corpus/ (bench/fetch-corpus.sh), else generated text. Environment: JAVA_HOME (JDK
@@ -21,12 +26,28 @@
 set -euo pipefail
 
 profile="${1:-quick}"
-if [[ "$profile" != quick && "$profile" != full ]]; then
-  echo "usage: $0 [quick|full]" >&2
+if [[ "$profile" != quick && "$profile" != full && "$profile" != stores ]]; then
+  echo "usage: $0 [quick|full|stores]" >&2
   exit 2
 fi
 
 source "$(dirname "${BASH_SOURCE[0]}")/jmh-runner.sh"
+
+if [[ "$profile" == stores ]]; then
+  if ! command -v redis-server >/dev/null; then
+    echo "error: no redis-server on the PATH; the Redis store's blast needs one (apt-get install -y redis-server)" >&2
+    exit 1
+  fi
+  build_benchmarks_jar
+  out="bench/target/smtp-stores"
+  fresh_dir "$out"
+  args=(-Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench stores
+    --out "$out" --docs docs --command "bench/run-smtp-bench.sh stores")
+  echo "+ $java ${args[*]}" >"$out/commands.txt"
+  "$java" "${args[@]}" 2>&1 | tee "$out/run.log"
+  exit "${PIPESTATUS[0]}"
+fi
+
 build_benchmarks_jar
 
 note=""

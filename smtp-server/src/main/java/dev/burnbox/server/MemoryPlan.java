@@ -9,7 +9,8 @@ import java.util.Optional;
  * and the JVM (the virtual thread's stack), so {@code --max-connections} must fit the heap; {@link
  * #warning} says so at start when it does not. Immutable.
  *
- * @param storeBytes {@code --store-max-bytes}
+ * @param storeBytes {@code --store-max-bytes} of the memory store; 0 for the Redis store, which
+ *     keeps its mail in Redis, not in the heap
  * @param inflightBytes {@code --max-inflight-bytes}
  * @param maxConnections {@code --max-connections}
  * @param heapBytes the JVM's maximum heap
@@ -28,7 +29,7 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
 
   static MemoryPlan of(ServiceSettings settings) {
     return new MemoryPlan(
-        settings.storeMaxBytes(),
+        settings.redisUrl() == null ? settings.storeMaxBytes() : 0,
         settings.smtp().maxInflightBytes(),
         settings.smtp().maxConnections(),
         Runtime.getRuntime().maxMemory());

@@ -2,6 +2,7 @@ package dev.burnbox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 class MemoryPlanTest {
@@ -22,5 +23,14 @@ class MemoryPlanTest {
         .hasValueSatisfying(
             warning ->
                 assertThat(warning).contains("6000 connections").contains("--max-connections"));
+  }
+
+  @Test
+  void theRedisStoresBudgetIsNotCountedInTheHeap() {
+    ServiceSettings.Builder settings = ServiceSettings.builder().storeMaxBytes(4096 * MIB);
+    assertThat(MemoryPlan.of(settings.build()).storeBytes()).isEqualTo(4096 * MIB);
+    assertThat(MemoryPlan.of(settings.redisUrl(URI.create("redis://127.0.0.1:6379")).build()))
+        .extracting(MemoryPlan::storeBytes)
+        .isEqualTo(0L);
   }
 }

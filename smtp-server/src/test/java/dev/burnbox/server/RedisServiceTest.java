@@ -169,6 +169,11 @@ class RedisServiceTest {
     assertThat(down.statusCode()).isEqualTo(503);
     assertThat(JSON.readTree(down.body()).get("error").asText()).contains("unavailable");
     assertThat(get(nodeA, "/api/v1/stats").statusCode()).isEqualTo(503);
+    HttpResponse<String> metrics = get(nodeA, "/metrics");
+    assertThat(metrics.statusCode()).as("metrics stay up in an outage").isEqualTo(200);
+    assertThat(metrics.body())
+        .contains("burnbox_store_messages NaN")
+        .containsPattern("burnbox_messages_refused_total\\{reason=\"store_unavailable\"} 1\\.0");
 
     redis.restart();
     send(nodeA, "after the outage", "y", "dave@any.test");

@@ -17,8 +17,9 @@ import picocli.CommandLine.Parameters;
  * The SMTP load generator's command line. {@code blast}, {@code idle-many} and {@code slow-clients}
  * run one scenario against a server already listening on loopback and print a markdown table;
  * {@code profile quick|full} starts every server mode in turn, runs all three scenarios against
- * each and writes the report (see {@link SmtpBenchProfile}). Every command stops by itself: each
- * point is bounded in time.
+ * each and writes the report (see {@link SmtpBenchProfile}); {@code stores} runs blast against the
+ * service on the memory and the Redis store (see {@link StoreBlastProfile}). Every command stops by
+ * itself: each point is bounded in time.
  */
 @Command(
     name = "smtp-load",
@@ -27,7 +28,8 @@ import picocli.CommandLine.Parameters;
       SmtpLoadBench.Blast.class,
       SmtpLoadBench.IdleMany.class,
       SmtpLoadBench.SlowClients.class,
-      SmtpLoadBench.Profile.class
+      SmtpLoadBench.Profile.class,
+      SmtpLoadBench.Stores.class
     },
     description = "SMTP load generator for loopback servers.")
 public final class SmtpLoadBench {
@@ -266,6 +268,59 @@ public final class SmtpLoadBench {
     @Override
     public Integer call() throws Exception {
       new SmtpBenchProfile(size, postfix, out, docs, command, note).run();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "stores",
+      mixinStandardHelpOptions = true,
+      description =
+          "Blast against the service on --store=memory and on --store=redis (a redis-server from"
+              + " the PATH, started here), rounds alternating; writes the report.")
+  static final class Stores implements Callable<Integer> {
+    @Option(
+        names = "--connections",
+        split = ",",
+        defaultValue = "1,10,100",
+        description = "Connection counts to sweep (default ${DEFAULT-VALUE}).")
+    List<Integer> connections;
+
+    @Option(
+        names = "--rounds",
+        defaultValue = "3",
+        description = "Rounds, each memory then redis (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+        names = "--warmup",
+        defaultValue = "2s",
+        converter = Durations.class,
+        description = "Unmeasured, per point (default ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(
+        names = "--duration",
+        defaultValue = "5s",
+        converter = Durations.class,
+        description = "Measured, per point (default ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(
+        names = "--out",
+        defaultValue = "bench/target/smtp-stores",
+        description = "Raw results and logs.")
+    Path out;
+
+    @Option(names = "--docs", defaultValue = "docs", description = "Where the report goes.")
+    Path docs;
+
+    @Option(names = "--command", defaultValue = "", description = "Command line to record.")
+    String command;
+
+    @Override
+    public Integer call() throws Exception {
+      new StoreBlastProfile(connections, rounds, warmup, duration, out, docs, command).run();
       return 0;
     }
   }

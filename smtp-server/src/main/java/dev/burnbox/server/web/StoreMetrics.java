@@ -58,22 +58,35 @@ public final class StoreMetrics implements MeterBinder {
     }
   }
 
+  /**
+   * {@code figure} of the store's stats, or NaN while the store is unavailable: a failing meter
+   * would fail the whole scrape, and the other metrics (refusals above all) matter most then.
+   */
+  private double read(ToDoubleFunction<StoreStats> figure) {
+    try {
+      return figure.applyAsDouble(stats());
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
   @Override
   public void bindTo(MeterRegistry registry) {
-    gauge(registry, "burnbox.store.messages", "inbox entries held", s -> stats().messages());
-    gauge(registry, "burnbox.store.inboxes", "inboxes holding mail", s -> stats().inboxes());
+    gauge(registry, "burnbox.store.messages", "inbox entries held", StoreStats::messages);
+    gauge(registry, "burnbox.store.inboxes", "inboxes holding mail", StoreStats::inboxes);
     gauge(
         registry,
         "burnbox.store.raw.bytes",
         "raw size of the distinct bodies held",
-        s -> stats().rawBytes());
+        StoreStats::rawBytes);
     gauge(
         registry,
         "burnbox.store.stored.bytes",
         "bytes the store's budget counts",
-        s -> stats().storedBytes());
+        StoreStats::storedBytes);
     for (EvictionCause cause : EvictionCause.values()) {
-      FunctionCounter.builder("burnbox.store.evictions", store, s -> stats().evictions().get(cause))
+      FunctionCounter.builder(
+              "burnbox.store.evictions", this, m -> m.read(s -> s.evictions().get(cause)))
           .description("entries evicted, by cause")
           .tag("cause", cause.name().toLowerCase(Locale.ROOT))
           .register(registry);
@@ -81,7 +94,7 @@ public final class StoreMetrics implements MeterBinder {
   }
 
   private void gauge(
-      MeterRegistry registry, String name, String description, ToDoubleFunction<InboxStore> f) {
-    Gauge.builder(name, store, f).description(description).register(registry);
+      MeterRegistry registry, String name, String description, ToDoubleFunction<StoreStats> f) {
+    Gauge.builder(name, this, m -> m.read(f)).description(description).register(registry);
   }
 }

@@ -10,7 +10,7 @@
 # docs/benchmarks.md; raw results, server logs and the run log in bench/target/smtp-bench/.
 #
 # Usage: bench/run-smtp-bench.sh [quick|full|stores]
-#   quick  about 5.5 minutes on 2 cores: blast C in {1,10,100,1000}, idle-many N in
+#   quick  about 4.5 minutes on 2 cores: blast C in {1,10,100,1000}, idle-many N in
 #          {100,1000,5000}, slow-clients 500 (the default)
 #   full   about 16 minutes: blast C up to 5,000, idle-many up to 15,000, slow-clients up to
 #          5,000; needs `ulimit -n` of at least 17,000 (raised here if the hard limit allows)

@@ -39,8 +39,9 @@ public final class SmtpBenchProfile {
         List.of(1, 10, 100, 1000),
         Duration.ofMillis(1000),
         Duration.ofSeconds(2),
+        Duration.ofSeconds(4),
         List.of(100, 1000, 5000),
-        Duration.ofSeconds(3),
+        Duration.ofSeconds(2),
         Duration.ofSeconds(3),
         List.of(500),
         Duration.ofSeconds(6),
@@ -50,6 +51,7 @@ public final class SmtpBenchProfile {
         List.of(1, 10, 100, 1000, 1700, 5000),
         Duration.ofSeconds(2),
         Duration.ofSeconds(5),
+        Duration.ofSeconds(8),
         List.of(100, 1000, 2500, 5000, 10_000, 15_000),
         Duration.ofSeconds(10),
         Duration.ofSeconds(10),
@@ -61,6 +63,7 @@ public final class SmtpBenchProfile {
     final Duration blastWarmup;
     final Duration blastMeasure;
     final List<Integer> idleConnections;
+    final Duration serverWarmup;
     final Duration idleSettle;
     final Duration idleMeasure;
     final List<Integer> slowClients;
@@ -71,6 +74,7 @@ public final class SmtpBenchProfile {
         List<Integer> blastConnections,
         Duration blastWarmup,
         Duration blastMeasure,
+        Duration serverWarmup,
         List<Integer> idleConnections,
         Duration idleSettle,
         Duration idleMeasure,
@@ -81,6 +85,7 @@ public final class SmtpBenchProfile {
       this.blastWarmup = blastWarmup;
       this.blastMeasure = blastMeasure;
       this.idleConnections = idleConnections;
+      this.serverWarmup = serverWarmup;
       this.idleSettle = idleSettle;
       this.idleMeasure = idleMeasure;
       this.slowClients = slowClients;
@@ -146,7 +151,7 @@ public final class SmtpBenchProfile {
     for (String server : blastServers) {
       try (ServerProcess process = start(server, "blast")) {
         LoadScenarios scenarios = scenarios(process);
-        warmUp(scenarios);
+        warmUp(scenarios, size.serverWarmup);
         for (int c : size.blastConnections) {
           results.add(scenarios.blast(c, size.blastWarmup, size.blastMeasure));
         }
@@ -172,7 +177,7 @@ public final class SmtpBenchProfile {
     for (String server : idleServers) {
       try (ServerProcess process = start(server, "idle-many")) {
         LoadScenarios scenarios = scenarios(process);
-        warmUp(scenarios);
+        warmUp(scenarios, size.serverWarmup);
         for (int n : size.idleConnections) {
           results.add(scenarios.idleMany(n, size.idleSettle, size.idleMeasure, IDLE_INTERVAL));
         }
@@ -181,7 +186,7 @@ public final class SmtpBenchProfile {
     for (String server : SERVICE_MODES) {
       try (ServerProcess process = start(server, "slow-clients")) {
         LoadScenarios scenarios = scenarios(process);
-        warmUp(scenarios);
+        warmUp(scenarios, size.serverWarmup);
         for (int n : size.slowClients) {
           results.add(scenarios.slowClients(n, size.slowMeasure, SLOW_RATE));
         }
@@ -233,8 +238,8 @@ public final class SmtpBenchProfile {
    * were too few: 20 s into idle-many at 200 mails/s, C2 compiling still took 42% of the service's
    * CPU samples (async-profiler, 2026-11-24).
    */
-  private static void warmUp(LoadScenarios scenarios) throws InterruptedException {
-    scenarios.blast(8, Duration.ofSeconds(7), Duration.ofSeconds(1));
+  private static void warmUp(LoadScenarios scenarios, Duration warmup) throws InterruptedException {
+    scenarios.blast(8, warmup.minusSeconds(1), Duration.ofSeconds(1));
   }
 
   /**

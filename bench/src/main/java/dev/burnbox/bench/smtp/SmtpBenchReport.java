@@ -173,8 +173,10 @@ public final class SmtpBenchReport {
     md.append("- **Mail:** ").append(mail).append("; one recipient of 1,000 per mail\n");
     md.append("- **Servers** (each its own process on loopback, JVMs with `")
         .append(String.join(" ", SmtpBenchProfile.SERVER_JVM))
+        .append("`, a fresh process per scenario, warmed up ")
+        .append(size.serverWarmup.toSeconds())
         .append(
-            "`, a fresh process per scenario, warmed up 8 s first): `platform`, `pool-50`,"
+            " s first): `platform`, `pool-50`,"
                 + " `virtual` = the whole service (`serve --threads=platform|pool|virtual`: intake,"
                 + " MIME decode, spam scan, in-memory store, web); `bare-intake` = Burnbox's SMTP"
                 + " intake with a no-op acceptor; `bare-subetha` = SubEtha 7.2.2 with a handler that"

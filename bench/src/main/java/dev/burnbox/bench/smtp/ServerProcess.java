@@ -205,6 +205,11 @@ public final class ServerProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    terminate(process);
+  }
+
+  /** SIGTERM, up to 5 s to exit, then killed; keeps the interrupt flag if interrupted. */
+  static void terminate(Process process) {
     process.destroy();
     try {
       if (!process.waitFor(5, TimeUnit.SECONDS)) {

@@ -60,8 +60,8 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     @Override
     public synchronized InputStream getInputStream() throws IOException {
       if (input == null) {
-        HeldOutput held = (HeldOutput) getOutputStream();
-        input = new SendingInput(super.getInputStream(), held);
+        getOutputStream(); // creates the held output the input sends before each read
+        input = new SendingInput(super.getInputStream(), output);
       }
       return input;
     }

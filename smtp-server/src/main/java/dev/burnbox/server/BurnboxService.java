@@ -41,6 +41,7 @@ public final class BurnboxService implements AutoCloseable {
   private final ServiceSettings settings;
   private final PrometheusMeterRegistry registry;
   private final InboxStore store;
+  private final StoreMetrics storeMetrics; // held: the registry's counters hold it only weakly
   private final SpamScanner scanner;
   private final SmtpIntake intake;
   private final WebServer web;
@@ -59,7 +60,8 @@ public final class BurnboxService implements AutoCloseable {
     new UptimeMetrics().bindTo(registry);
 
     this.store = openStore(settings);
-    new StoreMetrics(store).bindTo(registry);
+    this.storeMetrics = new StoreMetrics(store);
+    storeMetrics.bindTo(registry);
 
     this.scanner =
         settings.termsFile() == null

@@ -19,6 +19,10 @@ import java.util.function.ToDoubleFunction;
  * store when the registry is scraped, once per scrape (a result or failure is reused for {@value
  * #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store one round trip, and one timeout, not one
  * per meter); while the store is unavailable the meters read NaN. Thread-safe.
+ *
+ * <p>Micrometer holds a meter's object weakly unless told otherwise: the gauges hold this object
+ * strongly, so the registry keeps it (and the eviction counters, which can only hold it weakly)
+ * alive for as long as the registry lives; the owner keeps a reference too.
  */
 public final class StoreMetrics implements MeterBinder {
   static final long STATS_REUSE_MILLIS = 200;
@@ -95,6 +99,9 @@ public final class StoreMetrics implements MeterBinder {
 
   private void gauge(
       MeterRegistry registry, String name, String description, ToDoubleFunction<StoreStats> f) {
-    Gauge.builder(name, this, m -> m.read(f)).description(description).register(registry);
+    Gauge.builder(name, this, m -> m.read(f))
+        .description(description)
+        .strongReference(true)
+        .register(registry);
   }
 }

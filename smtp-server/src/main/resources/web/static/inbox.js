@@ -22,6 +22,31 @@
     return element;
   }
 
+  // the same text as SpamHtml.percent on the server
+  function percent(probability) {
+    if (probability > 0 && probability < 0.005) return "<1%";
+    if (probability < 1 && probability >= 0.995) return ">99%";
+    return Math.round(probability * 100) + "%";
+  }
+
+  function signed(value) {
+    return (value >= 0 ? "+" : "") + value.toFixed(2);
+  }
+
+  // SpamVerdict.CLEAN is mail that was never scanned: no badge
+  function scanned(spam) {
+    return spam.probability !== 0 || spam.score !== 0 || spam.spam || spam.terms.length > 0;
+  }
+
+  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%"; terms and score on hover
+  function badge(spam) {
+    var element = spam.spam ? span("spam", "spam " + percent(spam.probability))
+                            : span("spam quiet", percent(spam.probability));
+    var terms = spam.terms.length > 0 ? spam.terms.join(", ") : "no spam terms";
+    element.title = terms + " (score " + signed(spam.score) + ")";
+    return element;
+  }
+
   function row(mail) {
     var item = document.createElement("li");
     item.className = "message new";
@@ -34,10 +59,8 @@
     time.dateTime = mail.receivedAt;
     time.textContent = age(mail.receivedAt);
     link.append(time);
-    if (mail.spam && mail.spam.terms.length > 0) {
-      var badge = span("spam", "spam: " + mail.spam.terms.join(", "));
-      badge.title = "spam score " + mail.spam.score.toFixed(1);
-      link.append(" ", badge);
+    if (mail.spam && scanned(mail.spam)) {
+      link.append(" ", badge(mail.spam));
     }
     item.append(link);
     return item;

@@ -152,7 +152,7 @@ final class RedisInboxStore implements InboxStore {
   /** Hash slots of a Redis Cluster. */
   static final int SLOTS = 16384;
 
-  private static final byte META_VERSION = 1;
+  private static final byte META_VERSION = 2; // 2 added probability and spam flag; 1 still read
   private static final Base64.Encoder SHA_TEXT = Base64.getUrlEncoder().withoutPadding();
 
   private final RedisConnections redis;
@@ -669,6 +669,8 @@ final class RedisInboxStore implements InboxStore {
       for (String term : m.verdict().terms()) {
         writeString(out, term);
       }
+      out.writeDouble(m.verdict().probability());
+      out.writeBoolean(m.verdict().spam());
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array stream does not throw
     }
@@ -678,7 +680,7 @@ final class RedisInboxStore implements InboxStore {
   private static MessageSummary decodeMeta(MessageId id, InboxName inbox, byte[] blob) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(blob))) {
       byte version = in.readByte();
-      if (version != META_VERSION) {
+      if (version != META_VERSION && version != 1) {
         throw new IllegalStateException("entry metadata has unknown version " + version);
       }
       String sender = readString(in);
@@ -692,8 +694,11 @@ final class RedisInboxStore implements InboxStore {
       for (int i = 0; i < termCount; i++) {
         terms.add(readString(in));
       }
-      return new MessageSummary(
-          id, inbox, sender, from, subject, receivedAt, size, new SpamVerdict(terms, score));
+      SpamVerdict verdict =
+          version == 1
+              ? SpamVerdict.ofScore(terms, score)
+              : new SpamVerdict(terms, score, in.readDouble(), in.readBoolean());
+      return new MessageSummary(id, inbox, sender, from, subject, receivedAt, size, verdict);
     } catch (IOException e) {
       throw new IllegalStateException("entry metadata is damaged", e);
     }

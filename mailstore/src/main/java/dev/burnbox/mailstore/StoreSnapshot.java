@@ -39,7 +39,9 @@ import java.util.zip.CheckedOutputStream;
  * saving (they may be missed): save after the intake has stopped.
  */
 public final class StoreSnapshot {
-  private static final byte[] MAGIC = {'B', 'U', 'R', 'N', 'B', 'O', 'X', 1};
+  // the last byte is the format: 2 added the verdict's probability and spam flag; 1 is still read
+  private static final byte[] MAGIC = {'B', 'U', 'R', 'N', 'B', 'O', 'X', 2};
+  private static final byte[] MAGIC_1 = {'B', 'U', 'R', 'N', 'B', 'O', 'X', 1};
   private static final int MAX_RAW = 1 << 30;
   private static final int MAX_STRING = 1 << 20;
   private static final int MAX_LIST = 1 << 16;
@@ -97,7 +99,8 @@ public final class StoreSnapshot {
     MemoryInboxStore store = (MemoryInboxStore) builder.build();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file))) {
       byte[] magic = raw.readNBytes(MAGIC.length);
-      if (!Arrays.equals(magic, MAGIC)) {
+      boolean version1 = Arrays.equals(magic, MAGIC_1);
+      if (!version1 && !Arrays.equals(magic, MAGIC)) {
         throw new IOException(file + " is not a Burnbox snapshot (bad magic number)");
       }
       CRC32 crc = new CRC32();
@@ -107,7 +110,7 @@ public final class StoreSnapshot {
       int count = 0;
       List<MemoryInboxStore.SnapshotRecord> batch = new ArrayList<>();
       while (in.readByte() == 1) {
-        batch.add(read(in));
+        batch.add(read(in, version1));
         count++;
         if (batch.size() == 1000) {
           restoreAll(store, batch);
@@ -161,6 +164,8 @@ public final class StoreSnapshot {
     for (String term : m.verdict().terms()) {
       writeString(out, term);
     }
+    out.writeDouble(m.verdict().probability());
+    out.writeBoolean(m.verdict().spam());
     out.writeShort(r.ids().size());
     for (int i = 0; i < r.ids().size(); i++) {
       writeString(out, m.recipients().get(i).value());
@@ -168,7 +173,8 @@ public final class StoreSnapshot {
     }
   }
 
-  private static MemoryInboxStore.SnapshotRecord read(DataInputStream in) throws IOException {
+  private static MemoryInboxStore.SnapshotRecord read(DataInputStream in, boolean version1)
+      throws IOException {
     byte[] raw = new byte[length(in.readInt(), MAX_RAW, "message")];
     in.readFully(raw);
     String sender = readString(in);
@@ -182,6 +188,10 @@ public final class StoreSnapshot {
     for (int i = 0; i < termCount; i++) {
       terms.add(readString(in));
     }
+    SpamVerdict verdict =
+        version1
+            ? SpamVerdict.ofScore(terms, score)
+            : new SpamVerdict(terms, score, in.readDouble(), in.readBoolean());
     int entryCount = length(in.readUnsignedShort(), MAX_LIST, "entry list");
     List<InboxName> inboxes = new ArrayList<>(entryCount);
     List<MessageId> ids = new ArrayList<>(entryCount);
@@ -190,8 +200,7 @@ public final class StoreSnapshot {
       ids.add(MessageId.parse(readString(in)));
     }
     IncomingMessage message =
-        new IncomingMessage(
-            raw, sender, inboxes, receivedAt, from, subject, new SpamVerdict(terms, score));
+        new IncomingMessage(raw, sender, inboxes, receivedAt, from, subject, verdict);
     return new MemoryInboxStore.SnapshotRecord(message, ids, storedAt);
   }
 

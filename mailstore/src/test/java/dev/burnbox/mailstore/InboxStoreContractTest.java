@@ -302,7 +302,7 @@ abstract class InboxStoreContractTest {
       raw[i] = (byte) i; // every byte value: NUL, bare CR and LF, invalid UTF-8
     }
     Instant received = T0.plusSeconds(42);
-    SpamVerdict verdict = new SpamVerdict(List.of("viagra", "casino"), 7.5);
+    SpamVerdict verdict = SpamVerdict.ofScore(List.of("viagra", "casino"), 7.5);
     IncomingMessage m =
         new IncomingMessage(
             raw, "", List.of(inbox("a")), received, "Ünïcode <x@y>", "Sübject", verdict);

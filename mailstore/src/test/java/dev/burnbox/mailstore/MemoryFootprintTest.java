@@ -67,7 +67,7 @@ class MemoryFootprintTest {
                   Instant.ofEpochSecond(1_700_000_000L + i),
                   "\"Best Deals\" <deals@spammer.example>",
                   "Cheap offer " + random.nextInt(1_000_000) + " just for you",
-                  new SpamVerdict(List.of("cheap", "offer"), 2.5))
+                  SpamVerdict.ofScore(List.of("cheap", "offer"), 2.5))
               : new IncomingMessage(
                   raw, "", to, Instant.ofEpochSecond(i), "", "", SpamVerdict.CLEAN);
       assertThat(store.deliver(m).isDelivered()).isTrue();

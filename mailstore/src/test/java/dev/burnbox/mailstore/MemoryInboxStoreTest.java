@@ -169,7 +169,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
             T0,
             "From", // 4
             "Subj", // 4
-            new SpamVerdict(List.of("spam", "ham"), 1)); // 7
+            SpamVerdict.ofScore(List.of("spam", "ham"), 1)); // 7
     store.deliver(m);
     long expected =
         2 * MemoryInboxStore.PIECE_OVERHEAD // header block and body

@@ -37,7 +37,7 @@ class StoreSnapshotTest {
         clock.instant(),
         "Sender <sender@example.net>",
         subject,
-        new SpamVerdict(spam, spam.size()));
+        SpamVerdict.ofScore(spam, spam.size()));
   }
 
   /** A store with a multi-recipient message (one of its entries deleted), spam and binary mail. */

@@ -65,7 +65,7 @@ public final class BurnboxService implements AutoCloseable {
 
     this.scanner =
         settings.termsFile() == null
-            ? SpamScanner.withDefaultTerms(settings.matcher(), settings.spamThreshold())
+            ? SpamScanner.withDefaultModel(settings.matcher(), settings.spamThreshold())
             : SpamScanner.fromFile(
                 settings.matcher(), settings.spamThreshold(), settings.termsFile());
     SubjectFloodFilter floodFilter =
@@ -80,6 +80,7 @@ public final class BurnboxService implements AutoCloseable {
             settings.httpPort(),
             store,
             decoder,
+            scanner,
             registry);
   }
 
@@ -135,9 +136,10 @@ public final class BurnboxService implements AutoCloseable {
     web.start();
     intake.start();
     log.info(
-        "spam terms: {} from {}, matcher {}, policy {}",
+        "spam model: {} terms from {}, threshold {}, matcher {}, policy {}",
         scanner.termCount(),
         scanner.source(),
+        scanner.threshold(),
         scanner.matcherKind().cliName(),
         settings.spamPolicy().name().toLowerCase(Locale.ROOT));
     log.info("listening smtp={} http={}", intake.port(), web.port());
@@ -156,6 +158,11 @@ public final class BurnboxService implements AutoCloseable {
   /** The inbox store mail is delivered to. */
   public InboxStore store() {
     return store;
+  }
+
+  /** The spam scanner: the model in use, its threshold. */
+  public SpamScanner scanner() {
+    return scanner;
   }
 
   /** The metrics registry served at {@code /metrics}. */

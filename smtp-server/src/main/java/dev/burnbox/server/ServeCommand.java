@@ -238,7 +238,7 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       defaultValue = "${env:BURNBOX_TERMS}",
       description =
-          "Spam term file, one per line, reloaded when it changes or on SIGHUP (BURNBOX_TERMS, default the built-in list).")
+          "Spam model or plain term file (one term per line, or term TAB weight TAB part TAB idf), reloaded when it changes or on SIGHUP (BURNBOX_TERMS, default the built-in learned model).")
   Path terms;
 
   @Option(
@@ -251,11 +251,11 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--spam-threshold",
-      paramLabel = "SCORE",
-      defaultValue = "${env:BURNBOX_SPAM_THRESHOLD:-5}",
+      paramLabel = "PROBABILITY",
+      defaultValue = "${env:BURNBOX_SPAM_THRESHOLD}",
       description =
-          "Score from which a message is spam: each term hit counts 1, at most 3 per term (BURNBOX_SPAM_THRESHOLD, default ${DEFAULT-VALUE}).")
-  double spamThreshold;
+          "Probability (between 0 and 1) from which a message is spam (BURNBOX_SPAM_THRESHOLD, default the model's own: for the built-in model the one that flagged at most 0.5% of ham in cross-validation).")
+  Double spamThreshold;
 
   @Option(
       names = "--inbox-cap",

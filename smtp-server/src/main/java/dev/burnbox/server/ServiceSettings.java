@@ -6,6 +6,7 @@ import dev.burnbox.server.mime.MimeLimits;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.wordlists.SpamModel;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ import java.util.Objects;
  * @param matcher the spam matcher algorithm; null picks the best for the term list
  * @param termsFile the spam term file, reloaded when it changes; null for the built-in list
  * @param spamPolicy tag (store and mark) or reject (550 at the end of DATA)
- * @param spamThreshold the score from which a message is spam
+ * @param spamThreshold the probability from which a message is spam, or null for the model's own
  * @param subjectFlood the subject flood ban, applied unless {@code smtp.filtersEnabled()} is false
  * @param mimeLimits bounds on MIME decoding
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
@@ -49,7 +50,7 @@ public record ServiceSettings(
     MatcherKind matcher,
     Path termsFile,
     SpamPolicy spamPolicy,
-    double spamThreshold,
+    Double spamThreshold,
     SubjectFloodFilter.Settings subjectFlood,
     MimeLimits mimeLimits,
     Duration shutdownGrace,
@@ -60,21 +61,22 @@ public record ServiceSettings(
   /** The default web port. */
   public static final int DEFAULT_HTTP_PORT = 8080;
 
-  /** The default spam threshold: a score of 5 (see the spam scanner's scoring). */
-  public static final double DEFAULT_SPAM_THRESHOLD = 5;
-
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
-   *     termsFile, snapshotFile and redisUrl are required)
-   * @throws IllegalArgumentException if the HTTP port is out of range, both a snapshot file and a
-   *     Redis URL are given (a snapshot saves the memory store), the Redis partitions are not 1 to
-   *     256, or a Redis partition's share of the byte budget is below the largest message (which
-   *     the store would refuse as too large after SMTP accepted its size)
+   *     termsFile, spamThreshold, snapshotFile and redisUrl are required)
+   * @throws IllegalArgumentException if the HTTP port is out of range, the spam threshold is not a
+   *     probability strictly between 0 and 1, both a snapshot file and a Redis URL are given (a
+   *     snapshot saves the memory store), the Redis partitions are not 1 to 256, or a Redis
+   *     partition's share of the byte budget is below the largest message (which the store would
+   *     refuse as too large after SMTP accepted its size)
    */
   public ServiceSettings {
     Objects.requireNonNull(smtp, "smtp");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("http port must be 0 to 65535: " + httpPort);
+    }
+    if (spamThreshold != null) {
+      SpamModel.checkThreshold(spamThreshold);
     }
     Objects.requireNonNull(ttl, "ttl");
     Objects.requireNonNull(spamPolicy, "spamPolicy");
@@ -113,7 +115,7 @@ public record ServiceSettings(
     private MatcherKind matcher;
     private Path termsFile;
     private SpamPolicy spamPolicy = SpamPolicy.TAG;
-    private double spamThreshold = DEFAULT_SPAM_THRESHOLD;
+    private Double spamThreshold;
     private SubjectFloodFilter.Settings subjectFlood = SubjectFloodFilter.Settings.DEFAULTS;
     private MimeLimits mimeLimits = MimeLimits.DEFAULTS;
     private Duration shutdownGrace = Duration.ofSeconds(30);
@@ -173,7 +175,7 @@ public record ServiceSettings(
       return this;
     }
 
-    public Builder spamThreshold(double threshold) {
+    public Builder spamThreshold(Double threshold) {
       this.spamThreshold = threshold;
       return this;
     }

@@ -123,7 +123,9 @@ class BurnboxServiceTest {
 
     MessageSummary stored = inbox("dave").getFirst();
     assertThat(stored.verdict().terms()).isNotEmpty();
-    assertThat(stored.verdict().score()).isGreaterThanOrEqualTo(5);
+    assertThat(stored.verdict().spam()).isTrue();
+    assertThat(stored.verdict().probability())
+        .isGreaterThanOrEqualTo(service.scanner().threshold());
     assertThat(http("/metrics")).contains("burnbox_messages_spam_total 1.0");
   }
 

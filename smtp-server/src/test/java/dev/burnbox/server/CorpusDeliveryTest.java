@@ -6,10 +6,13 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.SmtpScript;
+import dev.burnbox.wordlists.SpamModel;
+import dev.burnbox.wordlists.SpamTerms;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +35,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CorpusDeliveryTest {
   private static BurnboxService service;
   private static final SpamScanner REFERENCE =
-      SpamScanner.withDefaultTerms(MatcherKind.NAIVE, ServiceSettings.DEFAULT_SPAM_THRESHOLD);
+      SpamScanner.withDefaultModel(MatcherKind.NAIVE, null);
+  private static final SpamScanner PLAIN_LIST =
+      SpamScanner.of(
+          MatcherKind.NAIVE, null, SpamModel.ofPlainTerms(SpamTerms.defaults(), "built-in list"));
 
   record Row(String file, String subject) {
     @Override
@@ -94,10 +100,11 @@ class CorpusDeliveryTest {
     assertThat(stored).isEqualTo(raw);
     assertThat(summary.subject()).isEqualTo(row.subject());
 
-    SpamVerdict expected = REFERENCE.scan(MailDecoder.withDefaults().decode(stored).scanText());
+    ScanParts parts = MailDecoder.withDefaults().decode(stored).scanParts();
+    SpamVerdict expected = REFERENCE.scan(parts);
     assertThat(summary.verdict()).isEqualTo(expected);
     if (row.file().startsWith("32-")) {
-      assertThat(summary.verdict().terms()).contains("meds online", "without prescription");
+      assertThat(PLAIN_LIST.scan(parts).terms()).contains("meds online", "without prescription");
     }
   }
 

@@ -88,7 +88,7 @@ class ServeCommandTest {
             "--matcher=wu-manber",
             "--terms=/tmp/terms.txt",
             "--spam=reject",
-            "--spam-threshold=2.5",
+            "--spam-threshold=0.75",
             "--inbox-cap=7",
             "--store-max-bytes=64m",
             "--ttl=90m",
@@ -106,7 +106,7 @@ class ServeCommandTest {
     assertThat(settings.matcher()).isEqualTo(MatcherKind.WU_MANBER);
     assertThat(settings.termsFile()).isEqualTo(Path.of("/tmp/terms.txt"));
     assertThat(settings.spamPolicy()).isEqualTo(SpamPolicy.REJECT);
-    assertThat(settings.spamThreshold()).isEqualTo(2.5);
+    assertThat(settings.spamThreshold()).isEqualTo(0.75);
     assertThat(settings.inboxCap()).isEqualTo(7);
     assertThat(settings.storeMaxBytes()).isEqualTo(64L << 20);
     assertThat(settings.ttl()).isEqualTo(Duration.ofMinutes(90));

@@ -126,7 +126,7 @@ public final class SmtpBenchReport {
    * {@code document} with the text between {@code begin} and {@code end} replaced by {@code
    * content}; without the markers, {@code intro} and the section are appended.
    */
-  static String replaceSection(
+  public static String replaceSection(
       String document, String begin, String end, String intro, String content) {
     int from = document.indexOf(begin);
     int to = document.indexOf(end);

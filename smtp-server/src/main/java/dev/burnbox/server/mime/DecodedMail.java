@@ -68,6 +68,39 @@ public record DecodedMail(
   }
 
   /**
+   * The text of each part the spam model scores, as decoded (not yet normalised): the subject; the
+   * body, text parts then the visible text of the HTML parts (as in {@link #scanText()}); and the
+   * markup of the HTML parts, which a reader does not see (tag and attribute names, presentation
+   * values, link and image hosts). Computed on each call; parses the HTML once.
+   */
+  public ScanParts scanParts() {
+    StringBuilder body = new StringBuilder(text.length() + html.length() / 2 + 1).append(text);
+    StringBuilder markup = new StringBuilder(html.isEmpty() ? 0 : html.length() / 8);
+    if (!html.isEmpty()) {
+      if (!text.isEmpty()) {
+        body.append('\n');
+      }
+      HtmlText.appendTextAndMarkup(html, body, markup);
+    }
+    return new ScanParts(subject, body.toString(), markup.toString());
+  }
+
+  /**
+   * The texts of a mail that the spam model scores, one per part.
+   *
+   * @param subject the decoded subject
+   * @param body what a reader sees: text parts, then the visible text of the HTML parts
+   * @param markup what the HTML says that a reader does not see
+   */
+  public record ScanParts(String subject, String body, String markup) {
+    public ScanParts {
+      Objects.requireNonNull(subject, "subject");
+      Objects.requireNonNull(body, "body");
+      Objects.requireNonNull(markup, "markup");
+    }
+  }
+
+  /**
    * {@code term} as {@link #scanText()} would give it: without the zero-width characters, soft
    * hyphens and byte-order marks that scanning removes. A spam term must be in this form to be
    * found in a scan text; "" if nothing visible is left.

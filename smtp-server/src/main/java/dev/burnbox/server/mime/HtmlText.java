@@ -7,8 +7,18 @@ import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
 import org.jsoup.select.NodeVisitor;
 
-/** The visible text of an HTML document, with block elements on lines of their own. */
+/**
+ * The visible text of an HTML document, with block elements on lines of their own, and what its
+ * markup says that a reader does not see.
+ */
 final class HtmlText {
+  /** Attributes whose value is a URL: the markup view keeps its host. */
+  private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "action", "background");
+
+  /** Attributes whose value is presentation: the markup view keeps it. */
+  private static final Set<String> STYLE_ATTRIBUTES =
+      Set.of("style", "color", "bgcolor", "face", "size", "align", "border", "width", "height");
+
   private static final Set<String> HIDDEN = Set.of("script", "style", "template", "head");
   private static final Set<String> BLOCKS =
       Set.of(
@@ -62,6 +72,54 @@ final class HtmlText {
     int start = out.length();
     root.traverse(new BlockTextVisitor(out));
     trimTrailingNewlines(out, start);
+  }
+
+  /**
+   * Appends the visible text of {@code html} to {@code text} (as {@link #appendVisibleText}) and
+   * its markup to {@code markup}: each element's tag name, its attribute names, the values of
+   * presentation attributes ({@code style}, {@code color}, {@code face}...) and the host of each
+   * URL attribute ({@code href}, {@code src}...), separated by spaces. One parse for both.
+   */
+  static void appendTextAndMarkup(String html, StringBuilder text, StringBuilder markup) {
+    org.jsoup.nodes.Document root = Jsoup.parse(html);
+    for (Element element : root.getAllElements()) {
+      if (element == root) {
+        continue;
+      }
+      markup.append(element.normalName()).append(' ');
+      for (org.jsoup.nodes.Attribute attribute : element.attributes()) {
+        String key = attribute.getKey().toLowerCase(java.util.Locale.ROOT);
+        markup.append(key).append(' ');
+        if (URL_ATTRIBUTES.contains(key)) {
+          markup.append(host(attribute.getValue())).append(' ');
+        } else if (STYLE_ATTRIBUTES.contains(key)) {
+          markup.append(attribute.getValue()).append(' ');
+        }
+      }
+    }
+    Node body = root.body();
+    if (body != null) {
+      int start = text.length();
+      body.traverse(new BlockTextVisitor(text));
+      trimTrailingNewlines(text, start);
+    }
+  }
+
+  /** The host of {@code url}, or its scheme for {@code mailto:}/{@code data:}, "" if neither. */
+  private static String host(String url) {
+    String u = url.strip();
+    int scheme = u.indexOf(':');
+    int slashes = u.indexOf("//");
+    if (slashes < 0 || (scheme >= 0 && scheme < slashes - 1)) {
+      return scheme > 0 && scheme < 12 ? u.substring(0, scheme) : "";
+    }
+    int start = slashes + 2;
+    int end = start;
+    while (end < u.length() && "/?#:".indexOf(u.charAt(end)) < 0) {
+      end++;
+    }
+    int at = u.lastIndexOf('@', end - 1);
+    return u.substring(Math.max(start, at + 1), end);
   }
 
   /** {@code text} without zero-width spaces and joiners, soft hyphens and byte-order marks. */

@@ -129,8 +129,8 @@ public final class IntakePipeline implements MessageAcceptor {
       return new SmtpReply(550, "5.7.1", "Subject banned for flooding; try again later");
     }
 
-    SpamVerdict verdict = scanTimer.record(() -> scanner.scan(mail.scanText()));
-    boolean spam = scanner.isSpam(verdict);
+    SpamVerdict verdict = scanTimer.record(() -> scanner.scan(mail.scanParts()));
+    boolean spam = verdict.spam();
     if (spam && policy == SpamPolicy.REJECT) {
       refusals.count("spam", envelope.client().getHostAddress() + " " + verdict.terms());
       return new SmtpReply(550, "5.7.1", "Message rejected as spam");

@@ -2,157 +2,384 @@ package dev.burnbox.server.pipeline;
 
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatchOptions;
-import dev.burnbox.matcher.MatchSummary;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.matcher.NormalizedText;
 import dev.burnbox.matcher.TermMatcher;
 import dev.burnbox.matcher.TermSet;
-import dev.burnbox.server.mime.DecodedMail;
-import dev.burnbox.wordlists.SpamTerms;
-import dev.burnbox.wordlists.TermList;
+import dev.burnbox.matcher.TextNormalizer;
+import dev.burnbox.server.mime.DecodedMail.ScanParts;
+import dev.burnbox.wordlists.SpamModel;
+import dev.burnbox.wordlists.SpamModel.Part;
+import dev.burnbox.wordlists.SpamModel.Scoring;
+import dev.burnbox.wordlists.SpamModel.WeightedTerm;
+import dev.burnbox.wordlists.SpamModelFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Scans a message's text for spam terms and turns what it finds into a {@link SpamVerdict}; the
- * term list can be replaced while mail flows.
+ * Scores a message with a {@link SpamModel}: one pass of a {@link TermMatcher} over each part
+ * (subject, body, markup) of its {@linkplain TextNormalizer normalised} text, the weights of the
+ * terms found combined as the model's scoring says into a score, and the score through the logistic
+ * function into the probability that the message is spam. The model can be replaced while mail
+ * flows.
  *
- * <p>Scoring: every occurrence of a term counts 1, at most {@value #MAX_POINTS_PER_TERM} per
- * distinct term, so one word repeated a hundred times cannot outweigh several different ones. A
- * message is spam when its score reaches the threshold.
+ * <p>Because the text is normalised before matching (invisible characters dropped, NFKC and case
+ * folding, look-alike letters, leetspeak, spaced letters joined), {@code v1agra}, {@code
+ * v.i.a.g.r.a} and {@code vіagra} with a Cyrillic і are the same word to the model; {@link
+ * #highlight} maps matches back to the original text.
  *
- * <p>Thread-safe. {@link #scan} runs lock-free on the compiled matcher current when it starts;
- * {@link #reload} compiles a new matcher first and then swaps it in atomically, so a scan sees
- * either the old list or the new one, never a mix, and a bad file leaves the old list in place.
- * Terms are matched case-insensitively and as whole words, in their {@link DecodedMail#scanForm}
- * (without the invisible characters a scan text never has).
+ * <p>Thread-safe. {@link #scan} runs lock-free on the model current when it starts; {@link #reload}
+ * compiles a new model first and then swaps it in atomically, so a scan sees either the old model
+ * or the new one, and a bad file leaves the old one in place. Cost: one normalisation and one
+ * matcher pass per part, then O(distinct hits) arithmetic.
  */
 public final class SpamScanner {
-  /** The most points one distinct term adds to a score. */
-  public static final int MAX_POINTS_PER_TERM = 3;
+  /** How many terms a stored verdict keeps for the inbox badge. */
+  public static final int VERDICT_TERMS = 5;
 
-  private static final MatchOptions OPTIONS = new MatchOptions(true, true);
+  private static final Part[] PARTS = {Part.SUBJECT, Part.BODY, Part.MARKUP};
+  private static final TextNormalizer NORMALIZER = TextNormalizer.standard();
 
   private final MatcherKind kind;
-  private final double threshold;
-  private final AtomicReference<Compiled> current;
+  private final Double thresholdOverride;
+  private final AtomicReference<CompiledModel> current;
 
-  /** A compiled term list and where it came from. */
-  private record Compiled(TermMatcher matcher, String source) {}
-
-  private SpamScanner(MatcherKind kind, double threshold, Compiled initial) {
-    if (!(threshold > 0) || Double.isInfinite(threshold)) {
-      throw new IllegalArgumentException("spam threshold must be positive: " + threshold);
-    }
+  private SpamScanner(MatcherKind kind, Double thresholdOverride, CompiledModel initial) {
     this.kind = kind;
-    this.threshold = threshold;
+    this.thresholdOverride = thresholdOverride;
     this.current = new AtomicReference<>(initial);
   }
 
   /**
-   * A scanner over {@code terms}.
+   * A scanner over {@code model}.
    *
    * @param kind the matcher algorithm, or null for {@link MatcherKind#bestFor}
-   * @param threshold the score from which a message is spam; positive
-   * @param terms the spam terms (see {@link TermSet#of} for what is accepted)
-   * @param source where the terms came from, for logs
-   * @throws IllegalArgumentException if a term or the threshold is invalid
+   * @param threshold the probability from which a message is spam, or null for the model's own
+   * @throws IllegalArgumentException if the threshold is not strictly between 0 and 1, or a term is
+   *     empty once normalised
    */
-  public static SpamScanner of(
-      MatcherKind kind, double threshold, List<String> terms, String source) {
-    return new SpamScanner(kind, threshold, compile(kind, terms, source));
+  public static SpamScanner of(MatcherKind kind, Double threshold, SpamModel model) {
+    if (threshold != null) {
+      SpamModel.checkThreshold(threshold);
+    }
+    return new SpamScanner(kind, threshold, compile(kind, model, threshold));
   }
 
-  /** A scanner over the built-in spam list ({@link SpamTerms#defaults()}). */
-  public static SpamScanner withDefaultTerms(MatcherKind kind, double threshold) {
-    return of(kind, threshold, SpamTerms.defaults(), "built-in list");
+  /** A scanner over the shipped model ({@link SpamModel#defaults()}). */
+  public static SpamScanner withDefaultModel(MatcherKind kind, Double threshold) {
+    return of(kind, threshold, SpamModel.defaults());
   }
 
   /**
-   * A scanner over the terms in {@code file} (see {@link TermList#read} for the format).
+   * A scanner over the model or plain term list in {@code file} (see {@link SpamModelFile}).
    *
    * @throws IOException if the file cannot be read
-   * @throws IllegalArgumentException if a term is invalid
+   * @throws IllegalArgumentException if the file is not a valid model (the message names the line)
    */
-  public static SpamScanner fromFile(MatcherKind kind, double threshold, Path file)
+  public static SpamScanner fromFile(MatcherKind kind, Double threshold, Path file)
       throws IOException {
-    return of(kind, threshold, TermList.read(file), file.toString());
+    return of(kind, threshold, read(file));
   }
 
   /**
-   * Replaces the term list with the one in {@code file}. On any error the current list stays in use
+   * Replaces the model with the one in {@code file}. On any error the current model stays in use
    * and the error is thrown for the caller to report.
    *
-   * @return how many distinct terms the new list has
+   * @return how many terms the new model has
    * @throws IOException if the file cannot be read
-   * @throws IllegalArgumentException if a term is invalid or the file holds no terms
+   * @throws IllegalArgumentException if the file is not a valid model (the message names the line)
    */
   public int reload(Path file) throws IOException {
-    Compiled next = compile(kind, TermList.read(file), file.toString());
-    if (next.matcher().terms().isEmpty()) {
-      throw new IllegalArgumentException(file + " holds no terms");
-    }
+    CompiledModel next = compile(kind, read(file), thresholdOverride);
     current.set(next);
-    return next.matcher().terms().size();
+    return next.model().terms().size();
   }
 
-  /** Scans {@code text}: the distinct terms hit, in term-list order, and the score. */
-  public SpamVerdict scan(String text) {
-    MatchSummary summary = current.get().matcher().summarize(text);
-    if (summary.isEmpty()) {
-      return SpamVerdict.CLEAN;
+  private static SpamModel read(Path file) throws IOException {
+    return SpamModelFile.read(
+        file, term -> NORMALIZER.normalizeTerm(term).isEmpty() ? "is empty once normalised" : null);
+  }
+
+  /** The stored verdict of a message's parts: score, probability, spam or not, top terms. */
+  public SpamVerdict scan(ScanParts parts) {
+    CompiledModel model = current.get();
+    Hits hits = model.count(parts);
+    return model.verdict(hits);
+  }
+
+  /**
+   * The full explanation of a message's verdict with the model in use now: every term found, with
+   * its part, count, weight and contribution to the score, strongest contribution (either way)
+   * first.
+   */
+  public SpamExplanation explain(ScanParts parts) {
+    CompiledModel model = current.get();
+    Hits hits = model.count(parts);
+    SpamVerdict verdict = model.verdict(hits);
+    List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
+    for (int i = 0; i < hits.size; i++) {
+      int line = hits.lines[i];
+      WeightedTerm term = model.model().terms().get(line);
+      terms.add(
+          new SpamExplanation.TermHit(
+              term.term(),
+              term.part().fileName(),
+              hits.counts[line],
+              term.weight(),
+              hits.contributions[i]));
     }
-    List<String> terms = new ArrayList<>(summary.distinctTerms());
-    double score = 0;
-    for (Map.Entry<String, Integer> hit : summary.counts().entrySet()) {
-      terms.add(hit.getKey());
-      score += Math.min(hit.getValue(), MAX_POINTS_PER_TERM);
+    terms.sort(
+        Comparator.comparingDouble((SpamExplanation.TermHit t) -> -Math.abs(t.contribution()))
+            .thenComparing(SpamExplanation.TermHit::term));
+    return new SpamExplanation(
+        verdict.score(),
+        verdict.probability(),
+        model.threshold(),
+        verdict.spam(),
+        model.model().intercept(),
+        terms);
+  }
+
+  /**
+   * Where the model's terms of {@code part} weigh most in {@code text}, as ranges of the original
+   * text (exact through the normalisation), in order. Overlapping matches (the character n-grams of
+   * one word) are merged into one range, whose weight is the sum of the weights of the terms in it;
+   * of those, the ranges whose weight is at least {@value #HIGHLIGHT_SHARE} of the largest (either
+   * way) are returned: a plain list's terms all weigh the same and are all returned, while of a
+   * learned model's thousands of n-grams, which touch most words a little, only the words that
+   * decide are.
+   */
+  public List<Highlight> highlight(String text, Part part) {
+    List<Highlight> all = allHighlights(text, part);
+    double strongest = 0;
+    for (Highlight h : all) {
+      strongest = Math.max(strongest, Math.abs(h.weight()));
     }
-    return new SpamVerdict(terms, score);
+    double cut = strongest * HIGHLIGHT_SHARE;
+    return all.stream().filter(h -> Math.abs(h.weight()) >= cut && h.weight() != 0).toList();
   }
 
-  /** True if {@code verdict}'s score reaches this scanner's threshold. */
-  public boolean isSpam(SpamVerdict verdict) {
-    return verdict.score() >= threshold;
+  /** The share of the strongest range's weight a range needs to be highlighted. */
+  public static final double HIGHLIGHT_SHARE = 0.25;
+
+  private List<Highlight> allHighlights(String text, Part part) {
+    CompiledModel model = current.get();
+    PartMatcher matcher = model.parts()[Arrays.asList(PARTS).indexOf(part)];
+    if (matcher == null || text.isEmpty()) {
+      return List.of();
+    }
+    NormalizedText normalized = NORMALIZER.normalize(text);
+    List<Highlight> out = new ArrayList<>();
+    int[] open = {-1, -1}; // start and end of the range being merged, normalised offsets
+    double[] weight = {0};
+    Map<String, Boolean> termsInRange = new LinkedHashMap<>();
+    matcher
+        .matcher()
+        .forEachMatch(
+            normalized.text(),
+            (term, start, end) -> {
+              if (open[0] >= 0 && start >= open[1]) {
+                out.add(range(normalized, open, weight[0], termsInRange));
+                open[0] = -1;
+                weight[0] = 0;
+                termsInRange.clear();
+              }
+              if (open[0] < 0) {
+                open[0] = start;
+              }
+              open[0] = Math.min(open[0], start);
+              open[1] = Math.max(open[1], end);
+              for (int line : matcher.lines()[term]) {
+                weight[0] += model.model().terms().get(line).weight();
+                termsInRange.put(model.model().terms().get(line).term(), true);
+              }
+            });
+    if (open[0] >= 0) {
+      out.add(range(normalized, open, weight[0], termsInRange));
+    }
+    return out;
   }
 
-  /** The score from which a message is spam. */
+  private static Highlight range(
+      NormalizedText normalized, int[] open, double weight, Map<String, Boolean> terms) {
+    return new Highlight(
+        normalized.originalStart(open[0]),
+        normalized.originalEnd(open[1]),
+        weight,
+        List.copyOf(terms.keySet()));
+  }
+
+  /**
+   * A range of an original text where model terms matched.
+   *
+   * @param start first char, inclusive
+   * @param end last char, exclusive
+   * @param weight the summed weights of the terms matched in the range
+   * @param terms those terms, in order of first match
+   */
+  public record Highlight(int start, int end, double weight, List<String> terms) {}
+
+  /** The probability from which a message is spam. */
   public double threshold() {
-    return threshold;
+    return current.get().threshold();
   }
 
-  /** The algorithm of the matcher in use (the chosen one when built with null). */
+  /** True if {@code verdict} is spam: its probability reached the threshold. */
+  public boolean isSpam(SpamVerdict verdict) {
+    return verdict.spam();
+  }
+
+  /** The algorithm of the matchers in use (the chosen one when built with null). */
   public MatcherKind matcherKind() {
-    return current.get().matcher().kind();
-  }
-
-  /** How many distinct terms the list in use has. */
-  public int termCount() {
-    return current.get().matcher().terms().size();
-  }
-
-  /** Where the list in use came from: a file path or "built-in list". */
-  public String source() {
-    return current.get().source();
-  }
-
-  private static Compiled compile(MatcherKind kind, List<String> terms, String source) {
-    Objects.requireNonNull(source, "source");
-    // the scan text has invisible characters removed (DecodedMail#scanText): a term that kept one
-    // could never match, so terms get the same treatment, and one left empty by it is dropped
-    List<String> scanForms = new ArrayList<>(terms.size());
-    for (String term : terms) {
-      String scanForm = DecodedMail.scanForm(Objects.requireNonNull(term, "term"));
-      if (!scanForm.isEmpty()) {
-        scanForms.add(scanForm);
+    CompiledModel model = current.get();
+    for (PartMatcher part : model.parts()) {
+      if (part != null) {
+        return part.matcher().kind();
       }
     }
-    TermSet set = TermSet.of(scanForms, OPTIONS);
-    TermMatcher matcher = kind == null ? TermMatcher.best(set) : kind.compile(set);
-    return new Compiled(matcher, source);
+    return kind;
+  }
+
+  /** How many terms the model in use has. */
+  public int termCount() {
+    return current.get().model().terms().size();
+  }
+
+  /** Where the model in use came from: a file path or "built-in model". */
+  public String source() {
+    return current.get().model().source();
+  }
+
+  // ---- compiling and scoring ----
+
+  private static CompiledModel compile(MatcherKind kind, SpamModel model, Double threshold) {
+    MatchOptions options =
+        model.match() == SpamModel.Match.WORDS ? new MatchOptions(true, true) : MatchOptions.EXACT;
+    PartMatcher[] parts = new PartMatcher[PARTS.length];
+    for (int p = 0; p < PARTS.length; p++) {
+      Map<String, List<Integer>> linesByTerm = new LinkedHashMap<>();
+      List<WeightedTerm> terms = model.terms();
+      for (int line = 0; line < terms.size(); line++) {
+        WeightedTerm term = terms.get(line);
+        if (term.part().covers(PARTS[p])) {
+          String normalized = NORMALIZER.normalizeTerm(term.term());
+          if (normalized.isEmpty()) {
+            throw new IllegalArgumentException(
+                model.source() + ": term '" + term.term() + "' is empty once normalised");
+          }
+          linesByTerm.computeIfAbsent(normalized, t -> new ArrayList<>()).add(line);
+        }
+      }
+      if (linesByTerm.isEmpty()) {
+        continue;
+      }
+      TermSet set = TermSet.of(linesByTerm.keySet(), options);
+      int[][] lines = new int[set.size()][];
+      for (int i = 0; i < set.size(); i++) {
+        lines[i] = linesByTerm.get(set.term(i)).stream().mapToInt(Integer::intValue).toArray();
+      }
+      parts[p] = new PartMatcher(kind == null ? TermMatcher.best(set) : kind.compile(set), lines);
+    }
+    return new CompiledModel(model, parts, threshold != null ? threshold : model.threshold());
+  }
+
+  /** One part's matcher and, for each of its distinct terms, the model lines it stands for. */
+  private record PartMatcher(TermMatcher matcher, int[][] lines) {}
+
+  /** The model lines a message hit, their counts, and once scored their contributions. */
+  private static final class Hits {
+    final int[] counts; // by model line
+    int[] lines = new int[64]; // the lines hit, in first-hit order
+    int size;
+    double[] contributions; // by position in lines, once scored
+
+    Hits(int terms) {
+      counts = new int[terms];
+    }
+
+    void hit(int line) {
+      if (counts[line]++ == 0) {
+        if (size == lines.length) {
+          lines = Arrays.copyOf(lines, size * 2);
+        }
+        lines[size++] = line;
+      }
+    }
+  }
+
+  private record CompiledModel(SpamModel model, PartMatcher[] parts, double threshold) {
+    Hits count(ScanParts text) {
+      Hits hits = new Hits(model.terms().size());
+      String[] texts = {text.subject(), text.body(), text.markup()};
+      for (int p = 0; p < PARTS.length; p++) {
+        PartMatcher part = parts[p];
+        if (part == null || texts[p].isEmpty()) {
+          continue;
+        }
+        int[][] lines = part.lines();
+        part.matcher()
+            .forEachMatch(
+                NORMALIZER.normalize(texts[p]).text(),
+                (term, start, end) -> {
+                  for (int line : lines[term]) {
+                    hits.hit(line);
+                  }
+                });
+      }
+      score(hits);
+      return hits;
+    }
+
+    /** Fills in each hit's contribution to the score. */
+    private void score(Hits hits) {
+      List<WeightedTerm> terms = model.terms();
+      double[] contributions = new double[hits.size];
+      if (model.scoring() == Scoring.CAPPED) {
+        for (int i = 0; i < hits.size; i++) {
+          int line = hits.lines[i];
+          contributions[i] = terms.get(line).weight() * Math.min(hits.counts[line], 3);
+        }
+      } else {
+        double squares = 0;
+        for (int i = 0; i < hits.size; i++) {
+          int line = hits.lines[i];
+          double value = terms.get(line).idf() * (1 + Math.log(hits.counts[line]));
+          contributions[i] = value;
+          squares += value * value;
+        }
+        double norm = Math.sqrt(squares + model.smoothing());
+        for (int i = 0; i < hits.size; i++) {
+          contributions[i] = terms.get(hits.lines[i]).weight() * contributions[i] / norm;
+        }
+      }
+      hits.contributions = contributions;
+    }
+
+    SpamVerdict verdict(Hits hits) {
+      double score = model.intercept();
+      for (int i = 0; i < hits.size; i++) {
+        score += hits.contributions[i];
+      }
+      double probability = SpamModel.probability(score);
+      Integer[] order = new Integer[hits.size];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, Comparator.comparingDouble(i -> -hits.contributions[i]));
+      List<String> top = new ArrayList<>(VERDICT_TERMS);
+      for (int i = 0; i < order.length && top.size() < VERDICT_TERMS; i++) {
+        if (hits.contributions[order[i]] > 0) {
+          top.add(model.terms().get(hits.lines[order[i]]).term());
+        }
+      }
+      return new SpamVerdict(top, score, probability, probability >= threshold);
+    }
   }
 }

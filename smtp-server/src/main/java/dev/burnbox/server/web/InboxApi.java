@@ -6,6 +6,8 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
+import dev.burnbox.server.pipeline.SpamExplanation;
+import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
@@ -18,8 +20,10 @@ import java.util.Objects;
 /**
  * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an
  * inbox, read a message, download its raw source or an attachment, delete it, follow an inbox's new
- * mail. A bad name, id or parameter is a 400 and an unknown message a 404, both with a JSON {@code
- * {"error": ...}} body (see {@link WebServer}). Thread-safe.
+ * mail. Every entry carries its stored spam verdict and the scanner's threshold now; a message read
+ * whole also has its verdict explained term by term by the scanner's model now. A bad name, id or
+ * parameter is a 400 and an unknown message a 404, both with a JSON {@code {"error": ...}} body
+ * (see {@link WebServer}). Thread-safe.
  */
 final class InboxApi {
   /** Entries per page when {@code limit} is not given. */
@@ -30,11 +34,13 @@ final class InboxApi {
 
   private final InboxStore store;
   private final MailReader reader;
+  private final SpamScanner scanner;
   private final InboxEvents events;
 
-  InboxApi(InboxStore store, MailReader reader, InboxEvents events) {
+  InboxApi(InboxStore store, MailReader reader, SpamScanner scanner, InboxEvents events) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
+    this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.events = Objects.requireNonNull(events, "events");
   }
 
@@ -51,8 +57,9 @@ final class InboxApi {
   private void list(Context ctx) {
     InboxName inbox = InboxName.of(ctx.pathParam("name"));
     InboxPage page = store.list(inbox, limit(ctx.queryParam("limit")), ctx.queryParam("cursor"));
+    double threshold = scanner.threshold();
     List<Map<String, Object>> messages = new ArrayList<>();
-    page.messages().forEach(summary -> messages.add(MailJson.summary(summary)));
+    page.messages().forEach(summary -> messages.add(MailJson.summary(summary, threshold)));
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());
     json.put("messages", messages);
@@ -61,7 +68,9 @@ final class InboxApi {
   }
 
   private void message(Context ctx) {
-    ctx.json(MailJson.message(reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage)));
+    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    SpamExplanation why = scanner.explain(opened.mail().scanParts());
+    ctx.json(MailJson.message(opened, why));
   }
 
   private void raw(Context ctx) {

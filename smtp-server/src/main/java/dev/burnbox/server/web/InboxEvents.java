@@ -5,6 +5,7 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.Subscription;
+import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code GET /api/v1/inboxes/{name}/events}: a Server-Sent Events stream with one {@code mail}
  * event per message delivered to the inbox while the stream is open; its {@code id} is the message
- * id and its {@code data} the entry's JSON (as in a listing).
+ * id and its {@code data} the entry's JSON (as in a listing, with the spam threshold in use when
+ * the event is sent).
  *
  * <p>Each stream holds one store subscription and one (virtual) request thread, and closes the
  * subscription when the client goes: a comment line is written every heartbeat, so a closed
@@ -36,12 +38,14 @@ final class InboxEvents implements AutoCloseable {
   private static final Object END = new Object();
 
   private final InboxStore store;
+  private final SpamScanner scanner;
   private final ObjectMapper json;
   private final Duration heartbeat;
   private final Set<BlockingQueue<Object>> streams = ConcurrentHashMap.newKeySet();
 
-  InboxEvents(InboxStore store, ObjectMapper json, Duration heartbeat) {
+  InboxEvents(InboxStore store, SpamScanner scanner, ObjectMapper json, Duration heartbeat) {
     this.store = Objects.requireNonNull(store, "store");
+    this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.json = Objects.requireNonNull(json, "json");
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
   }
@@ -72,7 +76,7 @@ final class InboxEvents implements AutoCloseable {
               "event: mail\nid: "
                   + summary.id().value()
                   + "\ndata: "
-                  + json.writeValueAsString(MailJson.summary(summary))
+                  + json.writeValueAsString(MailJson.summary(summary, scanner.threshold()))
                   + "\n\n");
         }
       }

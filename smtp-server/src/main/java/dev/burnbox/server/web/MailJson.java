@@ -1,8 +1,10 @@
 package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.MailHeader;
+import dev.burnbox.server.pipeline.SpamExplanation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +17,12 @@ import java.util.Map;
 final class MailJson {
   private MailJson() {}
 
-  /** An inbox entry: what a listing and a new-mail event carry. No body. */
-  static Map<String, Object> summary(MessageSummary s) {
+  /**
+   * An inbox entry: what a listing and a new-mail event carry. No body.
+   *
+   * @param threshold the spam threshold in use now, reported next to the stored verdict
+   */
+  static Map<String, Object> summary(MessageSummary s, double threshold) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("id", s.id().value());
     json.put("from", s.from());
@@ -25,13 +31,32 @@ final class MailJson {
     json.put("subject", s.subject());
     json.put("receivedAt", s.receivedAt().toString());
     json.put("size", s.size());
-    json.put("spam", Map.of("terms", s.verdict().terms(), "score", s.verdict().score()));
+    Map<String, Object> spam = verdict(s.verdict(), threshold);
+    spam.put("terms", s.verdict().terms());
+    json.put("spam", spam);
     return json;
   }
 
-  /** A whole message: the summary's fields, then the decoded content and its attachments. */
-  static Map<String, Object> message(OpenedMessage m) {
-    Map<String, Object> json = summary(m.summary());
+  /**
+   * A whole message: the summary's fields, then the decoded content and its attachments. Its {@code
+   * spam} holds the verdict stored at delivery, with every term hit as {@code why} (the model in
+   * use now) explains it instead of the stored top terms.
+   */
+  static Map<String, Object> message(OpenedMessage m, SpamExplanation why) {
+    Map<String, Object> json = summary(m.summary(), why.threshold());
+    Map<String, Object> spam = verdict(m.summary().verdict(), why.threshold());
+    List<Map<String, Object>> terms = new ArrayList<>();
+    for (SpamExplanation.TermHit hit : why.terms()) {
+      Map<String, Object> term = new LinkedHashMap<>();
+      term.put("term", hit.term());
+      term.put("part", hit.part());
+      term.put("count", hit.count());
+      term.put("weight", hit.weight());
+      term.put("contribution", hit.contribution());
+      terms.add(term);
+    }
+    spam.put("terms", terms);
+    json.put("spam", spam);
     json.put("recipients", m.mail().to());
     json.put("date", m.mail().date().map(Object::toString).orElse(null));
     json.put("text", m.mail().text());
@@ -55,6 +80,16 @@ final class MailJson {
       attachments.add(att);
     }
     json.put("attachments", attachments);
+    return json;
+  }
+
+  /** The verdict's fields common to a listing and a message, in documented order. */
+  private static Map<String, Object> verdict(SpamVerdict verdict, double threshold) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("probability", verdict.probability());
+    json.put("threshold", threshold);
+    json.put("spam", verdict.spam());
+    json.put("score", verdict.score());
     return json;
   }
 

@@ -7,10 +7,11 @@ import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
-import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailHeader;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.wordlists.SpamModel.Part;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.javalin.router.JavalinDefaultRoutingApi;
@@ -25,13 +26,15 @@ import java.util.Objects;
 
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
- * (the list, newest first, updated live by {@code /static/inbox.js}), {@code /message/{id}} (text,
- * sandboxed HTML view, attachments, headers, raw source, delete) and {@code /message/{id}/html}
- * (the sanitized HTML the view's iframe shows, under its own policy: see {@link SecurityHeaders}).
+ * (the list, newest first, each with its spam probability, updated live by {@code
+ * /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's terms marked,
+ * sandboxed HTML view, why the verdict, attachments, headers, raw source, delete) and {@code
+ * /message/{id}/html} (the sanitized HTML the view's iframe shows, under its own policy: see {@link
+ * SecurityHeaders}).
  *
- * <p>Every string from a mail is escaped with {@link Html#escape}; the only mail HTML served is the
- * {@link MailHtmlSanitizer}'s output. The pages work without JavaScript except for live updates.
- * Thread-safe.
+ * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
+ * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. The pages
+ * work without JavaScript except for live updates. Thread-safe.
  */
 final class MessagePages {
   private static final DateTimeFormatter RECEIVED =
@@ -40,10 +43,12 @@ final class MessagePages {
 
   private final InboxStore store;
   private final MailReader reader;
+  private final SpamScanner scanner;
 
-  MessagePages(InboxStore store, MailReader reader) {
+  MessagePages(InboxStore store, MailReader reader, SpamScanner scanner) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
+    this.scanner = Objects.requireNonNull(scanner, "scanner");
   }
 
   /** Declares the page routes listed in the class comment. */
@@ -143,17 +148,7 @@ final class MessagePages {
             escape(subject(summary)),
             escape(summary.receivedAt().toString()),
             escape(age(summary.receivedAt(), now)),
-            spamBadge(summary.verdict()));
-  }
-
-  private static String spamBadge(SpamVerdict verdict) {
-    if (verdict.terms().isEmpty()) {
-      return "";
-    }
-    return " <span class=\"spam\" title=\"spam score %s\">spam: %s</span>"
-        .formatted(
-            escape(String.format(Locale.ROOT, "%.1f", verdict.score())),
-            escape(String.join(", ", verdict.terms())));
+            SpamHtml.badge(summary.verdict()));
   }
 
   /** "just now", "5 min ago", "3 h ago", "2 d ago". */
@@ -176,7 +171,7 @@ final class MessagePages {
     MessageSummary summary = opened.summary();
     DecodedMail mail = opened.mail();
     StringBuilder body = new StringBuilder();
-    body.append(meta(summary, mail));
+    body.append(meta(summary, mail, subjectHtml(summary)));
     body.append(
         """
         <div class="actions">
@@ -188,23 +183,33 @@ final class MessagePages {
             .formatted(escape(summary.id().value())));
     if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
       body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\">")
-          .append(escape(mail.text().isEmpty() ? "(this message has no text)" : mail.text()))
+          .append(
+              mail.text().isEmpty()
+                  ? "(this message has no text)"
+                  : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
           .append("</pre></section>\n");
     }
     if (!opened.safeHtml().isEmpty()) {
       body.append(htmlView(summary.id(), "1".equals(ctx.queryParam("images"))));
     }
+    body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(attachments(summary.id(), mail));
     body.append(headers(mail));
     body.append("</article>\n");
     ctx.html(Html.page(subject(summary), body.toString()));
   }
 
-  private static String meta(MessageSummary summary, DecodedMail mail) {
+  /** The subject as the message page's heading shows it, with the model's subject terms marked. */
+  private String subjectHtml(MessageSummary summary) {
+    return summary.subject().isEmpty()
+        ? escape(subject(summary))
+        : SpamHtml.marked(summary.subject(), scanner.highlight(summary.subject(), Part.SUBJECT));
+  }
+
+  private static String meta(MessageSummary summary, DecodedMail mail, String subjectHtml) {
+    String badge = SpamHtml.badge(summary.verdict());
     String spam =
-        summary.verdict().terms().isEmpty()
-            ? ""
-            : "<dt>Spam</dt><dd>" + spamBadge(summary.verdict()) + "</dd>\n";
+        badge.isEmpty() ? "" : "<dt>Spam</dt><dd>" + badge + " <a href=\"#why\">why?</a></dd>\n";
     return """
         <nav class="back"><a href="/inbox/%1$s">&larr; Inbox %1$s</a></nav>
         <article class="mail">
@@ -217,7 +222,7 @@ final class MessagePages {
         """
         .formatted(
             escape(summary.inbox().value()),
-            escape(subject(summary)),
+            subjectHtml,
             escape(sender(summary)),
             escape(mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
             escape(summary.receivedAt().toString()),

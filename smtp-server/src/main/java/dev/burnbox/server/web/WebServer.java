@@ -6,6 +6,7 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreStats;
 import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
@@ -51,14 +52,17 @@ public final class WebServer implements AutoCloseable {
    * {@code decoder}, and {@code registry}'s metrics; call {@link #start()}.
    *
    * @param bindAddress the address to listen on, or null for every interface
+   * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
+   *     it explains verdicts and marks spam terms when a message is read
    */
   public WebServer(
       String bindAddress,
       int port,
       InboxStore store,
       MailDecoder decoder,
+      SpamScanner scanner,
       PrometheusMeterRegistry registry) {
-    this(bindAddress, port, store, decoder, registry, DEFAULT_HEARTBEAT);
+    this(bindAddress, port, store, decoder, scanner, registry, DEFAULT_HEARTBEAT);
   }
 
   WebServer(
@@ -66,17 +70,19 @@ public final class WebServer implements AutoCloseable {
       int port,
       InboxStore store,
       MailDecoder decoder,
+      SpamScanner scanner,
       PrometheusMeterRegistry registry,
       Duration heartbeat) {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(decoder, "decoder");
+    Objects.requireNonNull(scanner, "scanner");
     Objects.requireNonNull(registry, "registry");
     this.bindAddress = bindAddress;
     this.requestedPort = port;
     MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer());
-    this.events = new InboxEvents(store, new ObjectMapper(), heartbeat);
-    InboxApi api = new InboxApi(store, reader, events);
-    MessagePages pages = new MessagePages(store, reader);
+    this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
+    InboxApi api = new InboxApi(store, reader, scanner, events);
+    MessagePages pages = new MessagePages(store, reader, scanner);
     byte[] openApi = resource("/web/openapi.json");
     this.app =
         Javalin.create(

@@ -1,12 +1,19 @@
 package dev.burnbox.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.wordlists.SpamModel;
+import dev.burnbox.wordlists.SpamModel.Match;
+import dev.burnbox.wordlists.SpamModel.Part;
+import dev.burnbox.wordlists.SpamModel.Scoring;
+import dev.burnbox.wordlists.SpamModel.WeightedTerm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -88,7 +95,7 @@ class WebApiTest {
     for (int i = 0; i < 5; i++) {
       ids.add(web.deliver("Alice", WebFixture.textMail("number " + i, "secret body")).value());
     }
-    web.deliver("alice", MULTIPART, new SpamVerdict(List.of("soup", "day"), 2.5));
+    web.deliver("alice", MULTIPART, SpamVerdict.ofScore(List.of("soup", "day"), 2.5));
 
     JsonNode first = json(web.get("/api/v1/inboxes/ALICE?limit=4"));
     assertThat(first.get("messages").size()).isEqualTo(4);
@@ -98,6 +105,9 @@ class WebApiTest {
     assertThat(newest.get("to").asText()).isEqualTo("alice");
     assertThat(newest.get("spam").get("terms").toString()).isEqualTo("[\"soup\",\"day\"]");
     assertThat(newest.get("spam").get("score").asDouble()).isEqualTo(2.5);
+    assertThat(newest.get("spam").get("probability").asDouble())
+        .isCloseTo(1 / (1 + Math.exp(-2.5)), within(1e-12));
+    assertThat(newest.get("spam").get("spam").asBoolean()).isTrue();
     assertThat(newest.get("size").asInt()).isEqualTo(MULTIPART.length());
     assertThat(newest.get("receivedAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
     assertThat(first.toString()).doesNotContain("secret body").doesNotContain("Soup of the day");
@@ -112,6 +122,108 @@ class WebApiTest {
     second.get("messages").forEach(m -> older.add(m.get("id").asText()));
     assertThat(older).containsExactly(ids.get(1), ids.get(0));
     assertThat(second.get("nextCursor").isNull()).isTrue();
+  }
+
+  @Test
+  void listingCarriesTheStoredVerdictAndTheThresholdInUseNow() throws Exception {
+    try (WebFixture strict = new WebFixture(SpamScanner.of(null, 0.9, weightedModel()))) {
+      MessageId ham = strict.deliverScanned("fay", WebFixture.textMail("lunch", "see you there"));
+      MessageId spam =
+          strict.deliverScanned("fay", WebFixture.textMail("Cheap VIAGRA", "viagra viagra"));
+      JsonNode listing = json(strict.get("/api/v1/inboxes/fay"));
+      JsonNode spamJson = listing.get("messages").get(0).get("spam");
+      JsonNode hamJson = listing.get("messages").get(1).get("spam");
+      assertThat(listing.get("messages").get(0).get("id").asText()).isEqualTo(spam.value());
+      assertThat(listing.get("messages").get(1).get("id").asText()).isEqualTo(ham.value());
+
+      // viagra 3 times (capped 3) * 2 + cheap 0.5 - 1 = 5.5
+      assertThat(fieldNames(spamJson))
+          .containsExactly("probability", "threshold", "spam", "score", "terms");
+      assertThat(spamJson.get("score").asDouble()).isCloseTo(5.5, within(1e-9));
+      assertThat(spamJson.get("probability").asDouble())
+          .isCloseTo(SpamModel.probability(5.5), within(1e-12));
+      assertThat(spamJson.get("threshold").asDouble()).isEqualTo(0.9);
+      assertThat(spamJson.get("spam").asBoolean()).isTrue();
+      assertThat(spamJson.get("terms").toString()).isEqualTo("[\"viagra\",\"cheap\"]");
+
+      assertThat(hamJson.get("score").asDouble()).isEqualTo(-1.0);
+      assertThat(hamJson.get("probability").asDouble()).isBetween(0.26, 0.27);
+      assertThat(hamJson.get("threshold").asDouble()).isEqualTo(0.9);
+      assertThat(hamJson.get("spam").asBoolean()).isFalse();
+      assertThat(hamJson.get("terms").size()).isZero();
+    }
+  }
+
+  @Test
+  void aMessageExplainsEveryTermHitStrongestContributionFirstKeepingTheStoredVerdict()
+      throws Exception {
+    try (WebFixture weighted = new WebFixture(SpamScanner.of(null, null, weightedModel()))) {
+      String raw =
+          WebFixture.textMail(
+              "Cheap VIAGRA", "viagra before the meeting, casino after the Meeting");
+      MessageId scanned = weighted.deliverScanned("gus", raw);
+      JsonNode spam = json(weighted.get("/api/v1/messages/" + scanned)).get("spam");
+      assertThat(fieldNames(spam))
+          .containsExactly("probability", "threshold", "spam", "score", "terms");
+      // viagra 2 x 2.0, cheap (subject only) 0.5, casino (body only) 1.0, meeting 2 x -3.0
+      List<String> rows = new ArrayList<>();
+      spam.get("terms")
+          .forEach(
+              t ->
+                  rows.add(
+                      "%s %s %d %.2f %.2f"
+                          .formatted(
+                              t.get("term").asText(),
+                              t.get("part").asText(),
+                              t.get("count").asInt(),
+                              t.get("weight").asDouble(),
+                              t.get("contribution").asDouble())));
+      assertThat(rows)
+          .containsExactly(
+              "meeting body 2 -3.00 -6.00",
+              "viagra any 2 2.00 4.00",
+              "casino body 1 1.00 1.00",
+              "cheap subject 1 0.50 0.50");
+      assertThat(spam.get("score").asDouble()).isCloseTo(-1.5, within(1e-9));
+      assertThat(spam.get("probability").asDouble())
+          .isCloseTo(SpamModel.probability(-1.5), within(1e-12));
+      assertThat(spam.get("threshold").asDouble()).isEqualTo(0.5);
+      assertThat(spam.get("spam").asBoolean()).isFalse();
+
+      // the verdict stays as stored at delivery (here: by an older model); terms are explained now
+      MessageId older = weighted.deliver("gus", raw, SpamVerdict.ofScore(List.of("viagra"), 3));
+      JsonNode kept = json(weighted.get("/api/v1/messages/" + older)).get("spam");
+      assertThat(kept.get("score").asDouble()).isEqualTo(3.0);
+      assertThat(kept.get("probability").asDouble())
+          .isCloseTo(SpamModel.probability(3), within(1e-12));
+      assertThat(kept.get("spam").asBoolean()).isTrue();
+      assertThat(kept.get("terms")).isEqualTo(spam.get("terms"));
+    }
+  }
+
+  /**
+   * Whole words: viagra 2.0 anywhere, cheap 0.5 in the subject, casino 1.0 and meeting -3.0 in the
+   * body, agenda -0.25 anywhere; capped counts, intercept -1, spam from 0.5.
+   */
+  static SpamModel weightedModel() {
+    return new SpamModel(
+        List.of(
+            new WeightedTerm("viagra", 2.0, Part.ANY, 1),
+            new WeightedTerm("cheap", 0.5, Part.SUBJECT, 1),
+            new WeightedTerm("casino", 1.0, Part.BODY, 1),
+            new WeightedTerm("meeting", -3.0, Part.BODY, 1),
+            new WeightedTerm("agenda", -0.25, Part.ANY, 1)),
+        Scoring.CAPPED,
+        -1,
+        0.5,
+        Match.WORDS,
+        "web test model");
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 
   @ParameterizedTest

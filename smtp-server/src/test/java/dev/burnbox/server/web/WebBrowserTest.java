@@ -150,14 +150,17 @@ class WebBrowserTest {
     assertThat(driver.findElement(By.id("empty")).getText()).contains("No mail");
 
     MessageId id =
-        web.deliver("live-test", WebApiTest.MULTIPART, new SpamVerdict(List.of("soup", "menu"), 3));
+        web.deliver(
+            "live-test", WebApiTest.MULTIPART, SpamVerdict.ofScore(List.of("soup", "menu"), 3));
     WebElement row =
         wait.until(
             ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("li.message[data-id='" + id + "']")));
     assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("Café menu");
     assertThat(row.findElement(By.className("from")).getText()).contains("Åsa Öst");
-    assertThat(row.findElement(By.className("spam")).getText()).isEqualTo("spam: soup, menu");
+    WebElement badge = row.findElement(By.className("spam"));
+    assertThat(badge.getText()).isEqualTo("spam 95%");
+    assertThat(badge.getDomProperty("title")).isEqualTo("soup, menu (score +3.00)");
     assertThat(row.findElement(By.tagName("time")).getText()).isEqualTo("just now");
     assertThat(driver.findElements(By.id("empty"))).isEmpty();
     screenshot("inbox");
@@ -282,8 +285,10 @@ class WebBrowserTest {
           wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("li.message")));
       assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("Über SMTP");
       assertThat(row.findElement(By.className("from")).getText()).contains("Zoë Sender");
-      assertThat(row.findElement(By.className("spam")).getText())
-          .contains("click here", "claim your prize");
+      // the built-in model's verdict, whatever it is, as a probability with its terms on hover
+      WebElement badge = row.findElement(By.className("spam"));
+      assertThat(badge.getText()).matches("(spam )?(<1%|>99%|\\d{1,3}%)");
+      assertThat(badge.getDomProperty("title")).contains("(score ");
       screenshot("smtp-inbox");
 
       row.findElement(By.tagName("a")).click();
@@ -297,6 +302,88 @@ class WebBrowserTest {
       screenshot("smtp-message");
       assertNoDialog();
     }
+  }
+
+  @Test
+  void disguisedSpamTermsAreMarkedAsWrittenAndTheVerdictIsExplained() throws Exception {
+    driver.get(web.url("/inbox/marks"));
+    waitUntilLive();
+    // viagra 5 times (capped at 3) and casino 3 times: score -5 + 6 = 1, probability 73%
+    String spamMail =
+        """
+        From: Spam Sender <offers@example.test>\r
+        To: marks@burnbox.test\r
+        Subject: Your v1agra order\r
+        MIME-Version: 1.0\r
+        Content-Type: text/plain; charset=utf-8\r
+        Content-Transfer-Encoding: 8bit\r
+        \r
+        Buy viagra now, or our v1agra, v.i.a.g.r.a and v\u0456agra <script>alert(1)</script>\r
+        at the casino. Casino nights, CAS1NO prizes.\r
+        """;
+    // casino once: score -4, probability 2%
+    String quietMail = WebFixture.textMail("Saturday", "Shall we meet at the casino?");
+    MessageId spam = web.deliverScanned("marks", spamMail);
+    MessageId quiet = web.deliverScanned("marks", quietMail);
+
+    // live rows, built by inbox.js, then the same rows rendered by the server
+    for (boolean reloaded : List.of(false, true)) {
+      if (reloaded) {
+        driver.navigate().refresh();
+      }
+      WebElement spamRow =
+          wait.until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("li.message[data-id='" + spam + "']")));
+      WebElement spamBadge = spamRow.findElement(By.className("spam"));
+      assertThat(spamBadge.getText()).as("reloaded %s", reloaded).isEqualTo("spam 73%");
+      assertThat(spamBadge.getDomAttribute("class")).isEqualTo("spam");
+      assertThat(spamBadge.getDomProperty("title")).isEqualTo("viagra, casino (score +1.00)");
+      WebElement quietBadge =
+          driver
+              .findElement(By.cssSelector("li.message[data-id='" + quiet + "']"))
+              .findElement(By.className("spam"));
+      assertThat(quietBadge.getText()).as("reloaded %s", reloaded).isEqualTo("2%");
+      assertThat(quietBadge.getDomAttribute("class")).isEqualTo("spam quiet");
+      assertThat(quietBadge.getDomProperty("title")).isEqualTo("casino (score -4.00)");
+    }
+    screenshot("inbox-probabilities");
+
+    driver.get(web.url("/message/" + spam));
+    List<String> marked =
+        driver.findElements(By.cssSelector("pre.text mark")).stream()
+            .map(WebElement::getText)
+            .toList();
+    assertThat(marked)
+        .containsExactly(
+            "viagra", "v1agra", "v.i.a.g.r.a", "v\u0456agra", "casino", "Casino", "CAS1NO");
+    WebElement disguised = driver.findElements(By.cssSelector("pre.text mark")).get(1);
+    assertThat(disguised.getDomProperty("title")).isEqualTo("viagra +1.00");
+    assertThat(driver.findElement(By.cssSelector("h1.subject mark")).getText()).isEqualTo("v1agra");
+    assertThat(driver.findElement(By.cssSelector("h1.subject")).getText())
+        .isEqualTo("Your v1agra order");
+    assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
+        .contains("v.i.a.g.r.a and v\u0456agra <script>alert(1)</script>");
+    assertThat(driver.findElements(By.cssSelector("main script"))).isEmpty();
+
+    WebElement why = driver.findElement(By.id("why"));
+    assertThat(why.findElement(By.className("probability")).getText()).isEqualTo("73%");
+    assertThat(why.findElement(By.className("threshold")).getText()).isEqualTo("50%");
+    assertThat(why.findElement(By.className("verdict")).getText())
+        .isEqualTo("Spam: probability 73%, spam from 50%.");
+    assertThat(
+            why.findElements(By.cssSelector("table.for tbody tr")).stream()
+                .map(WebElement::getText)
+                .toList())
+        .containsExactly("casino any 3 +3.00", "viagra any 5 +3.00");
+    assertThat(why.findElement(By.cssSelector("table.against tbody")).getText()).isEqualTo("none");
+    assertThat(driver.findElement(By.cssSelector(".meta .spam")).getText()).isEqualTo("spam 73%");
+    // styled by the page's own stylesheet (--mark), as the policy allows no inline style
+    assertThat(disguised.getCssValue("background-color")).isEqualTo("rgba(255, 215, 168, 1)");
+    screenshot("message-why");
+    driver.manage().window().setSize(new Dimension(390, 844));
+    screenshot("message-why-phone");
+    assertNoDialog();
   }
 
   private void waitUntilLive() {

@@ -13,6 +13,8 @@ import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.wordlists.SpamModel;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -29,31 +31,54 @@ import java.util.function.Consumer;
 
 /**
  * A started {@link WebServer} on a free port over a fresh in-memory store, with helpers to deliver
- * mail the way the intake pipeline does (decoded From and Subject in the listing) and to call it.
- * Counts open store subscriptions, so tests can see event streams let go of theirs.
+ * mail the way the intake pipeline does (decoded From and Subject in the listing, and if asked the
+ * scanner's verdict) and to call it. Counts open store subscriptions, so tests can see event
+ * streams let go of theirs.
  */
 final class WebFixture implements AutoCloseable {
+  /**
+   * The terms of the default scanner: a plain list (weight 1 each, whole words, every part; spam
+   * from a capped count of 5, so {@code -5 + hits} is the score).
+   */
+  static final List<String> TERMS = List.of("viagra", "casino", "claim your prize");
+
   final MailDecoder decoder = MailDecoder.withDefaults();
   final AtomicInteger openSubscriptions = new AtomicInteger();
   final InboxStore store;
+  final SpamScanner scanner;
   final WebServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  WebFixture(Duration heartbeat) {
+  WebFixture(Duration heartbeat, SpamScanner scanner) {
     this.store = new SubscriptionCountingStore(InboxStore.memory().build(), openSubscriptions);
+    this.scanner = scanner;
     this.server =
         new WebServer(
             "127.0.0.1",
             0,
             store,
             decoder,
+            scanner,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
             heartbeat);
     server.start();
   }
 
+  WebFixture(Duration heartbeat) {
+    this(heartbeat, plainListScanner());
+  }
+
+  WebFixture(SpamScanner scanner) {
+    this(Duration.ofMillis(200), scanner);
+  }
+
   WebFixture() {
     this(Duration.ofMillis(200));
+  }
+
+  /** A scanner over the plain list {@link #TERMS}. */
+  static SpamScanner plainListScanner() {
+    return SpamScanner.of(null, null, SpamModel.ofPlainTerms(TERMS, "web test terms"));
   }
 
   String url(String path) {
@@ -79,6 +104,16 @@ final class WebFixture implements AutoCloseable {
 
   MessageId deliver(String inbox, String raw) {
     return deliver(inbox, raw, SpamVerdict.CLEAN);
+  }
+
+  /** Delivers {@code raw} to {@code inbox} with the verdict the fixture's scanner gives it. */
+  MessageId deliverScanned(String inbox, String raw) {
+    return deliver(inbox, raw, verdict(raw));
+  }
+
+  /** The verdict the fixture's scanner gives {@code raw}, as the intake pipeline computes it. */
+  SpamVerdict verdict(String raw) {
+    return scanner.scan(decoder.decode(raw.getBytes(StandardCharsets.UTF_8)).scanParts());
   }
 
   HttpResponse<String> get(String path) throws Exception {

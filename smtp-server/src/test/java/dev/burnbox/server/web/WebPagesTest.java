@@ -57,6 +57,32 @@ class WebPagesTest {
   }
 
   @Test
+  void theMessagePageMarksSpamTermsInSubjectAndTextAndExplainsTheVerdict() throws Exception {
+    String raw =
+        WebFixture.textMail(
+            "<script>VIAGRA</script>",
+            "<script>alert('v1agra')</script> casino </pre><b>casino</b>");
+    MessageId id = web.deliverScanned("eve", raw);
+    String body = web.get("/message/" + id).body();
+    assertThat(body)
+        .contains(
+            "<h1 class=\"subject\">&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
+                + "&lt;/script&gt;</h1>")
+        .contains(
+            "<pre class=\"text\">&lt;script&gt;alert(&apos;<mark title=\"viagra +1.00\">v1agra"
+                + "</mark>&apos;)&lt;/script&gt; <mark title=\"casino +1.00\">casino</mark>"
+                + " &lt;/pre&gt;&lt;b&gt;<mark title=\"casino +1.00\">casino</mark>&lt;/b&gt;")
+        .doesNotContain("<script>alert", "<b>casino")
+        // viagra 2, casino 2: score -5 + 4 = -1, not spam
+        .contains("<dt>Spam</dt><dd> <span class=\"spam quiet\" title=\"viagra, casino")
+        .contains("<section class=\"why\" id=\"why\"")
+        .contains("<strong>Not spam</strong>: probability <span class=\"probability\">27%</span>")
+        .contains("spam from <span class=\"threshold\">50%</span>");
+    assertThat(web.get("/inbox/eve").body())
+        .contains("<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\">27%</span>");
+  }
+
+  @Test
   void theHomeFormGoesToTheInboxTypedAsANameOrAnAddress() throws Exception {
     assertThat(web.get("/").body()).contains("<form class=\"open-inbox\" method=\"get\"");
     HttpResponse<String> byName = web.get("/inbox?name=+Alice+");

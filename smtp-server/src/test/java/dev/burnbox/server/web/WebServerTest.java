@@ -32,7 +32,14 @@ class WebServerTest {
   @BeforeEach
   void start() {
     new StoreMetrics(store).bindTo(registry);
-    server = new WebServer("127.0.0.1", 0, store, MailDecoder.withDefaults(), registry);
+    server =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            store,
+            MailDecoder.withDefaults(),
+            WebFixture.plainListScanner(),
+            registry);
     server.start();
   }
 

@@ -1,0 +1,142 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.pipeline.SpamExplanation;
+import dev.burnbox.server.pipeline.SpamExplanation.TermHit;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.pipeline.SpamScanner.Highlight;
+import dev.burnbox.wordlists.SpamModel.Part;
+import java.util.ArrayList;
+import java.util.List;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SpamHtml}: marks land on the characters the scanner matched, through its normalisation,
+ * while everything from the mail stays escaped; the badge and the Why panel.
+ */
+class WebSpamHtmlTest {
+  private final SpamScanner scanner = WebFixture.plainListScanner();
+
+  @Test
+  void hostileTextAroundAMatchedTermStaysEscapedWhileTheMarkLandsOnTheTerm() {
+    String text = "<script>alert(\"v1agra\")</script> & VIAGRA</pre><b title='x'>";
+    String html = SpamHtml.marked(text, scanner.highlight(text, Part.BODY));
+    assertThat(html)
+        .isEqualTo(
+            "&lt;script&gt;alert(&quot;<mark title=\"viagra +1.00\">v1agra</mark>&quot;)"
+                + "&lt;/script&gt; &amp; <mark title=\"viagra +1.00\">VIAGRA</mark>"
+                + "&lt;/pre&gt;&lt;b title=&apos;x&apos;&gt;");
+    // parsed as a browser would: the only elements are the marks, and the text is the mail's
+    Document page = Jsoup.parseBodyFragment("<pre>" + html + "</pre>");
+    assertThat(page.select("pre *")).extracting(Element::tagName).containsOnly("mark");
+    assertThat(page.select("mark")).extracting(Element::text).containsExactly("v1agra", "VIAGRA");
+    assertThat(page.selectFirst("pre").wholeText()).isEqualTo(text);
+  }
+
+  @Test
+  void disguisedTermsAreMarkedExactlyAsWritten() {
+    String text = "Try v.i.a.g.r.a, v\u0456agra (Cyrillic) or ＶＩＡＧＲＡ at the CAS1NO!";
+    String html = SpamHtml.marked(text, scanner.highlight(text, Part.BODY));
+    Document page = Jsoup.parseBodyFragment("<pre>" + html + "</pre>");
+    assertThat(page.select("mark"))
+        .extracting(Element::text)
+        .containsExactly("v.i.a.g.r.a", "v\u0456agra", "ＶＩＡＧＲＡ", "CAS1NO");
+    assertThat(page.selectFirst("pre").wholeText()).isEqualTo(text);
+  }
+
+  @Test
+  void marksReproduceTheTextWhateverRangesTheyAreGiven() {
+    String text = "a\uD83D\uDE00b <c> & d";
+    List<Highlight> ranges =
+        List.of(
+            new Highlight(10, 99, -0.5, List.of("tail")), // past the end: clamped
+            new Highlight(2, 4, 1.0, List.of("emoji")), // splits the pair: widened to it
+            new Highlight(0, 2, 0.25, List.of("a")), // overlaps the one above: merged
+            new Highlight(5, 5, 3.0, List.of("empty"))); // empty: dropped
+    String html = SpamHtml.marked(text, ranges);
+    assertThat(html)
+        .isEqualTo(
+            "<mark title=\"a, emoji +1.25\">a\uD83D\uDE00b</mark> &lt;c&gt; &amp;"
+                + "<mark class=\"ham\" title=\"tail -0.50\"> d</mark>");
+    assertThat(Parser.unescapeEntities(html.replaceAll("<[^>]*>", ""), false)).isEqualTo(text);
+    assertThat(SpamHtml.marked(text, List.of())).isEqualTo("a\uD83D\uDE00b &lt;c&gt; &amp; d");
+  }
+
+  @Test
+  void theBadgeShowsTheProbabilityLoudForSpamQuietOtherwiseWithTermsOnHover() {
+    assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of("iagr", "<b>"), 3.5)))
+        .isEqualTo(" <span class=\"spam\" title=\"iagr, &lt;b&gt; (score +3.50)\">spam 97%</span>");
+    assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of("unsub"), -2)))
+        .isEqualTo(" <span class=\"spam quiet\" title=\"unsub (score -2.00)\">12%</span>");
+    assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of(), -6)))
+        .isEqualTo(
+            " <span class=\"spam quiet\" title=\"no spam terms (score -6.00)\">&lt;1%</span>");
+    assertThat(SpamHtml.badge(SpamVerdict.CLEAN)).as("never scanned").isEmpty();
+  }
+
+  @Test
+  void percentagesNeverRoundToCertainty() {
+    assertThat(SpamHtml.percent(0)).isEqualTo("0%");
+    assertThat(SpamHtml.percent(0.004)).isEqualTo("<1%");
+    assertThat(SpamHtml.percent(0.005)).isEqualTo("1%");
+    assertThat(SpamHtml.percent(0.5)).isEqualTo("50%");
+    assertThat(SpamHtml.percent(0.994)).isEqualTo("99%");
+    assertThat(SpamHtml.percent(0.9999)).isEqualTo(">99%");
+    assertThat(SpamHtml.percent(1)).isEqualTo("100%");
+  }
+
+  @Test
+  void theWhyPanelListsTheTopFiveEachWayEscaped() {
+    List<TermHit> hits = new ArrayList<>();
+    for (int i = 7; i >= 1; i--) {
+      hits.add(new TermHit("spam" + i, "body", 1, i, i));
+    }
+    for (int i = 6; i >= 1; i--) {
+      hits.add(new TermHit("<ham" + i + ">", "subject", 2, -i / 2.0, -i));
+    }
+    hits.sort((a, b) -> Double.compare(Math.abs(b.contribution()), Math.abs(a.contribution())));
+    SpamExplanation now = new SpamExplanation(3.2, 0.96, 0.9, true, -4, hits);
+    Document panel =
+        Jsoup.parseBodyFragment(SpamHtml.why(SpamVerdict.ofScore(List.of("spam7"), 3.2), now));
+
+    assertThat(panel.selectFirst(".verdict").text())
+        .isEqualTo("Spam: probability 96%, spam from 90%.");
+    assertThat(panel.select("table.for tbody tr"))
+        .extracting(Element::text)
+        .containsExactly(
+            "spam7 body 1 +7.00",
+            "spam6 body 1 +6.00",
+            "spam5 body 1 +5.00",
+            "spam4 body 1 +4.00",
+            "spam3 body 1 +3.00");
+    assertThat(panel.select("table.against tbody tr"))
+        .extracting(Element::text)
+        .containsExactly(
+            "<ham6> subject 2 -6.00",
+            "<ham5> subject 2 -5.00",
+            "<ham4> subject 2 -4.00",
+            "<ham3> subject 2 -3.00",
+            "<ham2> subject 2 -2.00");
+    assertThat(panel.select("ham6")).isEmpty();
+  }
+
+  @Test
+  void theWhyPanelSaysWhenTheModelInUseNowDisagreesAndWhenNothingCountsOneWay() {
+    SpamExplanation now =
+        new SpamExplanation(
+            -3, 0.047, 0.5, false, -5, List.of(new TermHit("casino", "any", 2, 1, 2)));
+    Document panel =
+        Jsoup.parseBodyFragment(SpamHtml.why(SpamVerdict.ofScore(List.of("casino"), 2), now));
+    assertThat(panel.selectFirst(".verdict").text())
+        .isEqualTo("Spam: probability 88%, spam from 50%. With the model in use now: 5%.");
+    assertThat(panel.select("table.against tbody tr"))
+        .extracting(Element::text)
+        .containsExactly("none");
+  }
+}

@@ -45,6 +45,14 @@ public final class SpamScanner {
   public static final int VERDICT_TERMS = 5;
 
   private static final Part[] PARTS = {Part.SUBJECT, Part.BODY, Part.MARKUP};
+  private static final double[] LOG_TF = new double[256];
+
+  static {
+    for (int n = 1; n < LOG_TF.length; n++) {
+      LOG_TF[n] = 1 + Math.log(n);
+    }
+  }
+
   private static final TextNormalizer NORMALIZER = TextNormalizer.standard();
 
   private final MatcherKind kind;
@@ -290,8 +298,15 @@ public final class SpamScanner {
     return new CompiledModel(model, parts, threshold != null ? threshold : model.threshold());
   }
 
-  /** One part's matcher and, for each of its distinct terms, the model lines it stands for. */
-  private record PartMatcher(TermMatcher matcher, int[][] lines) {}
+  /**
+   * One part's matcher and, for each of its distinct terms, the model lines it stands for; {@code
+   * onlyLine} has that line when it is the only one (the usual case), else -1.
+   */
+  private record PartMatcher(TermMatcher matcher, int[][] lines, int[] onlyLine) {
+    PartMatcher(TermMatcher matcher, int[][] lines) {
+      this(matcher, lines, Arrays.stream(lines).mapToInt(l -> l.length == 1 ? l[0] : -1).toArray());
+    }
+  }
 
   /** The model lines a message hit, their counts, and once scored their contributions. */
   private static final class Hits {
@@ -314,7 +329,21 @@ public final class SpamScanner {
     }
   }
 
-  private record CompiledModel(SpamModel model, PartMatcher[] parts, double threshold) {
+  /**
+   * A model ready to score: its matchers, and its weights and idfs by line in arrays (the scoring
+   * loop reads them once per distinct hit).
+   */
+  private record CompiledModel(
+      SpamModel model, PartMatcher[] parts, double threshold, double[] weights, double[] idfs) {
+    CompiledModel(SpamModel model, PartMatcher[] parts, double threshold) {
+      this(
+          model,
+          parts,
+          threshold,
+          model.terms().stream().mapToDouble(WeightedTerm::weight).toArray(),
+          model.terms().stream().mapToDouble(WeightedTerm::idf).toArray());
+    }
+
     Hits count(ScanParts text) {
       Hits hits = new Hits(model.terms().size());
       String[] texts = {text.subject(), text.body(), text.markup()};
@@ -324,12 +353,18 @@ public final class SpamScanner {
           continue;
         }
         int[][] lines = part.lines();
+        int[] onlyLine = part.onlyLine();
         part.matcher()
             .forEachMatch(
                 NORMALIZER.normalize(texts[p]).text(),
                 (term, start, end) -> {
-                  for (int line : lines[term]) {
+                  int line = onlyLine[term];
+                  if (line >= 0) {
                     hits.hit(line);
+                  } else {
+                    for (int each : lines[term]) {
+                      hits.hit(each);
+                    }
                   }
                 });
       }
@@ -339,27 +374,32 @@ public final class SpamScanner {
 
     /** Fills in each hit's contribution to the score. */
     private void score(Hits hits) {
-      List<WeightedTerm> terms = model.terms();
       double[] contributions = new double[hits.size];
       if (model.scoring() == Scoring.CAPPED) {
         for (int i = 0; i < hits.size; i++) {
           int line = hits.lines[i];
-          contributions[i] = terms.get(line).weight() * Math.min(hits.counts[line], 3);
+          contributions[i] = weights[line] * Math.min(hits.counts[line], 3);
         }
       } else {
         double squares = 0;
         for (int i = 0; i < hits.size; i++) {
           int line = hits.lines[i];
-          double value = terms.get(line).idf() * (1 + Math.log(hits.counts[line]));
+          int count = hits.counts[line];
+          double value = idfs[line] * logTf(count);
           contributions[i] = value;
           squares += value * value;
         }
         double norm = Math.sqrt(squares + model.smoothing());
         for (int i = 0; i < hits.size; i++) {
-          contributions[i] = terms.get(hits.lines[i]).weight() * contributions[i] / norm;
+          contributions[i] = weights[hits.lines[i]] * contributions[i] / norm;
         }
       }
       hits.contributions = contributions;
+    }
+
+    /** {@code 1 + ln n}, from a table for the usual small counts. */
+    private static double logTf(int count) {
+      return count < LOG_TF.length ? LOG_TF[count] : 1 + Math.log(count);
     }
 
     SpamVerdict verdict(Hits hits) {
@@ -368,16 +408,24 @@ public final class SpamScanner {
         score += hits.contributions[i];
       }
       double probability = SpamModel.probability(score);
-      Integer[] order = new Integer[hits.size];
-      for (int i = 0; i < order.length; i++) {
-        order[i] = i;
-      }
-      Arrays.sort(order, Comparator.comparingDouble(i -> -hits.contributions[i]));
-      List<String> top = new ArrayList<>(VERDICT_TERMS);
-      for (int i = 0; i < order.length && top.size() < VERDICT_TERMS; i++) {
-        if (hits.contributions[order[i]] > 0) {
-          top.add(model.terms().get(hits.lines[order[i]]).term());
+      // the few strongest positive contributions, by insertion into a short sorted array: O(n)
+      int[] best = new int[VERDICT_TERMS];
+      int kept = 0;
+      for (int i = 0; i < hits.size; i++) {
+        double c = hits.contributions[i];
+        if (c <= 0 || (kept == VERDICT_TERMS && c <= hits.contributions[best[kept - 1]])) {
+          continue;
         }
+        int at = kept == VERDICT_TERMS ? kept - 1 : kept++;
+        while (at > 0 && hits.contributions[best[at - 1]] < c) {
+          best[at] = best[at - 1];
+          at--;
+        }
+        best[at] = i;
+      }
+      List<String> top = new ArrayList<>(kept);
+      for (int i = 0; i < kept; i++) {
+        top.add(model.terms().get(hits.lines[best[i]]).term());
       }
       return new SpamVerdict(top, score, probability, probability >= threshold);
     }

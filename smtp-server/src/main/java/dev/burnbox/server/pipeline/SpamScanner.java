@@ -21,6 +21,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -119,7 +122,11 @@ public final class SpamScanner {
   public SpamVerdict scan(ScanParts parts) {
     CompiledModel model = current.get();
     Hits hits = model.count(parts);
-    return model.verdict(hits);
+    try {
+      return model.verdict(hits);
+    } finally {
+      model.giveBack(hits);
+    }
   }
 
   /**
@@ -132,6 +139,7 @@ public final class SpamScanner {
     Hits hits = model.count(parts);
     SpamVerdict verdict = model.verdict(hits);
     List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
+    // (hits is not given back: explaining is rare, and the garbage collector takes it)
     for (int i = 0; i < hits.size; i++) {
       int line = hits.lines[i];
       WeightedTerm term = model.model().terms().get(line);
@@ -313,7 +321,7 @@ public final class SpamScanner {
     final int[] counts; // by model line
     int[] lines = new int[64]; // the lines hit, in first-hit order
     int size;
-    double[] contributions; // by position in lines, once scored
+    double[] contributions = new double[64]; // by position in lines, once scored
 
     Hits(int terms) {
       counts = new int[terms];
@@ -334,18 +342,33 @@ public final class SpamScanner {
    * loop reads them once per distinct hit).
    */
   private record CompiledModel(
-      SpamModel model, PartMatcher[] parts, double threshold, double[] weights, double[] idfs) {
+      SpamModel model,
+      PartMatcher[] parts,
+      double threshold,
+      double[] weights,
+      double[] idfs,
+      Queue<Hits> spare,
+      AtomicInteger spareCount) {
+    /** The most cleared {@link Hits} kept for reuse, about the scans that run at once. */
+    static final int SPARE_HITS = 64;
+
     CompiledModel(SpamModel model, PartMatcher[] parts, double threshold) {
       this(
           model,
           parts,
           threshold,
           model.terms().stream().mapToDouble(WeightedTerm::weight).toArray(),
-          model.terms().stream().mapToDouble(WeightedTerm::idf).toArray());
+          model.terms().stream().mapToDouble(WeightedTerm::idf).toArray(),
+          new ConcurrentLinkedQueue<>(),
+          new AtomicInteger());
     }
 
     Hits count(ScanParts text) {
-      Hits hits = new Hits(model.terms().size());
+      Hits reused = spare.poll();
+      if (reused != null) {
+        spareCount.decrementAndGet();
+      }
+      Hits hits = reused != null ? reused : new Hits(model.terms().size());
       String[] texts = {text.subject(), text.body(), text.markup()};
       for (int p = 0; p < PARTS.length; p++) {
         PartMatcher part = parts[p];
@@ -374,7 +397,10 @@ public final class SpamScanner {
 
     /** Fills in each hit's contribution to the score. */
     private void score(Hits hits) {
-      double[] contributions = new double[hits.size];
+      if (hits.contributions.length < hits.size) {
+        hits.contributions = new double[hits.lines.length];
+      }
+      double[] contributions = hits.contributions;
       if (model.scoring() == Scoring.CAPPED) {
         for (int i = 0; i < hits.size; i++) {
           int line = hits.lines[i];
@@ -394,7 +420,21 @@ public final class SpamScanner {
           contributions[i] = weights[hits.lines[i]] * contributions[i] / norm;
         }
       }
-      hits.contributions = contributions;
+    }
+
+    /**
+     * Clears {@code hits} (only the counts it set) for the next scan and keeps it if fewer than
+     * {@value #SPARE_HITS} are kept: a scan then allocates nothing proportional to the model.
+     */
+    void giveBack(Hits hits) {
+      for (int i = 0; i < hits.size; i++) {
+        hits.counts[hits.lines[i]] = 0;
+      }
+      hits.size = 0;
+      if (spareCount.get() < SPARE_HITS) {
+        spareCount.incrementAndGet();
+        spare.offer(hits);
+      }
     }
 
     /** {@code 1 + ln n}, from a table for the usual small counts. */

@@ -8,11 +8,12 @@
 #                 Bayes database is trained with sa-learn on the mails of the four other folds, then
 #                 the mails of fold k are scored with it (Bayes on, auto-learning off).
 # Everything runs against a private spamd on a free loopback port, with a private site config,
-# HOME and Bayes databases under OUT_DIR/sa-work (the system's ~/.spamassassin and its local.cf are
-# never read or written). Local tests only: spamd/sa-learn run with --local and dns_available no,
-# so there are no DNS blocklists, URIBL, SPF/DKIM lookups, Razor, Pyzor or DCC. The stock rules are
-# whatever the installation ships (Debian: the release rules in /usr/share/spamassassin, compiled
-# with sa-compile if that is installed); sa-update is not run.
+# HOME, helper home and Bayes databases under OUT_DIR/sa-work: the system's ~/.spamassassin and
+# site local.cf are never read or written (as root, spamd's children run as nobody, or
+# SA_PEER_USER). Local tests only: spamd/sa-learn run with --local and dns_available no, so there
+# are no DNS blocklists, URIBL, SPF/DKIM lookups, Razor, Pyzor or DCC; auto-learning is off. The
+# stock rules are whatever the installation ships (Debian: the release rules in
+# /usr/share/spamassassin, body rules compiled if sa-compile is installed); sa-update is not run.
 #
 # Usage: bench/verdict/spamassassin-peer.sh FOLDS_TSV CORPUS_DIR OUT_DIR
 #   FOLDS_TSV   lines "relative/path<TAB>label<TAB>fold": path relative to CORPUS_DIR, label spam|ham,
@@ -26,8 +27,9 @@
 #   OUT_DIR/spamassassin-scores.tsv   path, label, fold, local, bayes (scores as SpamAssassin prints
 #                                     them, e.g. 7.3 or -1.9; NA if a mail could not be scored)
 #   OUT_DIR/spamassassin-timing.tsv   pass, mails, wall_seconds, cpu_seconds, mails_per_cpu_second for
-#                                     local, bayes (scoring only: CPU of the spamd process tree) and
-#                                     bayes_training (the sa-learn processes)
+#                                     local, bayes (scoring only, spamd start-up excluded; CPU of the
+#                                     spamd process tree) and bayes_training (the sa-learn processes;
+#                                     mails = learn operations, 4 folds' worth per fold)
 #   OUT_DIR/spamassassin-version.txt  output of `spamassassin --version`
 #   OUT_DIR/spamassassin-hits.tsv     per mail: SpamAssassin's verdict (Yes/No), the rules hit with
 #                                     their scores, and the Bayes probability (for diagnosis)
@@ -37,8 +39,9 @@
 # Exit codes: 0 done (mails that failed twice are NA and counted in a warning line), 1 failure,
 # 2 bad usage or folds file, 3 SpamAssassin not available (one line on stderr says why).
 #
-# Duration on 2 cores, ~2,800 mails: about 7 minutes (local pass ~2 min, Bayes training ~2.5 min,
-# Bayes pass ~2 min, plus a few seconds of spamd start-up per fold). Installing SpamAssassin with
+# Duration for the ~2,800 mails of bench/corpus: about 10 CPU-minutes (local pass ~4.5, Bayes
+# training ~2.2, Bayes pass ~5), i.e. about 8 minutes of wall time when 2 cores are free; 10-18
+# minutes were measured on a 2-core machine shared with other builds. Installing SpamAssassin with
 # apt-get, if needed, adds a minute or two.
 set -euo pipefail
 
@@ -225,13 +228,41 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# SpamAssassin 4 picks a "global state dir" at start-up: the helper home if one is given, else the
+# ~/.spamassassin of the user's passwd entry (ignoring $HOME), which it creates and write-tests.
+# spamd takes a helper home with -H; spamassassin and sa-learn have no such option, so they run
+# with a tiny preloaded module that passes home_dir_for_helpers (a documented constructor option)
+# to Mail::SpamAssassin->new. Together with HOME, this keeps every file they touch under OUT_DIR.
+case "$work" in *"'"* | *\\*) die "OUT_DIR must not contain a quote or a backslash: $work" ;; esac
+mkdir -p "$work/perl"
+cat >"$work/perl/SaPeerHelperHome.pm" <<EOF
+# Written by bench/verdict/spamassassin-peer.sh (see there).
+package SaPeerHelperHome;
+use strict;
+use warnings;
+use Mail::SpamAssassin;
+{
+  no warnings 'redefine';
+  my \$new = \\&Mail::SpamAssassin::new;
+  *Mail::SpamAssassin::new = sub {
+    my (\$class, \$opts) = @_;
+    \$opts = {} unless ref(\$opts) eq 'HASH';
+    \$opts->{home_dir_for_helpers} = '$work/home' unless defined \$opts->{home_dir_for_helpers};
+    return \$new->(\$class, \$opts);
+  };
+}
+1;
+EOF
 sa_env=(env HOME="$work/home")
+sa_perl=("${sa_env[@]}" perl -T -w -I"$work/perl" -MSaPeerHelperHome)
+spamassassin_cli=("${sa_perl[@]}" "$(command -v spamassassin)")
+sa_learn_cli=("${sa_perl[@]}" "$(command -v sa-learn)")
 spamassassin --version >"$work/version.txt"
 sa_version="$(head -n 1 "$work/version.txt")"
 log "$sa_version"
 
 # Where this installation keeps its plugin loaders (*.pre) and its default rules.
-"${sa_env[@]}" spamassassin --local -p "$work/user_prefs" -D config --lint >"$work/discover.log" 2>&1 || true
+"${spamassassin_cli[@]}" --local -p "$work/user_prefs" -D config --lint >"$work/discover.log" 2>&1 || true
 site_pre_dir="$(sed -n 's/.*using "\(.*\)" for site rules pre files.*/\1/p' "$work/discover.log" | head -n 1)"
 rules_dir="$(sed -n 's/.*using "\(.*\)" for default rules dir.*/\1/p' "$work/discover.log" | head -n 1)"
 if [[ -z $site_pre_dir ]]; then
@@ -286,7 +317,7 @@ EOF
 lint() { # SITE_DIR
   local lint_log
   lint_log="$work/lint-$(basename "$1").log"
-  if ! "${sa_env[@]}" spamassassin --local --siteconfigpath="$1" -p "$work/user_prefs" --lint >"$lint_log" 2>&1; then
+  if ! "${spamassassin_cli[@]}" --local --siteconfigpath="$1" -p "$work/user_prefs" --lint >"$lint_log" 2>&1; then
     die "spamassassin --lint fails on the private config $1: $(head -c 600 "$lint_log")"
   fi
 }
@@ -323,23 +354,27 @@ lint "$work/site-local"
 # ---------------------------------------------------------------------------------------------
 clk_tck="$(getconf CLK_TCK)"
 
-# utime+stime+cutime+cstime (clock ticks) summed over PID and all its descendants: the children
-# still alive count themselves, the ones already exited count in their parent's cutime/cstime.
-tree_ticks() {
-  local root=$1 pid stat rest total=0
-  local -a fields
-  for pid in $(ps -e -o pid=,ppid= | awk -v root="$root" '
-      { parent[$1] = $2 }
-      END { for (p in parent) { q = p; n = 0
-              while (q != root && (q in parent) && n++ < 64) q = parent[q]
-              if (q == root) print p } }'); do
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
-    rest="${stat##*) }" # the command name may contain spaces: skip past its closing parenthesis
-    read -r -a fields <<<"$rest"
-    total=$((total + fields[11] + fields[12] + fields[13] + fields[14]))
-  done
-  echo "$total"
+# One snapshot of /proc: "pid ppid ticks" per process, ticks = utime+stime+cutime+cstime.
+proc_table() {
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '{
+      pid = $1; rest = $0
+      sub(/^.*\) /, "", rest) # the command name may contain spaces and parentheses
+      split(rest, f, " ")     # f[1] state, f[2] ppid, f[12..15] utime stime cutime cstime
+      print pid, f[2], f[12] + f[13] + f[14] + f[15] }'
 }
+
+# CPU clock ticks of PID and all its descendants: the processes still alive count themselves,
+# the ones already exited and reaped count in their parent's cutime/cstime.
+tree_ticks() {
+  proc_table | awk -v root="$1" '
+    { parent[$1] = $2; ticks[$1] = $3 }
+    END { for (p in parent) { q = p; d = 0
+            while (q != root && (q in parent) && d++ < 64) q = parent[q]
+            if (q == root) total += ticks[p] }
+          printf "%d\n", total }'
+}
+
+child_count() { proc_table | awk -v parent="$1" '$2 == parent { n++ } END { print n + 0 }'; }
 
 # cutime+cstime of this shell: CPU of every child it has waited for (used for sa-learn).
 self_child_ticks() {
@@ -369,7 +404,7 @@ start_spamd() { # SITE_DIR NAME ; sets spamd_pid and spamd_port
     local waited=0
     while kill -0 "$spamd_pid" 2>/dev/null; do
       if grep -q 'server started on' "$slog" &&
-        [[ $(ps -o pid= --ppid "$spamd_pid" | wc -l) -ge $JOBS ]] &&
+        [[ $(child_count "$spamd_pid") -ge $JOBS ]] &&
         spamc -K -d 127.0.0.1 -p "$port" >/dev/null 2>&1; then
         spamd_port=$port
         note "spamd $name: started in $(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}') s on 127.0.0.1:$port (pid $spamd_pid)"
@@ -470,7 +505,7 @@ for k in 0 1 2 3 4; do
   mkdir -p "$bayes_dir"
   write_site_config "$work/site-bayes" 1 "$bayes_dir/bayes"
   if [[ $k -eq 0 ]]; then lint "$work/site-bayes"; fi
-  learn=("${sa_env[@]}" sa-learn --local --siteconfigpath="$work/site-bayes" -p "$work/user_prefs")
+  learn=("${sa_learn_cli[@]}" --local --siteconfigpath="$work/site-bayes" -p "$work/user_prefs")
 
   log "fold $k: training Bayes on $n_spam spam + $n_ham ham..."
   c0="$(self_child_ticks)"

@@ -202,6 +202,9 @@ final class VerdictReport {
     }
     md.append("\nCost of the learned model (per fold): ").append(cost.get("folds")).append("\n");
     md.append("\n").append(cost.get("note")).append("\n");
+    if (Files.exists(out.resolve("normalisation.txt"))) {
+      md.append("\n").append(Files.readString(out.resolve("normalisation.txt"))).append("\n");
+    }
     md.append("\n![ROC curves](verdict-roc.png)\n");
 
     Files.createDirectories(docs);

@@ -19,7 +19,8 @@ build_benchmarks_jar
 out="bench/target/verdict"
 fresh_dir "$out"
 started="$(date +%s)"
-"$java" -Xmx3g -cp "$jar" dev.burnbox.bench.verdict.VerdictBench cv bench/corpus "$out"
+"$java" -Xmx3g -Djdk.attach.allowAttachSelf=true -Djol.magicFieldOffset=true -cp "$jar" \
+  dev.burnbox.bench.verdict.VerdictBench cv bench/corpus "$out"
 if [[ "${SKIP_SA:-0}" != 1 ]]; then
   bench/verdict/spamassassin-peer.sh "$out/folds.tsv" bench/corpus "$out/sa" \
     || echo "SpamAssassin peer did not run (exit $?); the report leaves it out"

@@ -69,7 +69,8 @@ class ServeIT {
         assertThat(in.readLine()).startsWith("250");
         say(out, "DATA");
         assertThat(in.readLine()).startsWith("354");
-        say(out, "Subject: launcher test\r\n\r\nhello from a socket\r\n.");
+        // a Cyrillic і in the subject: the shaded jar's ICU data must still see through it
+        say(out, "Subject: =?UTF-8?B?Y2hlYXAgdtGWYWdyYQ==?=\r\n\r\nhello from a socket\r\n.");
         assertThat(in.readLine()).startsWith("250");
         say(out, "QUIT");
         assertThat(in.readLine()).startsWith("221");
@@ -83,6 +84,14 @@ class ServeIT {
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
       assertThat(stats.body()).contains("\"messages\":1").contains("\"inboxes\":1");
+      HttpResponse<String> inbox =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + httpPort + "/api/v1/inboxes/ivy"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(inbox.body()).containsAnyOf("\"viag", "\"iagr", "\"agra");
     } finally {
       process.destroy(); // SIGTERM
     }

@@ -78,7 +78,7 @@ final class VerdictReport {
             builtinRate));
     rows.add(
         new Row(
-            "**Burnbox, learned model** (10,000 n-grams, tf-idf, unit length)",
+            "**Burnbox, learned model** (10,000 n-grams, tf-idf over the smoothed length)",
             model,
             modelThreshold,
             String.format(Locale.ROOT, "p >= %.4f", SpamModel.probability(modelThreshold)),
@@ -92,7 +92,7 @@ final class VerdictReport {
             Double.NaN));
     rows.add(
         new Row(
-            "the same with the HTML markup part too (not shipped: see below)",
+            "the same with the HTML markup part too (not shipped: see above)",
             markup,
             new RocMetrics(markup, spam)
                 .thresholdForFalsePositiveRate(VerdictBench.TARGET_FALSE_POSITIVES),
@@ -229,7 +229,7 @@ final class VerdictReport {
     XYChart chart =
         new XYChartBuilder()
             .width(900)
-            .height(600)
+            .height(720)
             .title("Spam vs easy-ham-2, 5-fold cross-validation")
             .xAxisTitle("ham flagged (false positive rate, log scale)")
             .yAxisTitle("spam caught (recall)")
@@ -240,6 +240,18 @@ final class VerdictReport {
     chart.getStyler().setYAxisMin(0.0);
     chart.getStyler().setYAxisMax(1.0);
     chart.getStyler().setMarkerSize(0);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
+    chart
+        .getStyler()
+        .setSeriesColors(
+            new java.awt.Color[] {
+              java.awt.Color.GRAY,
+              new java.awt.Color(0, 90, 200),
+              new java.awt.Color(120, 170, 230),
+              new java.awt.Color(150, 60, 180),
+              new java.awt.Color(240, 150, 0),
+              new java.awt.Color(200, 0, 0)
+            });
     for (Row row : rows) {
       double[][] curve = new RocMetrics(row.scores(), spam).curve();
       List<Double> x = new ArrayList<>();

@@ -19,6 +19,6 @@ fresh_dir "$out"
 started="$(date +%s)"
 run_jmh "$out" codec '^(Mail|Benchmark)|Error|Exception' \
   MailCodecBenchmark -f 1 -wi 1 -w 1s -i 2 -r 1s
-"$java" -cp "$jar" dev.burnbox.mailstore.MailCodecReport --jmh "$out/codec.json" \
+"$java" -cp "$jar" dev.burnbox.bench.mailstore.MailCodecReport --jmh "$out/codec.json" \
   --out "$out/report.md" --command "bench/run-codec-bench.sh"
 echo "done in $(($(date +%s) - started)) s; markdown in $out/report.md"

@@ -34,7 +34,7 @@ out="bench/target/matcher-bench"
 fresh_dir "$out"
 docs="${DOCS_DIR:-docs}"
 
-all="$("$java" -cp "$jar" dev.burnbox.matcher.MatcherImplementations)"
+all="$("$java" -cp "$jar" dev.burnbox.bench.matcher.MatcherImplementations)"
 fast="$(echo "$all" | tr ',' '\n' | grep -vx naive | paste -sd, -)"
 
 case "$mode" in
@@ -84,7 +84,7 @@ jmh naive MatcherThroughputBenchmark "${naive_matrix[@]}" "${timing[@]}"
 jmh build MatcherBuildBenchmark "${build_matrix[@]}" "${timing[@]}"
 # JOL attaches an agent to itself for exact object sizes.
 footprint=("$java" -Djdk.attach.allowAttachSelf=true -XX:+EnableDynamicAgentLoading -cp "$jar"
-  dev.burnbox.matcher.MatcherFootprint "$out/footprint.json" "$all" "$footprint_terms")
+  dev.burnbox.bench.matcher.MatcherFootprint "$out/footprint.json" "$all" "$footprint_terms")
 echo "+ ${footprint[*]}" | tee -a "$out/commands.txt"
 "${footprint[@]}" 2>"$out/footprint.log"
 

@@ -27,8 +27,8 @@ run_jmh "$out" mime '^(Mime|Benchmark)|Error|Exception' \
   'MimeDecodeBenchmark.decode$' -f 1 -wi 5 -w 3s -i 5 -r 3s
 run_jmh "$out" scan '^(Mime|Benchmark)|Error|Exception' \
   'MimeDecodeBenchmark.decodeAndScanText' -p impl=mime4j,jakarta -f 1 -wi 5 -w 3s -i 5 -r 3s
-"$java" -cp "$jar" dev.burnbox.server.mime.MimeBenchReport --jmh "$out/mime.json,$out/scan.json" \
+"$java" -cp "$jar" dev.burnbox.bench.mime.MimeBenchReport --jmh "$out/mime.json,$out/scan.json" \
   --out "$out/report.md" --command "bench/run-mime-bench.sh"
-echo "+ $java -cp $jar dev.burnbox.server.mime.MimeParserAlternation 45" >>"$out/commands.txt"
-"$java" -cp "$jar" dev.burnbox.server.mime.MimeParserAlternation 45 | tee "$out/alternation.txt"
+echo "+ $java -cp $jar dev.burnbox.bench.mime.MimeParserAlternation 45" >>"$out/commands.txt"
+"$java" -cp "$jar" dev.burnbox.bench.mime.MimeParserAlternation 45 | tee "$out/alternation.txt"
 echo "done in $(($(date +%s) - started)) s; markdown in $out/report.md"

@@ -20,6 +20,6 @@ fresh_dir "$out"
 started="$(date +%s)"
 run_jmh "$out" store '^(Store|Benchmark)|Error|Exception' \
   StoreLoadBenchmark -f 1 -wi 1 -w 2s -i 2 -r 2s
-"$java" -Xms2g -Xmx2g -cp "$jar" dev.burnbox.mailstore.StoreFootprint --deliveries 60000 \
+"$java" -Xms2g -Xmx2g -cp "$jar" dev.burnbox.bench.mailstore.StoreFootprint --deliveries 60000 \
   --jmh "$out/store.json" --out "$out/report.md"
 echo "done in $(($(date +%s) - started)) s; markdown in $out/report.md"

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
 
@@ -52,17 +53,37 @@ public final class MailCorpus {
    * groups, else generates one.
    */
   public static MailCorpus locate() {
+    return find().map(MailCorpus::load).orElseGet(MailCorpus::generated);
+  }
+
+  /**
+   * The corpus folder: the one named by {@value #CORPUS_PROPERTY}, else the first of {@code
+   * bench/corpus} and {@code corpus} that holds both groups; empty if there is none.
+   */
+  public static Optional<Path> find() {
+    return candidates().stream().filter(MailCorpus::isCorpus).findFirst();
+  }
+
+  /**
+   * {@link #find}, for benchmarks that need real mail.
+   *
+   * @throws IllegalStateException if there is no corpus (run {@code bench/fetch-corpus.sh})
+   */
+  public static Path require() {
+    return find()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no SpamAssassin corpus in "
+                        + candidates()
+                        + ": run bench/fetch-corpus.sh first"));
+  }
+
+  private static List<Path> candidates() {
     String configured = System.getProperty(CORPUS_PROPERTY);
-    List<Path> candidates =
-        configured != null && !configured.isBlank()
-            ? List.of(Path.of(configured))
-            : List.of(Path.of("bench", "corpus"), Path.of("corpus"));
-    for (Path dir : candidates) {
-      if (isCorpus(dir)) {
-        return load(dir);
-      }
-    }
-    return generated();
+    return configured != null && !configured.isBlank()
+        ? List.of(Path.of(configured))
+        : List.of(Path.of("bench", "corpus"), Path.of("corpus"));
   }
 
   /** True if {@code dir} holds both corpus groups. */
@@ -115,14 +136,26 @@ public final class MailCorpus {
   }
 
   private static List<String> loadGroup(Path group) {
+    List<String> bodies = new ArrayList<>();
+    for (byte[] raw : readGroup(group)) {
+      bodies.add(body(new String(raw, StandardCharsets.UTF_8)));
+    }
+    return bodies;
+  }
+
+  /**
+   * Every mail of a corpus group folder, whole and raw (headers and body, as received), in
+   * file-name order.
+   *
+   * @throws UncheckedIOException if the folder or a mail cannot be read
+   */
+  public static List<byte[]> readGroup(Path group) {
     try (Stream<Path> files = Files.list(group)) {
-      List<Path> sorted =
-          files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().toList();
-      List<String> bodies = new ArrayList<>(sorted.size());
-      for (Path file : sorted) {
-        bodies.add(body(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)));
+      List<byte[]> mails = new ArrayList<>();
+      for (Path file : files.filter(f -> f.toString().endsWith(".txt")).sorted().toList()) {
+        mails.add(Files.readAllBytes(file));
       }
-      return bodies;
+      return mails;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read corpus group " + group, e);
     }

@@ -1,11 +1,20 @@
 package dev.burnbox.mailstore;
 
-/** Turns raw message bytes into stored bytes and back. Implementations are thread-safe. */
-interface BodyCodec {
+/**
+ * Turns raw message bytes into stored bytes and back: how a store keeps bodies ({@link
+ * InboxStore.Builder#codec}). The store's own codecs are {@link #identity()}, {@link DeflateCodec}
+ * and {@link ZstdCodec}. Implementations are thread-safe and never return wrong bytes: {@link
+ * #decode} gives back exactly what was encoded, or throws.
+ */
+public interface BodyCodec {
   /** The stored form of {@code raw}, self-describing. Must not modify {@code raw}. */
   byte[] encode(byte[] raw);
 
-  /** Exactly the raw bytes {@code stored} was encoded from. Must not modify {@code stored}. */
+  /**
+   * Exactly the raw bytes {@code stored} was encoded from. Must not modify {@code stored}.
+   *
+   * @throws IllegalArgumentException if {@code stored} is damaged or was written by another codec
+   */
   byte[] decode(byte[] stored);
 
   /** A short stable name, for logs and stats. */

@@ -10,7 +10,7 @@ import java.util.zip.Inflater;
  * stored form is {@link StoredForm}'s header and a zlib stream, whose Adler-32 trailer catches
  * damage. Thread-safe: every call uses its own {@link Deflater} or {@link Inflater} and ends it.
  */
-final class DeflateCodec implements BodyCodec {
+public final class DeflateCodec implements BodyCodec {
   private static final String NAME = "deflate";
 
   private final int level;
@@ -20,7 +20,7 @@ final class DeflateCodec implements BodyCodec {
    *
    * @throws IllegalArgumentException unless {@code level} is 1 to 9
    */
-  DeflateCodec(int level) {
+  public DeflateCodec(int level) {
     if (level < 1 || level > 9) {
       throw new IllegalArgumentException("Deflate level must be 1 to 9: " + level);
     }

@@ -249,9 +249,12 @@ public interface InboxStore extends AutoCloseable {
      * ZstdCodec#RECOMMENDED_LEVEL} whose dictionary trainer is scaled to the budget ({@link
      * DictionaryTrainer.Policy#forBudget}) and trains on a short-lived daemon platform thread per
      * training, never on the delivering one (a platform thread because zstd trains in native code,
-     * which would pin a virtual thread's carrier for the whole training).
+     * which would pin a virtual thread's carrier for the whole training). A Redis store uses plain
+     * zstd by default; its codec must decode what any node wrote, so no trained dictionaries.
+     *
+     * @throws NullPointerException if {@code codec} is null
      */
-    Builder codec(BodyCodec codec) {
+    public Builder codec(BodyCodec codec) {
       this.codec = Objects.requireNonNull(codec, "codec");
       return this;
     }

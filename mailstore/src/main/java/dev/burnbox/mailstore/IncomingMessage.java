@@ -52,6 +52,11 @@ public record IncomingMessage(
     return raw.clone();
   }
 
+  /** The length of the raw bytes, without copying them. */
+  public int rawLength() {
+    return raw.length;
+  }
+
   /** The raw bytes themselves, for the store: never modified, never handed out. */
   byte[] rawView() {
     return raw;

@@ -7,6 +7,7 @@ import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdException;
 import java.lang.ref.Reference;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -25,17 +26,17 @@ import java.util.concurrent.Executor;
  * (default: 2 per core kept idle) and gives it back; the dictionary is read once per call, so a
  * call racing with a new dictionary uses the old one consistently.
  */
-final class ZstdCodec implements BodyCodec {
+public final class ZstdCodec implements BodyCodec {
   /**
    * The level measured best for the store ({@code docs/benchmarks.md}, "Mail store compression"):
    * with a trained dictionary, 7% smaller than level 3 and still faster than Deflate level 6 to
    * encode (heap, not intake CPU, is what a mail store runs out of); decoding speed does not depend
    * on the level.
    */
-  static final int RECOMMENDED_LEVEL = 6;
+  public static final int RECOMMENDED_LEVEL = 6;
 
   /** Idle contexts kept per direction by default. */
-  static final int DEFAULT_POOL_CAPACITY = 2 * Runtime.getRuntime().availableProcessors();
+  public static final int DEFAULT_POOL_CAPACITY = 2 * Runtime.getRuntime().availableProcessors();
 
   private static final String NAME = "zstd";
 
@@ -80,7 +81,7 @@ final class ZstdCodec implements BodyCodec {
    *
    * @throws IllegalArgumentException unless {@code level} is 1 to zstd's maximum (22)
    */
-  static ZstdCodec plain(int level) {
+  public static ZstdCodec plain(int level) {
     return new ZstdCodec(level, "", null, DEFAULT_POOL_CAPACITY);
   }
 
@@ -90,7 +91,7 @@ final class ZstdCodec implements BodyCodec {
    *
    * @throws IllegalArgumentException if {@code level} or {@code poolCapacity} is out of range
    */
-  static ZstdCodec withDictionary(int level, byte[] dictionary, int poolCapacity) {
+  public static ZstdCodec withDictionary(int level, byte[] dictionary, int poolCapacity) {
     return new ZstdCodec(level, "+dict", dictionary.clone(), poolCapacity);
   }
 
@@ -102,6 +103,18 @@ final class ZstdCodec implements BodyCodec {
    */
   static ZstdCodec adaptive(int level, DictionaryTrainer.Policy policy, Executor trainingExecutor) {
     return new ZstdCodec(level, "+trained", null, DEFAULT_POOL_CAPACITY, policy, trainingExecutor);
+  }
+
+  /**
+   * zstd at {@code level} that starts without a dictionary and trains them from the bodies it
+   * encodes on {@code trainingExecutor}, with the measured default policy (112 KiB dictionaries,
+   * the first after 1,000 bodies, from an 8 MiB reservoir; {@code docs/benchmarks.md}). A store
+   * built without a codec gets this policy scaled down to its budget.
+   *
+   * @throws IllegalArgumentException if {@code level} is out of range
+   */
+  public static ZstdCodec adaptive(int level, Executor trainingExecutor) {
+    return adaptive(level, DictionaryTrainer.Policy.defaults(), trainingExecutor);
   }
 
   @Override
@@ -193,8 +206,13 @@ final class ZstdCodec implements BodyCodec {
   }
 
   /** Number of dictionaries this codec has (trained or given); bodies name one of them or none. */
-  int dictionaryCount() {
+  public int dictionaryCount() {
     return dictionaries.count();
+  }
+
+  /** Why the last dictionary training of an adaptive codec failed, if one has. */
+  public Optional<String> lastTrainingFailure() {
+    return Optional.ofNullable(trainer == null ? null : trainer.lastFailure());
   }
 
   /** The trainer of an adaptive codec, else null. */

@@ -146,8 +146,13 @@ public final class TermSet {
     return folded[i];
   }
 
-  /** The number of scan patterns (at least {@link #size()}). */
-  int patternCount() {
+  /**
+   * The number of scan patterns (at least {@link #size()}): the literal strings every matcher looks
+   * for, one per term and, when ignoring case, one per case variant of its supplementary
+   * characters. Public so that a matcher outside this package (the benchmarks' peers) can be built
+   * from exactly the same patterns.
+   */
+  public int patternCount() {
     return patterns.length;
   }
 
@@ -155,12 +160,12 @@ public final class TermSet {
    * Scan pattern {@code p}: compare it with text whose BMP units are folded with {@link
    * CaseFolding#foldChar} when ignoring case, and whose surrogates are compared literally.
    */
-  String pattern(int p) {
+  public String pattern(int p) {
     return patterns[p];
   }
 
   /** The distinct term that pattern {@code p} stands for. */
-  int termOfPattern(int p) {
+  public int termOfPattern(int p) {
     return patternTerm[p];
   }
 

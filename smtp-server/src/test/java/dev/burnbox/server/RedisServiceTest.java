@@ -173,7 +173,8 @@ class RedisServiceTest {
     assertThat(metrics.statusCode()).as("metrics stay up in an outage").isEqualTo(200);
     assertThat(metrics.body())
         .contains("burnbox_store_messages NaN")
-        .containsPattern("burnbox_messages_refused_total\\{reason=\"store_unavailable\"} 1\\.0");
+        .containsPattern(
+            "burnbox_refusals_total\\{reason=\"store_unavailable\",stage=\"store\"} 1\\.0");
 
     redis.restart();
     send(nodeA, "after the outage", "y", "dave@any.test");

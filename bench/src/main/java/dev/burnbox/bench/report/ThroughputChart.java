@@ -13,17 +13,14 @@ import java.util.TreeMap;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Draws the throughput chart: one XChart panel per (term set kind, text), MB/s against term count
  * on log-log axes, one line per implementation; the panels are tiled into one PNG, two per row.
  */
 public final class ThroughputChart {
-  private static final int PANEL_WIDTH = 640;
-  private static final int PANEL_HEIGHT = 420;
+  private static final int PANEL_WIDTH = LineCharts.PANEL_WIDTH;
+  private static final int PANEL_HEIGHT = LineCharts.PANEL_HEIGHT;
   private static final int COLUMNS = 2;
   // One fixed colour per implementation, so a line has the same colour in every panel.
   private static final Color[] PALETTE = {
@@ -81,27 +78,12 @@ public final class ThroughputChart {
 
   private static XYChart panel(
       String title, Map<String, TreeMap<Integer, Double>> lines, List<String> impls) {
-    XYChart chart =
-        new XYChartBuilder()
-            .width(PANEL_WIDTH)
-            .height(PANEL_HEIGHT)
-            .title(title)
-            .xAxisTitle("terms")
-            .yAxisTitle("MB/s (10^6 chars/s)")
-            .build();
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(true);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setLegendBackgroundColor(Color.WHITE);
-    for (Map.Entry<String, TreeMap<Integer, Double>> line : lines.entrySet()) {
-      List<Double> x = line.getValue().keySet().stream().map(Integer::doubleValue).toList();
-      List<Double> y = List.copyOf(line.getValue().values());
-      XYSeries series = chart.addSeries(line.getKey(), x, y);
-      series.setMarker(SeriesMarkers.CIRCLE);
-      Color color = PALETTE[impls.indexOf(line.getKey()) % PALETTE.length];
-      series.setLineColor(color);
-      series.setMarkerColor(color);
-    }
-    return chart;
+    return LineCharts.panel(
+        title,
+        "terms",
+        "MB/s (10^6 chars/s)",
+        true,
+        lines,
+        impl -> PALETTE[impls.indexOf(impl) % PALETTE.length]);
   }
 }

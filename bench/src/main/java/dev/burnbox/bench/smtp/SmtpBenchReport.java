@@ -2,6 +2,7 @@ package dev.burnbox.bench.smtp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.burnbox.bench.report.LineCharts;
 import dev.burnbox.bench.report.Machine;
 import dev.burnbox.bench.smtp.SmtpBenchProfile.CrossCheck;
 import java.awt.Color;
@@ -25,9 +26,6 @@ import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Turns one {@link SmtpBenchProfile} run into markdown tables, the issue's targets judged as ratios
@@ -46,8 +44,8 @@ public final class SmtpBenchReport {
   static final String LATENCY_PNG = "smtp-latency.png";
   static final String GREETING_PNG = "smtp-greeting.png";
 
-  private static final int PANEL_WIDTH = 640;
-  private static final int PANEL_HEIGHT = 420;
+  private static final int PANEL_WIDTH = LineCharts.PANEL_WIDTH;
+  private static final int PANEL_HEIGHT = LineCharts.PANEL_HEIGHT;
   private static final Color[] PALETTE = {
     new Color(0x1f77b4),
     new Color(0xff7f0e),
@@ -183,16 +181,16 @@ public final class SmtpBenchReport {
         .append("`, a fresh process per scenario, warmed up ")
         .append(size.serverWarmup.toSeconds())
         .append(
-            " s first): `platform`, `pool-50`,"
-                + " `virtual` = the whole service (`serve --threads=platform|pool|virtual`: intake,"
-                + " MIME decode, spam scan, in-memory store, web); `bare-intake` = Burnbox's SMTP"
-                + " intake with a no-op acceptor; `bare-subetha` = SubEtha 7.2.2 with a handler that"
-                + " discards the data; `smtp-sink` = Postfix's `smtp-sink` (unpacked, not"
-                + " installed). References run on virtual threads.\n");
+            " s first): `platform`, `pool-50`, `virtual` = the whole service (`serve"
+                + " --threads=platform|pool|virtual`: intake, MIME decode, spam scan, in-memory"
+                + " store, web); `bare-intake` = Burnbox's SMTP intake with a no-op acceptor;"
+                + " `bare-subetha` = SubEtha 7.2.2 with a handler that discards the data;"
+                + " `smtp-sink` = Postfix's `smtp-sink` (unpacked, not installed). References run"
+                + " on virtual threads.\n");
     md.append(
         "- **Client:** `SmtpLoadClient`, blocking sockets on virtual threads, MAIL/RCPT/DATA"
-            + " pipelined when offered, from 127.0.0.1-4; latency per transaction (MAIL to the final"
-            + " reply) in HdrHistogram; server CPU and RSS from /proc/PID.\n");
+            + " pipelined when offered, from 127.0.0.1-4; latency per transaction (MAIL to the"
+            + " final reply) in HdrHistogram; server CPU and RSS from /proc/PID.\n");
     for (String note : notes) {
       md.append("- **Note:** ").append(note).append('\n');
     }
@@ -375,7 +373,8 @@ public final class SmtpBenchReport {
     }
     md.append("### blast at C=100 with MAIL, RCPT and DATA sent one at a time\n\n");
     md.append(
-        "| server | mails/s | p50 ms | p99 ms | vs pipelined (same process) | server CPU | errors |\n");
+        "| server | mails/s | p50 ms | p99 ms | vs pipelined (same process) | server CPU | errors"
+            + " |\n");
     md.append("|---|---|---|---|---|---|---|\n");
     for (String server : servers) {
       LoadResult r = find(SmtpBenchProfile.BLAST_UNPIPELINED, server, 100).orElseThrow();
@@ -405,7 +404,8 @@ public final class SmtpBenchReport {
     }
     md.append("### idle-many: N open connections, one random connection sends every 5 ms\n\n");
     md.append(
-        "| server | N | mails | p50 ms | p99 ms | p99.9 ms | max ms | server CPU (% of a core) | server RSS MiB | errors |\n");
+        "| server | N | mails | p50 ms | p99 ms | p99.9 ms | max ms | server CPU (% of a core) |"
+            + " server RSS MiB | errors |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|\n");
     for (String server : servers("idle-many")) {
       for (int n : loads("idle-many")) {
@@ -438,7 +438,8 @@ public final class SmtpBenchReport {
         .append(SmtpBenchProfile.SLOW_RATE)
         .append(" bytes/s, then reconnects\n\n");
     md.append(
-        "| server | clients | mails/s | greeting p50 ms | greeting p99 ms | greeting max ms | not greeted at the end | errors |\n");
+        "| server | clients | mails/s | greeting p50 ms | greeting p99 ms | greeting max ms | not"
+            + " greeted at the end | errors |\n");
     md.append("|---|---|---|---|---|---|---|---|\n");
     for (String server : servers("slow-clients")) {
       for (int n : loads("slow-clients")) {
@@ -459,9 +460,10 @@ public final class SmtpBenchReport {
       }
     }
     md.append(
-        "\nClients arrive evenly over the first second (n per second), then reconnect after each"
-            + " mail. Time to greeting counts from the connect; a client still waiting when the window"
-            + " closes counts with its wait so far (a lower bound).\n\n");
+        "\n"
+            + "Clients arrive evenly over the first second (n per second), then reconnect after"
+            + " each mail. Time to greeting counts from the connect; a client still waiting when"
+            + " the window closes counts with its wait so far (a lower bound).\n\n");
   }
 
   private void crossCheckTable(StringBuilder md) {
@@ -469,9 +471,11 @@ public final class SmtpBenchReport {
       return;
     }
     md.append(
-        "### Cross-check: Postfix's `smtp-source -d -s 100 -l 2048` vs this generator at C=100\n\n");
+        "### Cross-check: Postfix's `smtp-source -d -s 100 -l 2048` vs this generator at"
+            + " C=100\n\n");
     md.append(
-        "| server | smtp-source mails | smtp-source mails/s | generator mails/s (C=100) | generator / smtp-source |\n");
+        "| server | smtp-source mails | smtp-source mails/s | generator mails/s (C=100) | generator"
+            + " / smtp-source |\n");
     md.append("|---|---|---|---|---|\n");
     for (CrossCheck check : crossChecks) {
       md.append(
@@ -554,28 +558,13 @@ public final class SmtpBenchReport {
       String yTitle,
       boolean logY,
       Map<String, TreeMap<Integer, Double>> lines) {
-    XYChart chart =
-        new XYChartBuilder()
-            .width(PANEL_WIDTH)
-            .height(PANEL_HEIGHT)
-            .title(title)
-            .xAxisTitle(xTitle)
-            .yAxisTitle(yTitle)
-            .build();
-    chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setYAxisLogarithmic(logY);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setLegendBackgroundColor(Color.WHITE);
-    for (Map.Entry<String, TreeMap<Integer, Double>> line : lines.entrySet()) {
-      List<Double> x = line.getValue().keySet().stream().map(Integer::doubleValue).toList();
-      List<Double> y = List.copyOf(line.getValue().values());
-      XYSeries series = chart.addSeries(line.getKey(), x, y);
-      series.setMarker(SeriesMarkers.CIRCLE);
-      Color color = PALETTE[Math.max(0, SERVER_ORDER.indexOf(line.getKey())) % PALETTE.length];
-      series.setLineColor(color);
-      series.setMarkerColor(color);
-    }
-    return chart;
+    return LineCharts.panel(
+        title,
+        xTitle,
+        yTitle,
+        logY,
+        lines,
+        server -> PALETTE[Math.max(0, SERVER_ORDER.indexOf(server)) % PALETTE.length]);
   }
 
   private static void writePanels(List<XYChart> charts, Path png) throws IOException {
@@ -597,7 +586,8 @@ public final class SmtpBenchReport {
   static String resultTable(List<LoadResult> results) {
     StringBuilder md = new StringBuilder();
     md.append(
-        "| scenario | server | load | mails/s | p50 ms | p99 ms | p99.9 ms | max ms | greeting p99 ms | not greeted | server CPU % | RSS MiB | errors |\n");
+        "| scenario | server | load | mails/s | p50 ms | p99 ms | p99.9 ms | max ms | greeting p99"
+            + " ms | not greeted | server CPU % | RSS MiB | errors |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (LoadResult r : results) {
       md.append(

@@ -2,7 +2,7 @@ package dev.burnbox.bench.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.burnbox.matcher.MatcherFootprint.Footprint;
+import dev.burnbox.bench.matcher.MatcherFootprint.Footprint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,8 +15,12 @@ import java.util.Set;
  * Collects what a MIME walk finds, within {@link MimeLimits}, into a {@link DecodedMail}; the walk
  * itself belongs to the parser. Also captures the bytes of one wanted attachment. One per decode;
  * not thread-safe.
+ *
+ * <p>Public so that another MIME parser (the benchmarks' Jakarta Mail and mime4j-dom decoders)
+ * fills a {@link DecodedMail} by the same rules and limits as {@link MailDecoder}: the same header
+ * decoding, text budget, part count and problem list.
  */
-final class DecodedMailBuilder {
+public final class DecodedMailBuilder {
   static final int MAX_PROBLEMS = 20;
 
   private final MimeLimits limits;
@@ -45,8 +49,13 @@ final class DecodedMailBuilder {
     this.budget = limits.maxDecodedBytes();
   }
 
+  /** A builder within {@code limits} that keeps no attachment's bytes. */
+  public DecodedMailBuilder(MimeLimits limits) {
+    this(limits, -1);
+  }
+
   /** Adds a top-level header field; {@code rawValue} is unfolded but not yet decoded. */
-  void header(String name, String rawValue) {
+  public void header(String name, String rawValue) {
     headers.add(new MailHeader(name, HeaderText.decodeEncodedWords(rawValue)));
     if (subject == null && name.equalsIgnoreCase("Subject")) {
       subject = headers.getLast().value();
@@ -60,7 +69,7 @@ final class DecodedMailBuilder {
   }
 
   /** Counts one more body part; false once {@link MimeLimits#maxParts()} is passed. */
-  boolean countPart() {
+  public boolean countPart() {
     if (++parts > limits.maxParts()) {
       problem("more than " + limits.maxParts() + " parts: the rest are ignored");
       return false;
@@ -69,17 +78,17 @@ final class DecodedMailBuilder {
   }
 
   /** Reads a text/plain body, decoded with its declared charset (null: sniffed). */
-  void text(InputStream body, String charsetName) throws IOException {
+  public void text(InputStream body, String charsetName) throws IOException {
     append(text, body, charsetName);
   }
 
   /** Reads a text/html body. */
-  void html(InputStream body, String charsetName) throws IOException {
+  public void html(InputStream body, String charsetName) throws IOException {
     append(html, body, charsetName);
   }
 
   /** Appends raw text (of a message that could not be walked) to the text parts. */
-  void rawText(byte[] bytes, int offset, int length) {
+  public void rawText(byte[] bytes, int offset, int length) {
     int kept = (int) Math.min(length, budget);
     if (kept < length) {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
@@ -123,7 +132,7 @@ final class DecodedMailBuilder {
   /**
    * Lists an attachment; reads {@code body} to measure it, or to keep it if it is the wanted one.
    */
-  void attachment(String filename, String contentType, InputStream body) throws IOException {
+  public void attachment(String filename, String contentType, InputStream body) throws IOException {
     int index = attachments.size();
     String type = contentType == null ? "application/octet-stream" : contentType;
     type = type.toLowerCase(Locale.ROOT);
@@ -140,14 +149,14 @@ final class DecodedMailBuilder {
   }
 
   /** Records a problem; the first {@value #MAX_PROBLEMS} distinct ones are kept. */
-  void problem(String description) {
+  public void problem(String description) {
     if (problems.size() < MAX_PROBLEMS) {
       problems.add(description);
     }
   }
 
   /** Marks the message as one whose structure could not be followed. */
-  void malformed(String description) {
+  public void malformed(String description) {
     malformed = true;
     problem(description);
   }
@@ -157,7 +166,8 @@ final class DecodedMailBuilder {
     return Optional.ofNullable(captured);
   }
 
-  DecodedMail build() {
+  /** The decoded mail: everything added so far. */
+  public DecodedMail build() {
     return new DecodedMail(
         subject == null ? "" : subject,
         from == null ? "" : from,

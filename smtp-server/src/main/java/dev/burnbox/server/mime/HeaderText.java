@@ -14,9 +14,10 @@ import org.apache.james.mime4j.stream.RawField;
 /**
  * Header values as readers see them: unfolding, RFC 2047 encoded words (adjacent words in one
  * charset are joined as bytes first, so a multi-byte character split across two words survives),
- * address lists and dates. Lenient: never throws.
+ * address lists and dates. Lenient: never throws. {@link #unfold} is public for other MIME parsers
+ * that fill a {@link DecodedMailBuilder}.
  */
-final class HeaderText {
+public final class HeaderText {
   private static final String ADDRESS_SPECIALS = ",;<>\"@:()[]\\";
 
   private HeaderText() {}
@@ -24,7 +25,7 @@ final class HeaderText {
   /**
    * {@code value} with each line fold (a line break and the white space after it) made one space.
    */
-  static String unfold(String value) {
+  public static String unfold(String value) {
     int lineBreak = nextLineBreak(value, 0);
     if (lineBreak < 0) {
       return value.strip();

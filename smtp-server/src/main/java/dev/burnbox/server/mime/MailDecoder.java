@@ -255,7 +255,7 @@ public final class MailDecoder {
   }
 
   /** The value of a raw header field: after the colon, UTF-8 if valid, unfolded. */
-  static String headerValue(ByteSequence raw) {
+  public static String headerValue(ByteSequence raw) {
     byte[] bytes = raw.toByteArray();
     int colon = 0;
     while (colon < bytes.length && bytes[colon] != ':') {

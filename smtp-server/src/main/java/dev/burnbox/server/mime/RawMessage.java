@@ -4,11 +4,11 @@ package dev.burnbox.server.mime;
  * The last resort for messages no MIME parser can follow: header fields split by hand at the first
  * blank line, and everything after it kept as text. Never throws.
  */
-final class RawMessage {
+public final class RawMessage {
   private RawMessage() {}
 
   /** A malformed {@link DecodedMail} of {@code raw}, with {@code problem} as the reason. */
-  static DecodedMail decode(byte[] raw, MimeLimits limits, String problem) {
+  public static DecodedMail decode(byte[] raw, MimeLimits limits, String problem) {
     DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1);
     mail.malformed(problem);
     int bodyStart = 0;

@@ -15,9 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Turns bytes into text the way mail readers do: declared charsets are honoured when Java knows
  * them, undeclared, ASCII-declared and unknown ones are read as UTF-8 when the bytes are valid
- * UTF-8 and as windows-1252 otherwise. Never throws; malformed sequences become U+FFFD.
+ * UTF-8 and as windows-1252 otherwise. Never throws; malformed sequences become U+FFFD. {@link
+ * #decodeUtf8OrWindows1252} is public for other MIME parsers that fill a {@link
+ * DecodedMailBuilder}.
  */
-final class TextCharsets {
+public final class TextCharsets {
   static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
   /** Looking up a name Java does not know walks the charset providers each time: remember. */
@@ -91,7 +93,7 @@ final class TextCharsets {
   }
 
   /** UTF-8 if {@code bytes} are pure ASCII or valid UTF-8, else windows-1252. */
-  static String decodeUtf8OrWindows1252(byte[] bytes, int offset, int length) {
+  public static String decodeUtf8OrWindows1252(byte[] bytes, int offset, int length) {
     boolean ascii = true;
     for (int i = offset; i < offset + length; i++) {
       if (bytes[i] < 0) {

@@ -9,8 +9,11 @@ import dev.burnbox.mailstore.RefusalReason;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.smtp.Answer;
 import dev.burnbox.server.smtp.Envelope;
 import dev.burnbox.server.smtp.MessageAcceptor;
+import dev.burnbox.server.smtp.Refusal;
+import dev.burnbox.server.smtp.Refused;
 import dev.burnbox.server.smtp.SmtpReply;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,9 +32,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees: a 250 reply means {@link InboxStore#deliver} answered {@link
  * DeliveryResult.Delivered}; every other outcome (spam rejected, subject banned, store refused, an
- * unexpected error) is a 4xx or 5xx reply with nothing stored, so the sender keeps the mail. Every
- * refusal is counted in {@code burnbox.messages.refused} by {@code reason}; scan and decode times
- * are recorded as histograms ({@code burnbox.pipeline.scan}, {@code burnbox.pipeline.decode}).
+ * unexpected error) is a {@link Refused} with nothing stored, so the sender keeps the mail. Each is
+ * a {@link Refusal} of stage {@code pipeline} or, for the store's {@link RefusalReason}s, {@code
+ * store}; the intake sends, counts and logs it with its own. Scan and decode times are recorded as
+ * histograms ({@code burnbox.pipeline.scan}, {@code burnbox.pipeline.decode}).
  *
  * <p>Thread-safe: sessions call {@link #accept} concurrently; it runs on the caller's thread.
  */
@@ -51,7 +55,6 @@ public final class IntakePipeline implements MessageAcceptor {
   private final SpamPolicy policy;
   private final SubjectFloodFilter floodFilter;
   private final InboxStore store;
-  private final RefusalCounter refusals;
   private final Timer decodeTimer;
   private final Timer scanTimer;
   private final Counter stored;
@@ -72,7 +75,6 @@ public final class IntakePipeline implements MessageAcceptor {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.floodFilter = floodFilter;
     this.store = Objects.requireNonNull(store, "store");
-    this.refusals = new RefusalCounter(registry, "burnbox.messages.refused", log);
     this.decodeTimer =
         Timer.builder("burnbox.pipeline.decode")
             .description("time to decode a message's MIME structure")
@@ -98,42 +100,38 @@ public final class IntakePipeline implements MessageAcceptor {
    * never accepted for a recipient the store cannot list it under.
    */
   @Override
-  public Optional<SmtpReply> checkRecipient(String address) {
+  public Optional<Refused> checkRecipient(String address) {
     try {
       InboxName.fromAddress(address);
       return Optional.empty();
     } catch (IllegalArgumentException e) {
-      refusals.count("bad_mailbox_name", e.getMessage());
-      return Optional.of(new SmtpReply(553, "5.1.3", "Mailbox name not allowed"));
+      return Optional.of(Refusal.BAD_MAILBOX_NAME.because(e.getMessage()));
     }
   }
 
   @Override
-  public SmtpReply accept(Envelope envelope, byte[] raw) {
+  public Answer accept(Envelope envelope, byte[] raw) {
     try {
       return process(envelope, raw);
     } catch (RuntimeException e) {
       log.error("could not process a message from {}; answered 451", envelope.client(), e);
-      refusals.count("internal_error", e.toString());
-      return new SmtpReply(451, "4.3.0", "Local error in processing; try again later");
+      return Refusal.INTERNAL_ERROR.because(e.toString());
     }
   }
 
-  private SmtpReply process(Envelope envelope, byte[] raw) {
+  private Answer process(Envelope envelope, byte[] raw) {
     DecodedMail mail = decodeTimer.record(() -> decoder.decode(raw));
 
     if (floodFilter != null
         && !envelope.trustedClient()
         && floodFilter.recordAndCheckBanned(mail.subject())) {
-      refusals.count("subject_flood", envelope.client().getHostAddress());
-      return new SmtpReply(550, "5.7.1", "Subject banned for flooding; try again later");
+      return Refusal.SUBJECT_FLOOD.because("");
     }
 
     SpamVerdict verdict = scanTimer.record(() -> scanner.scan(mail.scanParts()));
     boolean spam = verdict.spam();
     if (spam && policy == SpamPolicy.REJECT) {
-      refusals.count("spam", envelope.client().getHostAddress() + " " + verdict.terms());
-      return new SmtpReply(550, "5.7.1", "Message rejected as spam");
+      return Refusal.SPAM.because(String.valueOf(verdict.terms()));
     }
 
     List<InboxName> inboxes = new ArrayList<>(envelope.recipients().size());
@@ -159,20 +157,18 @@ public final class IntakePipeline implements MessageAcceptor {
         yield SmtpReply.ok(
             "Ok: delivered to " + delivered.ids().size() + " inbox(es) as " + first.value());
       }
-      case DeliveryResult.Refused refused -> refuse(refused);
+      case DeliveryResult.Refused refused -> refusal(refused.reason()).because(refused.detail());
     };
   }
 
-  private SmtpReply refuse(DeliveryResult.Refused refused) {
-    if (refused.reason() == RefusalReason.TOO_LARGE_FOR_STORE) {
-      refusals.count("store_too_large", refused.detail());
-      return new SmtpReply(552, "5.3.4", "Message too large for the store");
-    }
-    if (refused.reason() == RefusalReason.STORE_UNAVAILABLE) {
-      refusals.count("store_unavailable", refused.detail());
-      return new SmtpReply(451, "4.3.0", "Mail store unavailable; try again later");
-    }
-    refusals.count("store_full", refused.detail());
-    return new SmtpReply(452, "4.3.1", "Insufficient storage; try again later");
+  /**
+   * The store's reason as a refusal of the one vocabulary; exhaustive, so a new store reason does
+   * not compile until it has its reply.
+   */
+  static Refusal refusal(RefusalReason reason) {
+    return switch (reason) {
+      case TOO_LARGE_FOR_STORE -> Refusal.STORE_TOO_LARGE;
+      case STORE_UNAVAILABLE -> Refusal.STORE_UNAVAILABLE;
+    };
   }
 }

@@ -22,7 +22,7 @@ import java.util.Objects;
  * and bare LF are content, not line ends. Input that ends before the terminator throws {@link
  * EOFException}. Not thread-safe; O(n) in the bytes read, allocating one block.
  */
-final class DotTerminatedContent extends InputStream {
+public final class DotTerminatedContent extends InputStream {
   private static final int BLOCK = 4096;
 
   /** Where the scanner is within the current line. */
@@ -54,7 +54,8 @@ final class DotTerminatedContent extends InputStream {
   private int outLength;
   private int written;
 
-  DotTerminatedContent(InputStream in) {
+  /** Reads the content from {@code in}, which should support {@link InputStream#mark}. */
+  public DotTerminatedContent(InputStream in) {
     this.in = in;
     this.block = new byte[in.markSupported() ? BLOCK : 1];
   }

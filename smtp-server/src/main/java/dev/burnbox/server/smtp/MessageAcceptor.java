@@ -13,23 +13,26 @@ import java.util.Optional;
 public interface MessageAcceptor {
 
   /**
-   * Handles one message and returns the reply to its end of DATA. A positive (2xx) reply promises
-   * the message is stored and retrievable; any other reply promises nothing was stored.
+   * Handles one message and returns the answer to its end of DATA. A positive (2xx) reply promises
+   * the message is stored and retrievable; any other answer promises nothing was stored. A refusal
+   * should be a {@link Refused}, which the intake counts and logs with its own refusals; a
+   * non-positive {@link SmtpReply} is sent as it is, uncounted.
    *
    * @param envelope the session's envelope for this message
    * @param raw the message exactly as received (dot-unstuffed, CRLF line ends kept); owned by the
    *     callee from now on
-   * @return the reply the SMTP session sends
+   * @return what the SMTP session answers
    */
-  SmtpReply accept(Envelope envelope, byte[] raw);
+  Answer accept(Envelope envelope, byte[] raw);
 
   /**
    * Checks one RCPT TO address at a served domain before the intake accepts it, e.g. that its local
    * part is a valid inbox name.
    *
-   * @return empty to accept the recipient, or the refusal reply (e.g. 553 5.1.3)
+   * @return empty to accept the recipient, or the refusal (e.g. {@link Refusal#BAD_MAILBOX_NAME}),
+   *     which the intake sends, counts and logs
    */
-  default Optional<SmtpReply> checkRecipient(String address) {
+  default Optional<Refused> checkRecipient(String address) {
     return Optional.empty();
   }
 }

@@ -88,10 +88,9 @@ final class MessageTransaction implements MessageHandler {
     if (!shared.settings.serves(domain)) {
       throw reject(Refusal.UNSERVED_DOMAIN, recipient);
     }
-    Optional<SmtpReply> refused = shared.acceptor.checkRecipient(recipient);
-    if (refused.isPresent()) { // the acceptor counts and logs its own refusals
-      throw new RejectException(
-          refused.get().code(), refused.get().enhancedStatus() + " " + refused.get().text());
+    Optional<Refused> refused = shared.acceptor.checkRecipient(recipient);
+    if (refused.isPresent()) {
+      throw reject(refused.get().refusal(), refused.get().detail());
     }
     String key = recipient.toLowerCase(Locale.ROOT);
     if (recipientKeys.contains(key)) {
@@ -176,8 +175,9 @@ final class MessageTransaction implements MessageHandler {
 
   /**
    * Ends the content: refuses it if too large, with a too long line or cut short by the in-flight
-   * budget ({@code 452 4.3.1}), else hands it to the acceptor and returns the acceptor's reply (a
-   * failing acceptor yields {@code 451 4.3.0}). Gives the buffered bytes back either way.
+   * budget ({@code 452 4.3.1}), else hands it to the acceptor and returns the acceptor's reply, or
+   * its refusal's, counted and logged (a failing acceptor yields {@code 451 4.3.0}). Gives the
+   * buffered bytes back either way.
    */
   SmtpReply finish() {
     try {
@@ -212,7 +212,13 @@ final class MessageTransaction implements MessageHandler {
     SmtpReply reply;
     byte[] raw = content.toByteArray();
     try {
-      reply = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
+      Answer answer = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
+      reply =
+          switch (answer) {
+            case SmtpReply given -> given;
+            case Refused refused ->
+                shared.refusals.record(refused.refusal(), client.address(), refused.detail());
+          };
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the intake is stopping
       reply = shared.refusals.record(Refusal.ACCEPTOR_FAILED, client.address(), "interrupted");

@@ -1,43 +1,214 @@
 package dev.burnbox.server.smtp;
 
+import java.util.Locale;
+
 /**
- * Every reason the intake refuses something, with its reply and its {@code reason} tag on the
- * {@code burnbox.smtp.refusals} counter. (SubEtha itself sends the command timeout reply, without
- * the enhanced code shown here, and the reply to unknown commands, which is not counted.)
+ * Every reason Burnbox refuses a connection, a command or a message: its SMTP reply (code, enhanced
+ * status code, text), the {@link Stage} that decides it, and its {@code reason} tag on the one
+ * refusal counter, {@code burnbox.refusals{stage, reason}} ({@code burnbox_refusals_total} in
+ * Prometheus). The intake decides the protocol and resource refusals itself; the pipeline answers
+ * its acceptor calls with {@link Refused} values made from these constants ({@link #because}),
+ * mapping the store's own refusals onto them; the intake sends, counts and logs them all through
+ * one throttle.
+ *
+ * <p>Guarantees: the reply of a constant never changes once released (clients and tests rely on the
+ * exact lines); tags are unique, lower-case snake_case; docs/security.md lists every constant,
+ * checked by {@code RefusalTableTest}. {@link #SYNTAX} and {@link #BAD_SEQUENCE} keep their code
+ * and enhanced status but may say more precisely what was wrong (e.g. {@code Send HELO or EHLO
+ * first}). SubEtha itself answers unknown verbs (not counted) and a command timeout, without the
+ * enhanced code shown here.
  */
-enum Refusal {
-  TOO_MANY_CONNECTIONS(421, "4.7.0", "Too many connections, try again later"),
-  TOO_MANY_CONNECTIONS_PER_IP(421, "4.7.0", "Too many connections from your address, try later"),
-  SHUTTING_DOWN(421, "4.3.2", "Service shutting down, try again later"),
-  RATE_LIMITED(450, "4.7.0", "Too many messages from your address, try again later"),
-  NULL_SENDER(550, "5.7.1", "Null sender not accepted here"),
-  BAD_SEQUENCE(503, "5.5.1", "Bad sequence of commands"),
-  SYNTAX(501, "5.5.4", "Syntax error in parameters"),
-  BAD_SENDER_ADDRESS(501, "5.1.7", "Bad sender address syntax"),
-  BAD_RECIPIENT_ADDRESS(501, "5.1.3", "Bad recipient address syntax"),
-  UNSERVED_DOMAIN(550, "5.7.1", "Relay access denied: domain not served here"),
-  TOO_MANY_RECIPIENTS(452, "4.5.3", "Too many recipients"),
-  MESSAGE_TOO_LARGE(552, "5.3.4", "Message size exceeds fixed limit"),
-  LINE_TOO_LONG(500, "5.5.2", "Line too long"),
-  COMMAND_TIMEOUT(421, "4.4.2", "Timeout waiting for data from client"),
-  DATA_TIMEOUT(421, "4.4.2", "Timeout waiting for message data, closing connection"),
-  NOT_IMPLEMENTED(502, "5.5.1", "Command not implemented"),
-  INFLIGHT_BYTES(452, "4.3.1", "Insufficient system storage, try again later"),
-  ACCEPTOR_FAILED(451, "4.3.0", "Local error in processing, try again later");
+public enum Refusal {
+  TOO_MANY_CONNECTIONS(
+      Stage.INTAKE,
+      421,
+      "4.7.0",
+      "Too many connections, try again later",
+      "a connection while `--max-connections` sessions are open"),
+  TOO_MANY_CONNECTIONS_PER_IP(
+      Stage.INTAKE,
+      421,
+      "4.7.0",
+      "Too many connections from your address, try later",
+      "a connection from an untrusted address that has `--max-connections-per-ip` open"),
+  SHUTTING_DOWN(
+      Stage.INTAKE,
+      421,
+      "4.3.2",
+      "Service shutting down, try again later",
+      "a connection or a MAIL while the service stops"),
+  RATE_LIMITED(
+      Stage.INTAKE,
+      450,
+      "4.7.0",
+      "Too many messages from your address, try again later",
+      "a MAIL from an untrusted address over `--per-ip-rate`"),
+  NULL_SENDER(
+      Stage.INTAKE,
+      550,
+      "5.7.1",
+      "Null sender not accepted here",
+      "`MAIL FROM:<>` with `--null-sender refuse`"),
+  BAD_SEQUENCE(
+      Stage.INTAKE,
+      503,
+      "5.5.1",
+      "Bad sequence of commands",
+      "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction...);"
+          + " the text says which"),
+  SYNTAX(
+      Stage.INTAKE,
+      501,
+      "5.5.4",
+      "Syntax error in parameters",
+      "a command whose arguments do not parse; the text gives the expected syntax"),
+  BAD_SENDER_ADDRESS(
+      Stage.INTAKE,
+      501,
+      "5.1.7",
+      "Bad sender address syntax",
+      "a MAIL address with white space, brackets or control characters"),
+  BAD_RECIPIENT_ADDRESS(
+      Stage.INTAKE,
+      501,
+      "5.1.3",
+      "Bad recipient address syntax",
+      "a RCPT address with white space, brackets or control characters"),
+  UNSERVED_DOMAIN(
+      Stage.INTAKE,
+      550,
+      "5.7.1",
+      "Relay access denied: domain not served here",
+      "a RCPT to a domain not in `--domains` (nothing is ever relayed)"),
+  TOO_MANY_RECIPIENTS(
+      Stage.INTAKE,
+      452,
+      "4.5.3",
+      "Too many recipients",
+      "a RCPT past `--max-recipients` distinct recipients"),
+  MESSAGE_TOO_LARGE(
+      Stage.INTAKE,
+      552,
+      "5.3.4",
+      "Message size exceeds fixed limit",
+      "a `SIZE=` or content over `--max-message-size`"),
+  LINE_TOO_LONG(
+      Stage.INTAKE, 500, "5.5.2", "Line too long", "a message line over `--max-line-length`"),
+  COMMAND_TIMEOUT(
+      Stage.INTAKE,
+      421,
+      "4.4.2",
+      "Timeout waiting for data from client",
+      "no whole command within `--command-timeout`: a stalled session is cut with this reply;"
+          + " SubEtha's own read timeout answers `421 Timeout waiting for data from client.`"),
+  DATA_TIMEOUT(
+      Stage.INTAKE,
+      421,
+      "4.4.2",
+      "Timeout waiting for message data, closing connection",
+      "message content stalled for `--data-timeout`"),
+  NOT_IMPLEMENTED(Stage.INTAKE, 502, "5.5.1", "Command not implemented", "AUTH, EXPN"),
+  INFLIGHT_BYTES(
+      Stage.INTAKE,
+      452,
+      "4.3.1",
+      "Insufficient system storage, try again later",
+      "a message while messages arriving hold `--max-inflight-bytes`"),
+  ACCEPTOR_FAILED(
+      Stage.INTAKE,
+      451,
+      "4.3.0",
+      "Local error in processing, try again later",
+      "the pipeline threw or was interrupted by a stop"),
+  BAD_MAILBOX_NAME(
+      Stage.PIPELINE,
+      553,
+      "5.1.3",
+      "Mailbox name not allowed",
+      "a RCPT whose local part is no inbox name (`[A-Za-z0-9._+-]`, at most 64)"),
+  SUBJECT_FLOOD(
+      Stage.PIPELINE,
+      550,
+      "5.7.1",
+      "Subject banned for flooding; try again later",
+      "a message from an untrusted client whose subject is banned (`--subject-flood-*`)"),
+  SPAM(
+      Stage.PIPELINE,
+      550,
+      "5.7.1",
+      "Message rejected as spam",
+      "a message whose spam probability reaches the threshold, with `--spam reject`"),
+  INTERNAL_ERROR(
+      Stage.PIPELINE,
+      451,
+      "4.3.0",
+      "Local error in processing; try again later",
+      "an unexpected error while decoding, scanning or delivering (logged with its stack)"),
+  STORE_TOO_LARGE(
+      Stage.STORE,
+      552,
+      "5.3.4",
+      "Message too large for the store",
+      "a message the store can never hold, even empty (`--store-max-bytes`, a Redis partition's"
+          + " share)"),
+  STORE_UNAVAILABLE(
+      Stage.STORE,
+      451,
+      "4.3.0",
+      "Mail store unavailable; try again later",
+      "Redis unreachable or slower than its timeout");
 
+  /** Where a refusal is decided, the {@code stage} tag of the counter. */
+  public enum Stage {
+    /** The SMTP intake: connection limits, protocol, envelope and content limits. */
+    INTAKE,
+    /** The pipeline behind it: inbox names, the subject flood ban, the spam policy, its errors. */
+    PIPELINE,
+    /** The store's answer to a delivery, as the pipeline maps it. */
+    STORE;
+
+    /** The metric tag, e.g. {@code intake}. */
+    public String tag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private final Stage stage;
   private final SmtpReply reply;
+  private final String situation;
 
-  Refusal(int code, String enhancedStatus, String text) {
+  Refusal(Stage stage, int code, String enhancedStatus, String text, String situation) {
+    this.stage = stage;
     this.reply = new SmtpReply(code, enhancedStatus, text);
+    this.situation = situation;
+  }
+
+  /** Who decides this refusal. */
+  public Stage stage() {
+    return stage;
   }
 
   /** The reply sent to the client. */
-  SmtpReply reply() {
+  public SmtpReply reply() {
     return reply;
   }
 
   /** The metric tag, e.g. {@code too_many_recipients}. */
-  String tag() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+  public String tag() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** When it is given, in a few words (markdown), for the documentation. */
+  public String situation() {
+    return situation;
+  }
+
+  /**
+   * This refusal of one message or recipient, for a {@link MessageAcceptor} to answer.
+   *
+   * @param detail what was refused, for the log line (escaped there); may be empty
+   */
+  public Refused because(String detail) {
+    return new Refused(this, detail);
   }
 }

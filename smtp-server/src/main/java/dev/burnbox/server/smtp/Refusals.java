@@ -10,13 +10,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts each refusal on {@code burnbox.smtp.refusals{reason}} and logs it, at most one line per
- * reason per {@link #LOG_WINDOW_SECONDS} seconds so a flood of bad clients cannot flood the log;
- * the next line logged for a reason says how many were left out. The client text in a line passes
- * through {@link LogText#printable}, so it cannot forge or break log lines. Thread-safe.
+ * The one place refusals are counted and logged: each {@link Refusal}, the intake's own and those
+ * its acceptor (the pipeline, for itself and the store) answers, on {@value #METRIC}{@code {stage,
+ * reason}} (every reason registered from the start, so a dashboard sees zeros, not gaps), and in a
+ * log line, at most one per reason per {@link #LOG_WINDOW_SECONDS} seconds so a flood of bad
+ * clients cannot flood the log; the next line logged for a reason says how many were left out. The
+ * client text in a line passes through {@link LogText#printable}, so it cannot forge or break log
+ * lines. Thread-safe.
  */
 final class Refusals {
   static final long LOG_WINDOW_SECONDS = 10;
+
+  /** The counter's name; Prometheus shows it as {@code burnbox_refusals_total}. */
+  static final String METRIC = "burnbox.refusals";
+
   private static final Logger log = LoggerFactory.getLogger(Refusals.class);
 
   private final Map<Refusal, Counter> counters = new EnumMap<>(Refusal.class);
@@ -28,8 +35,9 @@ final class Refusals {
     for (Refusal refusal : Refusal.values()) {
       counters.put(
           refusal,
-          Counter.builder("burnbox.smtp.refusals")
-              .description("SMTP commands and connections refused by the intake")
+          Counter.builder(METRIC)
+              .description("connections, commands and messages refused, by stage and reason")
+              .tag("stage", refusal.stage().tag())
               .tag("reason", refusal.tag())
               .register(registry));
       windows.put(refusal, new LogWindow(LOG_WINDOW_SECONDS));

@@ -24,8 +24,9 @@ import org.subethamail.smtp.server.SMTPServer;
  * MessageAcceptor} and answers with its reply. One thread (virtual or platform) per connection, or
  * a fixed pool ({@link ThreadModel#POOL}).
  *
- * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal is counted on {@code
- * burnbox.smtp.refusals{reason}}. Other meters: {@code burnbox.smtp.sessions}, {@code
+ * <p>Limits and refusals are described on {@link IntakeSettings}; each refusal, the intake's and
+ * the acceptor's ({@link Refused}), is counted on {@code burnbox.refusals{stage, reason}} and
+ * logged by one throttle ({@link Refusal}). Other meters: {@code burnbox.smtp.sessions}, {@code
  * burnbox.smtp.sessions.active}, {@code burnbox.smtp.messages{outcome}}, {@code
  * burnbox.smtp.bytes}, {@code burnbox.smtp.inflight.bytes}.
  *

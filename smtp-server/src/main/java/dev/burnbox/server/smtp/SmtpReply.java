@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  *     code's first digit
  * @param text a one-line explanation without CR or LF
  */
-public record SmtpReply(int code, String enhancedStatus, String text) {
+public record SmtpReply(int code, String enhancedStatus, String text) implements Answer {
   private static final Pattern ENHANCED = Pattern.compile("[245]\\.\\d{1,3}\\.\\d{1,3}");
 
   /**

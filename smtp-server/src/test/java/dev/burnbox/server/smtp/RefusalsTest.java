@@ -48,8 +48,7 @@ class RefusalsTest {
     assertThat(lines.list.getLast().getFormattedMessage())
         .contains(
             "rate_limited", "192.0.2.1", "450 4.7.0", "99 more rate_limited refusals not logged");
-    assertThat(
-            registry.get("burnbox.smtp.refusals").tag("reason", "rate_limited").counter().count())
+    assertThat(registry.get("burnbox.refusals").tag("reason", "rate_limited").counter().count())
         .isEqualTo(101);
   }
 

@@ -63,7 +63,7 @@ class SmtpIntakeAbuseTest {
   }
 
   private double refusals(String reason) {
-    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+    return TestIntakes.count(registry, "burnbox.refusals", "reason", reason);
   }
 
   private static String ascii(byte[] raw) {

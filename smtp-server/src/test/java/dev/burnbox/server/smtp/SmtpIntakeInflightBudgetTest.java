@@ -71,7 +71,7 @@ class SmtpIntakeInflightBudgetTest {
 
     SmtpScript second = inData("127.0.0.3");
     assertThat(second.send(body(40 * 1024) + ".")).startsWith("452 4.3.1");
-    assertThat(TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", "inflight_bytes"))
+    assertThat(TestIntakes.count(registry, "burnbox.refusals", "reason", "inflight_bytes"))
         .isEqualTo(1);
     assertThat(inflight()).isLessThanOrEqualTo(BUDGET);
 

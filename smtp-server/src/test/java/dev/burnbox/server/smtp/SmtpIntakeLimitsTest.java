@@ -39,7 +39,7 @@ class SmtpIntakeLimitsTest {
   }
 
   private double refusals(String reason) {
-    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+    return TestIntakes.count(registry, "burnbox.refusals", "reason", reason);
   }
 
   @ParameterizedTest

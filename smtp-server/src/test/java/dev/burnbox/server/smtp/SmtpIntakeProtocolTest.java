@@ -49,7 +49,7 @@ class SmtpIntakeProtocolTest {
   }
 
   private double refusals(String reason) {
-    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+    return TestIntakes.count(registry, "burnbox.refusals", "reason", reason);
   }
 
   @Test

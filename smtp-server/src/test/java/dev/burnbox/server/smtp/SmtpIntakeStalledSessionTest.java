@@ -69,7 +69,7 @@ class SmtpIntakeStalledSessionTest {
   }
 
   private double refusals(String reason) {
-    return TestIntakes.count(registry, "burnbox.smtp.refusals", "reason", reason);
+    return TestIntakes.count(registry, "burnbox.refusals", "reason", reason);
   }
 
   private double activeSessions() {
@@ -144,7 +144,7 @@ class SmtpIntakeStalledSessionTest {
           }
 
           @Override
-          public Optional<SmtpReply> checkRecipient(String address) {
+          public Optional<Refused> checkRecipient(String address) {
             return Optional.empty();
           }
         };

@@ -1,0 +1,13 @@
+/**
+ * Burnbox's inbox store: the {@link dev.burnbox.mailstore.InboxStore} contract and its memory and
+ * Redis backends. Exports only {@code dev.burnbox.mailstore}; everything else (Redis scripts, codec
+ * internals, snapshots' format) stays inside.
+ */
+module dev.burnbox.mailstore {
+  requires com.github.luben.zstd_jni;
+  requires com.google.common;
+  requires org.apache.commons.pool2;
+  requires redis.clients.jedis;
+
+  exports dev.burnbox.mailstore;
+}

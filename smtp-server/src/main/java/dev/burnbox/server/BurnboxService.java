@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * store and the web server, wired top to bottom as the mail flows (socket, session, message,
  * decode, scan, store, web).
  *
- * <p>{@link #start} binds both ports and logs {@code listening smtp=PORT http=PORT}; {@link #close}
- * stops taking connections, lets sessions in flight finish within the shutdown grace, then stops
- * the web server. Start and close from one thread; everything else is thread-safe.
+ * <p>{@link #start} binds both ports (and the metrics port, if the settings give one) and logs
+ * {@code listening smtp=PORT http=PORT} (followed by {@code metrics=PORT}); {@link #close} stops
+ * taking connections, lets sessions in flight finish within the shutdown grace, then stops the web
+ * server. Start and close from one thread; everything else is thread-safe.
  */
 public final class BurnboxService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BurnboxService.class);
@@ -78,6 +80,8 @@ public final class BurnboxService implements AutoCloseable {
         new WebServer(
             settings.httpBindAddress() == null ? null : settings.httpBindAddress().getHostAddress(),
             settings.httpPort(),
+            settings.webLimits(),
+            settings.metrics(),
             store,
             decoder,
             scanner,
@@ -142,7 +146,11 @@ public final class BurnboxService implements AutoCloseable {
         scanner.threshold(),
         scanner.matcherKind().cliName(),
         settings.spamPolicy().name().toLowerCase(Locale.ROOT));
-    log.info("listening smtp={} http={}", intake.port(), web.port());
+    log.info(
+        "listening smtp={} http={}{}",
+        intake.port(),
+        web.port(),
+        web.metricsPort().isPresent() ? " metrics=" + web.metricsPort().getAsInt() : "");
   }
 
   /** The SMTP port listened on. */
@@ -153,6 +161,11 @@ public final class BurnboxService implements AutoCloseable {
   /** The HTTP port listened on. */
   public int httpPort() {
     return web.port();
+  }
+
+  /** The port {@code /metrics} is served on alone, if the settings gave it one. */
+  public OptionalInt metricsPort() {
+    return web.metricsPort();
   }
 
   /** The inbox store mail is delivered to. */

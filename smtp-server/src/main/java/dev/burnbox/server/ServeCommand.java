@@ -7,6 +7,7 @@ import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
+import dev.burnbox.server.web.MetricsEndpoint;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -68,6 +70,55 @@ final class ServeCommand implements Callable<Integer> {
   String bind;
 
   @Option(
+      names = "--http-max-connections",
+      paramLabel = "N",
+      defaultValue = "${env:BURNBOX_HTTP_MAX_CONNECTIONS:-2000}",
+      description =
+          "Concurrent web connections, event streams included; at the cap the web port stops"
+              + " accepting until one closes (BURNBOX_HTTP_MAX_CONNECTIONS, default"
+              + " ${DEFAULT-VALUE}).")
+  int httpMaxConnections;
+
+  @Option(
+      names = "--http-max-connections-per-ip",
+      paramLabel = "N",
+      defaultValue = "${env:BURNBOX_HTTP_MAX_CONNECTIONS_PER_IP:-50}",
+      description =
+          "Concurrent web connections from one untrusted address; more are closed at once"
+              + " (BURNBOX_HTTP_MAX_CONNECTIONS_PER_IP, default ${DEFAULT-VALUE}).")
+  int httpMaxConnectionsPerIp;
+
+  @Option(
+      names = "--http-head-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "${env:BURNBOX_HTTP_HEAD_TIMEOUT:-20s}",
+      converter = OptionValues.Durations.class,
+      description =
+          "Deadline for a whole request head from a connection's opening or its previous response;"
+              + " trickling bytes do not extend it (BURNBOX_HTTP_HEAD_TIMEOUT, default"
+              + " ${DEFAULT-VALUE}).")
+  Duration httpHeadTimeout;
+
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "web|off|N",
+      defaultValue = "${env:BURNBOX_METRICS_PORT:-web}",
+      description =
+          "Where /metrics is served: web (on the web port), off, or a port of its own on"
+              + " --metrics-bind, and then not on the web port; 0 picks a free one"
+              + " (BURNBOX_METRICS_PORT, default ${DEFAULT-VALUE}).")
+  String metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "${env:BURNBOX_METRICS_BIND}",
+      description =
+          "Address of the metrics port of --metrics-port N (BURNBOX_METRICS_BIND, default"
+              + " 127.0.0.1).")
+  String metricsBind;
+
+  @Option(
       names = "--hostname",
       defaultValue = "${env:BURNBOX_HOSTNAME}",
       description =
@@ -79,7 +130,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "LIST",
       defaultValue = "${env:BURNBOX_DOMAINS:-}",
       description =
-          "Comma-separated domains to accept mail for; others get 550 (BURNBOX_DOMAINS, default every domain).")
+          "Comma-separated domains to accept mail for; others get 550 (BURNBOX_DOMAINS, default"
+              + " every domain).")
   String domains;
 
   @Option(
@@ -87,7 +139,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "MODEL",
       defaultValue = "${env:BURNBOX_THREADS:-virtual}",
       description =
-          "virtual or platform: one thread per SMTP connection; pool: a fixed pool of --pool-threads (BURNBOX_THREADS, default ${DEFAULT-VALUE}).")
+          "virtual or platform: one thread per SMTP connection; pool: a fixed pool of"
+              + " --pool-threads (BURNBOX_THREADS, default ${DEFAULT-VALUE}).")
   ThreadModel threads;
 
   @Option(
@@ -95,7 +148,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_POOL_THREADS:-50}",
       description =
-          "Threads of the fixed pool with --threads=pool (BURNBOX_POOL_THREADS, default ${DEFAULT-VALUE}).")
+          "Threads of the fixed pool with --threads=pool (BURNBOX_POOL_THREADS, default"
+              + " ${DEFAULT-VALUE}).")
   int poolThreads;
 
   @Option(
@@ -104,7 +158,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_MAX_MESSAGE_SIZE:-10MiB}",
       converter = OptionValues.Bytes.class,
       description =
-          "Largest message; bigger ones get 552 (BURNBOX_MAX_MESSAGE_SIZE, default ${DEFAULT-VALUE}).")
+          "Largest message; bigger ones get 552 (BURNBOX_MAX_MESSAGE_SIZE, default"
+              + " ${DEFAULT-VALUE}).")
   long maxMessageSize;
 
   @Option(
@@ -123,7 +178,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_RECIPIENTS:-100}",
       description =
-          "Recipients per message; more get 452 (BURNBOX_MAX_RECIPIENTS, default ${DEFAULT-VALUE}).")
+          "Recipients per message; more get 452 (BURNBOX_MAX_RECIPIENTS, default"
+              + " ${DEFAULT-VALUE}).")
   int maxRecipients;
 
   @Option(
@@ -131,7 +187,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_CONNECTIONS:-2000}",
       description =
-          "Concurrent SMTP connections; more get 421 (BURNBOX_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+          "Concurrent SMTP connections; more get 421 (BURNBOX_MAX_CONNECTIONS, default"
+              + " ${DEFAULT-VALUE}).")
   int maxConnections;
 
   @Option(
@@ -139,7 +196,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_MAX_CONNECTIONS_PER_IP:-50}",
       description =
-          "Concurrent connections from one untrusted address; more get 421 (BURNBOX_MAX_CONNECTIONS_PER_IP, default ${DEFAULT-VALUE}).")
+          "Concurrent connections from one untrusted address; more get 421"
+              + " (BURNBOX_MAX_CONNECTIONS_PER_IP, default ${DEFAULT-VALUE}).")
   int maxConnectionsPerIp;
 
   @Option(
@@ -148,7 +206,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_COMMAND_TIMEOUT:-60s}",
       converter = OptionValues.Durations.class,
       description =
-          "Idle time between SMTP commands before 421 (BURNBOX_COMMAND_TIMEOUT, default ${DEFAULT-VALUE}).")
+          "Idle time between SMTP commands before 421 (BURNBOX_COMMAND_TIMEOUT, default"
+              + " ${DEFAULT-VALUE}).")
   Duration commandTimeout;
 
   @Option(
@@ -157,7 +216,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_DATA_TIMEOUT:-120s}",
       converter = OptionValues.Durations.class,
       description =
-          "Longest stall while message data arrives before 421 (BURNBOX_DATA_TIMEOUT, default ${DEFAULT-VALUE}).")
+          "Longest stall while message data arrives before 421 (BURNBOX_DATA_TIMEOUT, default"
+              + " ${DEFAULT-VALUE}).")
   Duration dataTimeout;
 
   @Option(
@@ -165,7 +225,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "BYTES",
       defaultValue = "${env:BURNBOX_MAX_LINE_LENGTH:-8192}",
       description =
-          "Longest message line including CRLF; longer gets 500 (BURNBOX_MAX_LINE_LENGTH, default ${DEFAULT-VALUE}).")
+          "Longest message line including CRLF; longer gets 500 (BURNBOX_MAX_LINE_LENGTH, default"
+              + " ${DEFAULT-VALUE}).")
   int maxLineLength;
 
   @Option(
@@ -173,7 +234,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "accept|refuse",
       defaultValue = "${env:BURNBOX_NULL_SENDER:-accept}",
       description =
-          "Whether bounces (MAIL FROM:<>) are taken (BURNBOX_NULL_SENDER, default ${DEFAULT-VALUE}).")
+          "Whether bounces (MAIL FROM:<>) are taken (BURNBOX_NULL_SENDER, default"
+              + " ${DEFAULT-VALUE}).")
   NullSender nullSender;
 
   @Option(
@@ -181,7 +243,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "CIDRS",
       defaultValue = "${env:BURNBOX_TRUSTED_NETWORKS:-127.0.0.0/8,::1}",
       description =
-          "Clients exempt from per-IP limits and filters (BURNBOX_TRUSTED_NETWORKS, default ${DEFAULT-VALUE}).")
+          "Clients exempt from per-IP limits and filters (BURNBOX_TRUSTED_NETWORKS, default"
+              + " ${DEFAULT-VALUE}).")
   String trustedNetworks;
 
   @Option(
@@ -189,7 +252,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "PER_MINUTE",
       defaultValue = "${env:BURNBOX_PER_IP_RATE:-120}",
       description =
-          "Messages per minute from one untrusted address; more get 450; 0 = no limit (BURNBOX_PER_IP_RATE, default ${DEFAULT-VALUE}).")
+          "Messages per minute from one untrusted address; more get 450; 0 = no limit"
+              + " (BURNBOX_PER_IP_RATE, default ${DEFAULT-VALUE}).")
   int perIpRate;
 
   @Option(
@@ -197,7 +261,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_COUNT:-200}",
       description =
-          "Messages with one subject within the window that ban it (BURNBOX_SUBJECT_FLOOD_COUNT, default ${DEFAULT-VALUE}).")
+          "Messages with one subject within the window that ban it (BURNBOX_SUBJECT_FLOOD_COUNT,"
+              + " default ${DEFAULT-VALUE}).")
   int subjectFloodCount;
 
   @Option(
@@ -206,7 +271,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_WINDOW:-5m}",
       converter = OptionValues.Durations.class,
       description =
-          "The window of --subject-flood-count (BURNBOX_SUBJECT_FLOOD_WINDOW, default ${DEFAULT-VALUE}).")
+          "The window of --subject-flood-count (BURNBOX_SUBJECT_FLOOD_WINDOW, default"
+              + " ${DEFAULT-VALUE}).")
   Duration subjectFloodWindow;
 
   @Option(
@@ -215,14 +281,16 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_SUBJECT_FLOOD_BAN:-1h}",
       converter = OptionValues.Durations.class,
       description =
-          "How long a flooding subject is refused (BURNBOX_SUBJECT_FLOOD_BAN, default ${DEFAULT-VALUE}).")
+          "How long a flooding subject is refused (BURNBOX_SUBJECT_FLOOD_BAN, default"
+              + " ${DEFAULT-VALUE}).")
   Duration subjectFloodBan;
 
   @Option(
       names = "--no-filters",
       defaultValue = "${env:BURNBOX_NO_FILTERS:-false}",
       description =
-          "Turn the per-IP rate filter and the subject flood ban off for everyone (BURNBOX_NO_FILTERS).")
+          "Turn the per-IP rate filter and the subject flood ban off for everyone"
+              + " (BURNBOX_NO_FILTERS).")
   boolean noFilters;
 
   @Option(
@@ -230,7 +298,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "NAME",
       defaultValue = "${env:BURNBOX_MATCHER:-best}",
       description =
-          "naive, boyer-moore, trie, aho-corasick, wu-manber, org-ahocorasick or best (BURNBOX_MATCHER, default ${DEFAULT-VALUE}).")
+          "naive, boyer-moore, trie, aho-corasick, wu-manber, org-ahocorasick or best"
+              + " (BURNBOX_MATCHER, default ${DEFAULT-VALUE}).")
   String matcher;
 
   @Option(
@@ -238,7 +307,9 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       defaultValue = "${env:BURNBOX_TERMS}",
       description =
-          "Spam model or plain term file (one term per line, or term TAB weight TAB part TAB idf), reloaded when it changes or on SIGHUP (BURNBOX_TERMS, default the built-in learned model).")
+          "Spam model or plain term file (one term per line, or term TAB weight TAB part TAB idf),"
+              + " reloaded when it changes or on SIGHUP (BURNBOX_TERMS, default the built-in"
+              + " learned model).")
   Path terms;
 
   @Option(
@@ -246,7 +317,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "tag|reject",
       defaultValue = "${env:BURNBOX_SPAM:-tag}",
       description =
-          "tag: store and mark spam; reject: answer 550 5.7.1 and store nothing (BURNBOX_SPAM, default ${DEFAULT-VALUE}).")
+          "tag: store and mark spam; reject: answer 550 5.7.1 and store nothing (BURNBOX_SPAM,"
+              + " default ${DEFAULT-VALUE}).")
   SpamPolicy spam;
 
   @Option(
@@ -254,7 +326,9 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "PROBABILITY",
       defaultValue = "${env:BURNBOX_SPAM_THRESHOLD}",
       description =
-          "Probability (between 0 and 1) from which a message is spam (BURNBOX_SPAM_THRESHOLD, default the model's own: for the built-in model the one that flagged at most 0.5% of ham in cross-validation).")
+          "Probability (between 0 and 1) from which a message is spam (BURNBOX_SPAM_THRESHOLD,"
+              + " default the model's own: for the built-in model the one that flagged at most 0.5%%"
+              + " of ham in cross-validation).")
   Double spamThreshold;
 
   @Option(
@@ -262,7 +336,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_INBOX_CAP:-50}",
       description =
-          "Messages per inbox; the oldest goes first (BURNBOX_INBOX_CAP, default ${DEFAULT-VALUE}).")
+          "Messages per inbox; the oldest goes first (BURNBOX_INBOX_CAP, default"
+              + " ${DEFAULT-VALUE}).")
   int inboxCap;
 
   @Option(
@@ -271,7 +346,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_STORE_MAX_BYTES:-256MiB}",
       converter = OptionValues.Bytes.class,
       description =
-          "Memory budget of the store; the oldest mail goes first (BURNBOX_STORE_MAX_BYTES, default ${DEFAULT-VALUE}).")
+          "Memory budget of the store; the oldest mail goes first (BURNBOX_STORE_MAX_BYTES, default"
+              + " ${DEFAULT-VALUE}).")
   long storeMaxBytes;
 
   @Option(
@@ -293,7 +369,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       defaultValue = "${env:BURNBOX_TLS_KEYSTORE}",
       description =
-          "PKCS#12 key store for STARTTLS (BURNBOX_TLS_KEYSTORE, default a self-signed certificate made at start).")
+          "PKCS#12 key store for STARTTLS (BURNBOX_TLS_KEYSTORE, default a self-signed certificate"
+              + " made at start).")
   Path tlsKeystore;
 
   @Option(
@@ -308,7 +385,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "${env:BURNBOX_MIME_MAX_DEPTH:-20}",
       description =
-          "Deepest MIME nesting decoded; deeper parts are kept raw, not scanned (BURNBOX_MIME_MAX_DEPTH, default ${DEFAULT-VALUE}).")
+          "Deepest MIME nesting decoded; deeper parts are kept raw, not scanned"
+              + " (BURNBOX_MIME_MAX_DEPTH, default ${DEFAULT-VALUE}).")
   int mimeMaxDepth;
 
   @Option(
@@ -317,7 +395,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_MIME_MAX_DECODED_SIZE:-4MiB}",
       converter = OptionValues.Bytes.class,
       description =
-          "Most decoded text scanned per message (BURNBOX_MIME_MAX_DECODED_SIZE, default ${DEFAULT-VALUE}).")
+          "Most decoded text scanned per message (BURNBOX_MIME_MAX_DECODED_SIZE, default"
+              + " ${DEFAULT-VALUE}).")
   long mimeMaxDecodedSize;
 
   @Option(
@@ -365,7 +444,8 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:BURNBOX_SHUTDOWN_GRACE:-30s}",
       converter = OptionValues.Durations.class,
       description =
-          "How long sessions in flight may finish on SIGTERM (BURNBOX_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
+          "How long sessions in flight may finish on SIGTERM (BURNBOX_SHUTDOWN_GRACE, default"
+              + " ${DEFAULT-VALUE}).")
   Duration shutdownGrace;
 
   /** Where mail is kept. */
@@ -452,6 +532,10 @@ final class ServeCommand implements Callable<Integer> {
         .smtp(smtp.build())
         .httpBindAddress(bindAddress)
         .httpPort(httpPort)
+        .httpMaxConnections(httpMaxConnections)
+        .httpMaxConnectionsPerIp(httpMaxConnectionsPerIp)
+        .httpHeadTimeout(httpHeadTimeout)
+        .metrics(metrics())
         .inboxCap(inboxCap)
         .storeMaxBytes(storeMaxBytes)
         .ttl(ttl)
@@ -469,6 +553,26 @@ final class ServeCommand implements Callable<Integer> {
         .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
         .redisPartitions(redisPartitions)
         .build();
+  }
+
+  /** {@code --metrics-port} and {@code --metrics-bind} as one setting. */
+  private MetricsEndpoint metrics() {
+    String where = metricsPort.strip().toLowerCase(Locale.ROOT);
+    boolean bindGiven = metricsBind != null && !metricsBind.isBlank();
+    if (where.equals("web") || where.equals("off")) {
+      if (bindGiven) {
+        throw new IllegalArgumentException("--metrics-bind needs --metrics-port N");
+      }
+      return where.equals("web") ? MetricsEndpoint.webPort() : MetricsEndpoint.off();
+    }
+    int port;
+    try {
+      port = Integer.parseInt(where);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--metrics-port must be web, off or a port number: " + metricsPort);
+    }
+    return MetricsEndpoint.ownPort(address(bindGiven ? metricsBind.strip() : "127.0.0.1"), port);
   }
 
   private static Set<String> split(String list) {

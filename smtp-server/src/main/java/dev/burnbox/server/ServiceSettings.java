@@ -6,6 +6,8 @@ import dev.burnbox.server.mime.MimeLimits;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.web.MetricsEndpoint;
+import dev.burnbox.server.web.WebLimits;
 import dev.burnbox.wordlists.SpamModel;
 import java.net.InetAddress;
 import java.net.URI;
@@ -20,6 +22,15 @@ import java.util.Objects;
  * @param smtp the SMTP intake's settings (port, domains, limits, filters, TLS)
  * @param httpBindAddress where the web server listens; null for every interface
  * @param httpPort the web server's port; 0 picks a free one. Default 8080.
+ * @param httpMaxConnections connections the web port holds open at once (see {@link
+ *     WebLimits#maxConnections}). Default 2000.
+ * @param httpMaxConnectionsPerIp connections one untrusted address may hold open on the web port
+ *     (see {@link WebLimits#maxConnectionsPerIp}); {@code smtp.trustedNetworks()} are exempt.
+ *     Default 50.
+ * @param httpHeadTimeout the deadline for a whole request head (see {@link WebLimits#headTimeout}).
+ *     Default 20 s.
+ * @param metrics where {@code /metrics} is served: on the web port (the default), on its own
+ *     address and port, or nowhere
  * @param inboxCap entries per inbox (see {@link InboxStore.Builder#inboxCap})
  * @param storeMaxBytes the store's byte budget (see {@link InboxStore.Builder#maxBytes})
  * @param ttl how long mail is kept (see {@link InboxStore.Builder#ttl})
@@ -43,6 +54,10 @@ public record ServiceSettings(
     IntakeSettings smtp,
     InetAddress httpBindAddress,
     int httpPort,
+    int httpMaxConnections,
+    int httpMaxConnectionsPerIp,
+    Duration httpHeadTimeout,
+    MetricsEndpoint metrics,
     int inboxCap,
     long storeMaxBytes,
     Duration ttl,
@@ -64,17 +79,20 @@ public record ServiceSettings(
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
    *     termsFile, spamThreshold, snapshotFile and redisUrl are required)
-   * @throws IllegalArgumentException if the HTTP port is out of range, the spam threshold is not a
-   *     probability strictly between 0 and 1, both a snapshot file and a Redis URL are given (a
-   *     snapshot saves the memory store), the Redis partitions are not 1 to 256, or a Redis
-   *     partition's share of the byte budget is below the largest message (which the store would
-   *     refuse as too large after SMTP accepted its size)
+   * @throws IllegalArgumentException if the HTTP port is out of range, a web limit is invalid (see
+   *     {@link WebLimits}), the spam threshold is not a probability strictly between 0 and 1, both
+   *     a snapshot file and a Redis URL are given (a snapshot saves the memory store), the Redis
+   *     partitions are not 1 to 256, or a Redis partition's share of the byte budget is below the
+   *     largest message (which the store would refuse as too large after SMTP accepted its size)
    */
   public ServiceSettings {
     Objects.requireNonNull(smtp, "smtp");
     if (httpPort < 0 || httpPort > 65535) {
       throw new IllegalArgumentException("http port must be 0 to 65535: " + httpPort);
     }
+    new WebLimits( // checks the web limits, as webLimits() builds them
+        httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
+    Objects.requireNonNull(metrics, "metrics");
     if (spamThreshold != null) {
       SpamModel.checkThreshold(spamThreshold);
     }
@@ -98,6 +116,12 @@ public record ServiceSettings(
     }
   }
 
+  /** The web port's limits: the {@code http*} settings, with the SMTP side's trusted networks. */
+  public WebLimits webLimits() {
+    return new WebLimits(
+        httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
+  }
+
   /** A builder starting from the defaults. */
   public static Builder builder() {
     return new Builder();
@@ -108,6 +132,10 @@ public record ServiceSettings(
     private IntakeSettings smtp = IntakeSettings.defaults();
     private InetAddress httpBindAddress;
     private int httpPort = DEFAULT_HTTP_PORT;
+    private int httpMaxConnections = WebLimits.DEFAULT_MAX_CONNECTIONS;
+    private int httpMaxConnectionsPerIp = WebLimits.DEFAULT_MAX_CONNECTIONS_PER_IP;
+    private Duration httpHeadTimeout = WebLimits.DEFAULT_HEAD_TIMEOUT;
+    private MetricsEndpoint metrics = MetricsEndpoint.webPort();
     private int inboxCap = InboxStore.Builder.DEFAULT_INBOX_CAP;
     private long storeMaxBytes = InboxStore.Builder.DEFAULT_MAX_BYTES;
     private Duration ttl = InboxStore.Builder.DEFAULT_TTL;
@@ -137,6 +165,26 @@ public record ServiceSettings(
 
     public Builder httpPort(int port) {
       this.httpPort = port;
+      return this;
+    }
+
+    public Builder httpMaxConnections(int connections) {
+      this.httpMaxConnections = connections;
+      return this;
+    }
+
+    public Builder httpMaxConnectionsPerIp(int connections) {
+      this.httpMaxConnectionsPerIp = connections;
+      return this;
+    }
+
+    public Builder httpHeadTimeout(Duration timeout) {
+      this.httpHeadTimeout = timeout;
+      return this;
+    }
+
+    public Builder metrics(MetricsEndpoint metrics) {
+      this.metrics = metrics;
       return this;
     }
 
@@ -218,6 +266,10 @@ public record ServiceSettings(
           smtp,
           httpBindAddress,
           httpPort,
+          httpMaxConnections,
+          httpMaxConnectionsPerIp,
+          httpHeadTimeout,
+          metrics,
           inboxCap,
           storeMaxBytes,
           ttl,

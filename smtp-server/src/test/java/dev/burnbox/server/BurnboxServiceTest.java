@@ -142,7 +142,8 @@ class BurnboxServiceTest {
         .isInstanceOfSatisfying(
             SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(550));
     assertThat(inbox("erin")).isEmpty();
-    assertThat(http("/metrics")).contains("burnbox_messages_refused_total{reason=\"spam\"} 1.0");
+    assertThat(http("/metrics"))
+        .contains("burnbox_refusals_total{reason=\"spam\",stage=\"pipeline\"} 1.0");
 
     send("Lunch", "Noon at the usual place?", "erin@any.test");
     assertThat(inbox("erin")).hasSize(1);
@@ -172,7 +173,7 @@ class BurnboxServiceTest {
                         SMTPAddressFailedException.class,
                         rcpt -> assertThat(rcpt.getReturnCode()).isEqualTo(553)));
     assertThat(http("/metrics"))
-        .contains("burnbox_messages_refused_total{reason=\"bad_mailbox_name\"} 1.0");
+        .contains("burnbox_refusals_total{reason=\"bad_mailbox_name\",stage=\"pipeline\"} 1.0");
   }
 
   @Test

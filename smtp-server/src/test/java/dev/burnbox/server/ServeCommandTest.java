@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
+import dev.burnbox.server.web.MetricsEndpoint;
+import dev.burnbox.server.web.WebLimits;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -148,6 +152,68 @@ class ServeCommandTest {
       assertThat(code).isEqualTo(1);
       assertThat(err.toString()).contains("cannot start");
     }
+  }
+
+  @Test
+  void theWebLimitsAndTheMetricsHaveTheirDocumentedDefaults() {
+    ServiceSettings settings = parse();
+    assertThat(settings.webLimits())
+        .isEqualTo(
+            new WebLimits(2000, 50, Duration.ofSeconds(20), NetworkList.parse("127.0.0.0/8,::1")));
+    assertThat(settings.metrics()).isEqualTo(MetricsEndpoint.webPort());
+  }
+
+  @Test
+  void theWebLimitOptionsReachTheSettingsWithTheTrustedNetworks() {
+    ServiceSettings settings =
+        parse(
+            "--http-max-connections=300",
+            "--http-max-connections-per-ip=8",
+            "--http-head-timeout=5s",
+            "--trusted-networks=10.0.0.0/8");
+    assertThat(settings.webLimits())
+        .isEqualTo(new WebLimits(300, 8, Duration.ofSeconds(5), NetworkList.parse("10.0.0.0/8")));
+    assertThatThrownBy(() -> parse("--http-max-connections-per-ip=0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("per ip");
+    assertThatThrownBy(() -> parse("--http-head-timeout=0s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("head timeout");
+  }
+
+  @Test
+  void metricsPortMovesTheMetricsToLoopbackOrTheGivenAddressOrTurnsThemOff() throws Exception {
+    assertThat(parse("--metrics-port=9100").metrics())
+        .isEqualTo(MetricsEndpoint.ownPort(InetAddress.getByName("127.0.0.1"), 9100));
+    assertThat(parse("--metrics-port=0", "--metrics-bind=10.1.2.3").metrics())
+        .isEqualTo(MetricsEndpoint.ownPort(InetAddress.getByName("10.1.2.3"), 0));
+    assertThat(parse("--metrics-port=OFF").metrics()).isEqualTo(MetricsEndpoint.off());
+    assertThat(parse("--metrics-port=web").metrics()).isEqualTo(MetricsEndpoint.webPort());
+    assertThatThrownBy(() -> parse("--metrics-bind=10.1.2.3"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--metrics-port N");
+    assertThatThrownBy(() -> parse("--metrics-port=nine"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("web, off or a port");
+    assertThatThrownBy(() -> parse("--metrics-port=70000"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("0 to 65535");
+  }
+
+  @Test
+  void serveHelpShowsTheWebLimitsAndWhereTheMetricsGo() {
+    StringWriter out = new StringWriter();
+    int code =
+        BurnboxCli.run(
+            new PrintWriter(out), new PrintWriter(new StringWriter()), "serve", "--help");
+    assertThat(code).isZero();
+    assertThat(out.toString())
+        .contains("--http-max-connections=N")
+        .contains("--http-max-connections-per-ip=N")
+        .contains("--http-head-timeout=DURATION")
+        .contains("--metrics-port=web|off|N")
+        .contains("--metrics-bind=ADDRESS")
+        .contains("BURNBOX_METRICS_PORT");
   }
 
   @Test

@@ -12,23 +12,31 @@ import java.util.Map;
 
 /**
  * The JSON bodies of the API, as maps in documented field order (see {@code /api/openapi.json}).
- * Instants are ISO-8601 strings in UTC.
+ * Instants are ISO-8601 strings in UTC. Header text from a mail is bounded as {@link HeaderCut}
+ * says: a listing entry's sender and subject by {@link HeaderCut#LISTING}, a message's header
+ * values by {@link HeaderCut#MESSAGE} and its header fields by {@link HeaderCut#MESSAGE_HEADERS},
+ * so no body grows with what a sender puts in a header.
  */
 final class MailJson {
   private MailJson() {}
 
   /**
-   * An inbox entry: what a listing and a new-mail event carry. No body.
+   * An inbox entry: what a listing and a new-mail event carry. No body; sender and subject cut to
+   * {@link HeaderCut#LISTING} characters.
    *
    * @param threshold the spam threshold in use now, reported next to the stored verdict
    */
   static Map<String, Object> summary(MessageSummary s, double threshold) {
+    return summary(s, threshold, HeaderCut.LISTING);
+  }
+
+  private static Map<String, Object> summary(MessageSummary s, double threshold, int cut) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("id", s.id().value());
-    json.put("from", s.from());
+    json.put("from", HeaderCut.cut(s.from(), cut));
     json.put("to", s.inbox().value());
-    json.put("envelopeSender", s.envelopeSender());
-    json.put("subject", s.subject());
+    json.put("envelopeSender", HeaderCut.cut(s.envelopeSender(), cut));
+    json.put("subject", HeaderCut.cut(s.subject(), cut));
     json.put("receivedAt", s.receivedAt().toString());
     json.put("size", s.size());
     Map<String, Object> spam = verdict(s.verdict(), threshold);
@@ -40,10 +48,13 @@ final class MailJson {
   /**
    * A whole message: the summary's fields, then the decoded content and its attachments. Its {@code
    * spam} holds the verdict stored at delivery, with every term hit as {@code why} (the model in
-   * use now) explains it instead of the stored top terms.
+   * use now) explains it instead of the stored top terms. Header values (sender, subject,
+   * recipients, each header field) are cut to {@link HeaderCut#MESSAGE} characters, and only the
+   * first {@link HeaderCut#MESSAGE_HEADERS} header fields and recipients are listed; {@code
+   * headersOmitted} and {@code recipientsOmitted} say how many more there are.
    */
   static Map<String, Object> message(OpenedMessage m, SpamExplanation why) {
-    Map<String, Object> json = summary(m.summary(), why.threshold());
+    Map<String, Object> json = summary(m.summary(), why.threshold(), HeaderCut.MESSAGE);
     Map<String, Object> spam = verdict(m.summary().verdict(), why.threshold());
     List<Map<String, Object>> terms = new ArrayList<>();
     for (SpamExplanation.TermHit hit : why.terms()) {
@@ -57,24 +68,33 @@ final class MailJson {
     }
     spam.put("terms", terms);
     json.put("spam", spam);
-    json.put("recipients", m.mail().to());
+    List<String> recipients = m.mail().to();
+    json.put(
+        "recipients",
+        recipients.stream()
+            .limit(HeaderCut.MESSAGE_HEADERS)
+            .map(to -> HeaderCut.cut(to, HeaderCut.MESSAGE))
+            .toList());
+    json.put("recipientsOmitted", Math.max(0, recipients.size() - HeaderCut.MESSAGE_HEADERS));
     json.put("date", m.mail().date().map(Object::toString).orElse(null));
     json.put("text", m.mail().text());
     json.put("html", m.safeHtml());
     List<Map<String, Object>> headers = new ArrayList<>();
-    for (MailHeader header : m.mail().headers()) {
+    List<MailHeader> all = m.mail().headers();
+    for (MailHeader header : all.subList(0, Math.min(all.size(), HeaderCut.MESSAGE_HEADERS))) {
       Map<String, Object> h = new LinkedHashMap<>();
-      h.put("name", header.name());
-      h.put("value", header.value());
+      h.put("name", HeaderCut.cut(header.name(), HeaderCut.LISTING));
+      h.put("value", HeaderCut.cut(header.value(), HeaderCut.MESSAGE));
       headers.add(h);
     }
     json.put("headers", headers);
+    json.put("headersOmitted", Math.max(0, all.size() - HeaderCut.MESSAGE_HEADERS));
     List<Map<String, Object>> attachments = new ArrayList<>();
     for (AttachmentInfo a : m.mail().attachments()) {
       Map<String, Object> att = new LinkedHashMap<>();
       att.put("index", a.index());
-      att.put("name", a.filename());
-      att.put("type", a.contentType());
+      att.put("name", HeaderCut.cut(a.filename(), HeaderCut.MESSAGE));
+      att.put("type", HeaderCut.cut(a.contentType(), HeaderCut.LISTING));
       att.put("size", a.size());
       att.put("url", attachmentPath(m.summary().id().value(), a.index()));
       attachments.add(att);

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -33,8 +34,11 @@ import java.util.Objects;
  * SecurityHeaders}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
- * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. The pages
- * work without JavaScript except for live updates. Thread-safe.
+ * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. Header
+ * text is bounded as {@link HeaderCut} says (a listing row's sender and subject, a message's header
+ * values and header fields), with a pointer to the raw source wherever something was cut, so no
+ * page grows with what a sender puts in a header. The pages work without JavaScript except for live
+ * updates. Thread-safe.
  */
 final class MessagePages {
   private static final DateTimeFormatter RECEIVED =
@@ -144,8 +148,8 @@ final class MessagePages {
         """
         .formatted(
             escape(summary.id().value()),
-            escape(sender(summary)),
-            escape(subject(summary)),
+            escape(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
+            escape(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
             escape(summary.receivedAt().toString()),
             escape(age(summary.receivedAt(), now)),
             SpamHtml.badge(summary.verdict()));
@@ -172,6 +176,10 @@ final class MessagePages {
     DecodedMail mail = opened.mail();
     StringBuilder body = new StringBuilder();
     body.append(meta(summary, mail, subjectHtml(summary)));
+    if (HeaderCut.isCut(summary.subject(), HeaderCut.MESSAGE)
+        || HeaderCut.isCut(sender(summary), HeaderCut.MESSAGE)) {
+      body.append(cutNote(summary.id(), "Long header values are cut here"));
+    }
     body.append(
         """
         <div class="actions">
@@ -194,16 +202,28 @@ final class MessagePages {
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(attachments(summary.id(), mail));
-    body.append(headers(mail));
+    body.append(headers(summary.id(), mail));
     body.append("</article>\n");
-    ctx.html(Html.page(subject(summary), body.toString()));
+    ctx.html(Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString()));
   }
 
-  /** The subject as the message page's heading shows it, with the model's subject terms marked. */
+  /**
+   * The subject as the message page's heading shows it, cut to {@link HeaderCut#MESSAGE}
+   * characters, with the model's subject terms marked.
+   */
   private String subjectHtml(MessageSummary summary) {
-    return summary.subject().isEmpty()
-        ? escape(subject(summary))
-        : SpamHtml.marked(summary.subject(), scanner.highlight(summary.subject(), Part.SUBJECT));
+    if (summary.subject().isEmpty()) {
+      return escape(subject(summary));
+    }
+    String subject = HeaderCut.cut(summary.subject(), HeaderCut.MESSAGE);
+    return SpamHtml.marked(subject, scanner.highlight(subject, Part.SUBJECT));
+  }
+
+  /** A note that something shown above or below was cut, with a link to the whole raw source. */
+  private static String cutNote(MessageId id, String what) {
+    return "<p class=\"cut\">%s; the <a href=\"/api/v1/messages/%s/raw\" download>raw source</a>"
+            .formatted(escape(what), escape(id.value()))
+        + " has the message whole.</p>\n";
   }
 
   private static String meta(MessageSummary summary, DecodedMail mail, String subjectHtml) {
@@ -223,11 +243,26 @@ final class MessagePages {
         .formatted(
             escape(summary.inbox().value()),
             subjectHtml,
-            escape(sender(summary)),
-            escape(mail.to().isEmpty() ? summary.inbox().value() : String.join(", ", mail.to())),
+            escape(HeaderCut.cut(sender(summary), HeaderCut.MESSAGE)),
+            escape(recipients(summary, mail)),
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
             spam);
+  }
+
+  /** The To line: the To header's addresses (or the inbox), cut to {@link HeaderCut#MESSAGE}. */
+  private static String recipients(MessageSummary summary, DecodedMail mail) {
+    if (mail.to().isEmpty()) {
+      return summary.inbox().value();
+    }
+    StringBuilder to = new StringBuilder();
+    for (String address : mail.to()) {
+      if (to.length() > HeaderCut.MESSAGE) {
+        break;
+      }
+      to.append(to.isEmpty() ? "" : ", ").append(HeaderCut.cut(address, HeaderCut.MESSAGE));
+    }
+    return HeaderCut.cut(to.toString(), HeaderCut.MESSAGE);
   }
 
   /** The sandboxed frame showing {@code /message/{id}/html}, and the link that toggles images. */
@@ -260,22 +295,45 @@ final class MessagePages {
           "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
               .formatted(
                   escape(MailJson.attachmentPath(id.value(), a.index())),
-                  escape(a.filename().isEmpty() ? "attachment " + a.index() : a.filename()),
-                  escape(a.contentType()),
+                  escape(
+                      a.filename().isEmpty()
+                          ? "attachment " + a.index()
+                          : HeaderCut.cut(a.filename(), HeaderCut.MESSAGE)),
+                  escape(HeaderCut.cut(a.contentType(), HeaderCut.LISTING)),
                   a.size()));
     }
     return html.append("</ul></section>\n").toString();
   }
 
-  private static String headers(DecodedMail mail) {
+  /**
+   * The header table: the first {@link HeaderCut#MESSAGE_HEADERS} fields, each value cut to {@link
+   * HeaderCut#MESSAGE} characters, and a pointer to the raw source if anything was left out.
+   */
+  private static String headers(MessageId id, DecodedMail mail) {
     StringBuilder html =
         new StringBuilder("<details class=\"headers\"><summary>Headers</summary>\n<table>\n");
-    for (MailHeader header : mail.headers()) {
+    List<MailHeader> all = mail.headers();
+    boolean cut = all.size() > HeaderCut.MESSAGE_HEADERS;
+    for (MailHeader header : all.subList(0, Math.min(all.size(), HeaderCut.MESSAGE_HEADERS))) {
+      cut |= HeaderCut.isCut(header.name(), HeaderCut.LISTING);
+      cut |= HeaderCut.isCut(header.value(), HeaderCut.MESSAGE);
       html.append(
           "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n"
-              .formatted(escape(header.name()), escape(header.value())));
+              .formatted(
+                  escape(HeaderCut.cut(header.name(), HeaderCut.LISTING)),
+                  escape(HeaderCut.cut(header.value(), HeaderCut.MESSAGE))));
     }
-    return html.append("</table></details>\n").toString();
+    html.append("</table>\n");
+    if (cut) {
+      html.append(
+          cutNote(
+              id,
+              all.size() > HeaderCut.MESSAGE_HEADERS
+                  ? "Only the first %d of %d header fields are shown, long values cut"
+                      .formatted(HeaderCut.MESSAGE_HEADERS, all.size())
+                  : "Long header values are cut here"));
+    }
+    return html.append("</details>\n").toString();
   }
 
   private static String subject(MessageSummary summary) {

@@ -1,15 +1,20 @@
 package dev.burnbox.server.web;
 
 import io.javalin.http.Context;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpFields;
 
 /**
  * The response headers that keep a browser from running or loading anything a mail carries.
  *
  * <p>Every response gets {@link #standard(Context)}: a Content-Security-Policy that allows only
  * this server's own scripts, styles and frames and no inline script, {@code nosniff}, no referrer
- * and no framing by other pages. The sanitized mail HTML gets {@link #mailView(Context, boolean)}
- * instead: nothing but inline styles, images only when the reader asked for them, and a CSP {@code
- * sandbox} so that even opened on its own it has an opaque origin and no scripts.
+ * and no framing by other pages. Replies that the HTTP framework writes itself (errors before or
+ * outside a route) get the same headers through {@link #addMissing(HttpFields.Mutable)}, which
+ * {@link WebGuard} and {@link WebErrorHandler} call just before a response is committed. The
+ * sanitized mail HTML gets {@link #mailView(Context, boolean)} instead: nothing but inline styles,
+ * images only when the reader asked for them, and a CSP {@code sandbox} so that even opened on its
+ * own it has an opaque origin and no scripts.
  */
 final class SecurityHeaders {
   /** The policy of every page and API response. */
@@ -18,16 +23,34 @@ final class SecurityHeaders {
           + " connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none';"
           + " form-action 'self'; frame-ancestors 'none'";
 
+  /** The headers every response carries. */
+  static final Map<String, String> STANDARD =
+      Map.of(
+          "Content-Security-Policy", PAGE_POLICY,
+          "X-Content-Type-Options", "nosniff",
+          "Referrer-Policy", "no-referrer",
+          "X-Frame-Options", "DENY",
+          "Cross-Origin-Opener-Policy", "same-origin",
+          "Cache-Control", "no-store");
+
   private SecurityHeaders() {}
 
   /** Sets the headers every response carries. */
   static void standard(Context ctx) {
-    ctx.header("Content-Security-Policy", PAGE_POLICY);
-    ctx.header("X-Content-Type-Options", "nosniff");
-    ctx.header("Referrer-Policy", "no-referrer");
-    ctx.header("X-Frame-Options", "DENY");
-    ctx.header("Cross-Origin-Opener-Policy", "same-origin");
-    ctx.header("Cache-Control", "no-store");
+    STANDARD.forEach(ctx::header);
+  }
+
+  /**
+   * Adds each of the {@link #STANDARD} headers that {@code headers} lacks, keeping those already
+   * set (the mail view's own policy, a route's own cache control).
+   */
+  static void addMissing(HttpFields.Mutable headers) {
+    STANDARD.forEach(
+        (name, value) -> {
+          if (!headers.contains(name)) {
+            headers.put(name, value);
+          }
+        });
   }
 
   /**

@@ -7,6 +7,8 @@ import dev.burnbox.mailstore.StoreStats;
 import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.smtp.NetworkList;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
@@ -20,6 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +34,17 @@ import org.slf4j.LoggerFactory;
  * <p>Routes: the pages of {@link MessagePages} ({@code /}, {@code /inbox/{name}}, {@code
  * /message/{id}}), the JSON API of {@link InboxApi} under {@code /api/v1/} with its description at
  * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz}, {@code GET /metrics}
- * (Prometheus text format) and the static front end under {@code /static/}.
+ * (Prometheus text format; on the web port only with {@link MetricsEndpoint#webPort()}, else on a
+ * {@link MetricsServer} of its own or nowhere) and the static front end under {@code /static/}.
  *
- * <p>Guarantees: every response carries the {@link SecurityHeaders}; a bad name, id or parameter
- * answers 400 and an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the
- * API and as an HTML page for the pages. Not thread-safe to start and stop concurrently; requests
- * are served concurrently.
+ * <p>Guarantees: every response carries the {@link SecurityHeaders}, those Jetty writes itself
+ * included ({@link WebGuard}, {@link WebErrorHandler}); a bad name, id or parameter answers 400 and
+ * an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API and as an
+ * HTML page for the pages; requests Jetty rejects get a generic plain-text body. No listing, page
+ * or API body grows with a sender's header text beyond {@link HeaderCut}'s bounds. The port holds
+ * the {@link WebLimits}: a total and a per-address connection cap and a request head deadline
+ * ({@link ConnectionGate}); refusals count on {@code burnbox.refusals{stage="web", reason}} ({@link
+ * WebRefusals}). Not thread-safe to start and stop concurrently; requests are served concurrently.
  */
 public final class WebServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebServer.class);
@@ -44,16 +54,13 @@ public final class WebServer implements AutoCloseable {
 
   private final Javalin app;
   private final InboxEvents events;
-  private final String bindAddress;
-  private final int requestedPort;
+  private final ConnectionGate gate;
+  private final MetricsServer metricsServer;
 
   /**
-   * A server on {@code port} (0 picks a free port) that serves {@code store}'s mail, decoded by
-   * {@code decoder}, and {@code registry}'s metrics; call {@link #start()}.
-   *
-   * @param bindAddress the address to listen on, or null for every interface
-   * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
-   *     it explains verdicts and marks spam terms when a message is read
+   * A server on {@code port} (0 picks a free port) with the default {@link WebLimits} (loopback
+   * trusted) and the metrics on the web port; see {@link #WebServer(String, int, WebLimits,
+   * MetricsEndpoint, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)}.
    */
   public WebServer(
       String bindAddress,
@@ -62,7 +69,38 @@ public final class WebServer implements AutoCloseable {
       MailDecoder decoder,
       SpamScanner scanner,
       PrometheusMeterRegistry registry) {
-    this(bindAddress, port, store, decoder, scanner, registry, DEFAULT_HEARTBEAT);
+    this(
+        bindAddress,
+        port,
+        defaultLimits(),
+        MetricsEndpoint.webPort(),
+        store,
+        decoder,
+        scanner,
+        registry,
+        DEFAULT_HEARTBEAT);
+  }
+
+  /**
+   * A server on {@code port} (0 picks a free port) that serves {@code store}'s mail, decoded by
+   * {@code decoder}, and {@code registry}'s metrics where {@code metrics} says; call {@link
+   * #start()}.
+   *
+   * @param bindAddress the address to listen on, or null for every interface
+   * @param limits the connection caps and the request head deadline of the web port
+   * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
+   *     it explains verdicts and marks spam terms when a message is read
+   */
+  public WebServer(
+      String bindAddress,
+      int port,
+      WebLimits limits,
+      MetricsEndpoint metrics,
+      InboxStore store,
+      MailDecoder decoder,
+      SpamScanner scanner,
+      PrometheusMeterRegistry registry) {
+    this(bindAddress, port, limits, metrics, store, decoder, scanner, registry, DEFAULT_HEARTBEAT);
   }
 
   WebServer(
@@ -73,12 +111,37 @@ public final class WebServer implements AutoCloseable {
       SpamScanner scanner,
       PrometheusMeterRegistry registry,
       Duration heartbeat) {
+    this(
+        bindAddress,
+        port,
+        defaultLimits(),
+        MetricsEndpoint.webPort(),
+        store,
+        decoder,
+        scanner,
+        registry,
+        heartbeat);
+  }
+
+  WebServer(
+      String bindAddress,
+      int port,
+      WebLimits limits,
+      MetricsEndpoint metrics,
+      InboxStore store,
+      MailDecoder decoder,
+      SpamScanner scanner,
+      PrometheusMeterRegistry registry,
+      Duration heartbeat) {
+    Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(scanner, "scanner");
     Objects.requireNonNull(registry, "registry");
-    this.bindAddress = bindAddress;
-    this.requestedPort = port;
+    WebRefusals refusals = new WebRefusals(registry, System::nanoTime);
+    WebErrorHandler errors = new WebErrorHandler(refusals);
+    this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
     MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer());
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
     InboxApi api = new InboxApi(store, reader, scanner, events);
@@ -89,6 +152,21 @@ public final class WebServer implements AutoCloseable {
             config -> {
               config.concurrency.useVirtualThreads = true;
               config.startup.showJavalinBanner = false;
+              config.jetty.modifyServer(
+                  server -> {
+                    server.setErrorHandler(errors);
+                    server.insertHandler(new WebGuard(gate, errors));
+                    server.addBean(gate.totalLimit(server));
+                  });
+              config.jetty.addConnector(
+                  (server, http) -> {
+                    ServerConnector connector =
+                        new ServerConnector(server, new HttpConnectionFactory(http));
+                    connector.setHost(bindAddress);
+                    connector.setPort(port);
+                    connector.addEventListener(gate);
+                    return connector;
+                  });
               config.staticFiles.add(
                   files -> {
                     files.hostedPath = "/static";
@@ -97,11 +175,9 @@ public final class WebServer implements AutoCloseable {
                   });
               config.routes.before(SecurityHeaders::standard);
               config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
-              config.routes.get(
-                  "/metrics",
-                  ctx ->
-                      ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-                          .result(registry.scrape()));
+              if (metrics.where() == MetricsEndpoint.Where.WEB_PORT) {
+                config.routes.get("/metrics", ctx -> MetricsServer.scrape(ctx, registry));
+              }
               config.routes.get("/api/v1/stats", ctx -> ctx.json(statsJson(store.stats())));
               config.routes.get(
                   "/api/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
@@ -126,20 +202,39 @@ public final class WebServer implements AutoCloseable {
                     error(ctx.status(503), "mail store unavailable; try again shortly");
                   });
             });
+    this.metricsServer =
+        metrics.where() == MetricsEndpoint.Where.OWN_PORT
+            ? new MetricsServer(metrics, registry, errors)
+            : null;
   }
 
-  /** Starts listening. */
+  /** The defaults of {@link WebLimits}, loopback trusted as on the SMTP side. */
+  private static WebLimits defaultLimits() {
+    return WebLimits.defaults(NetworkList.parse(IntakeSettings.DEFAULT_TRUSTED_NETWORKS));
+  }
+
+  /** Starts listening: the web port, then the metrics port if the metrics have one. */
   public void start() {
-    if (bindAddress == null) {
-      app.start(requestedPort);
-    } else {
-      app.start(bindAddress, requestedPort);
+    gate.start();
+    app.start();
+    if (metricsServer != null) {
+      metricsServer.start();
     }
   }
 
   /** The port listened on; valid after {@link #start()}. */
   public int port() {
     return app.port();
+  }
+
+  /** The metrics port listened on, if the metrics have their own; valid after {@link #start()}. */
+  public OptionalInt metricsPort() {
+    return metricsServer == null ? OptionalInt.empty() : OptionalInt.of(metricsServer.port());
+  }
+
+  /** Connections to the web port open now. */
+  int openConnections() {
+    return gate.openConnections();
   }
 
   /** Event streams open now. */
@@ -151,7 +246,14 @@ public final class WebServer implements AutoCloseable {
   @Override
   public void close() {
     events.close();
-    app.stop();
+    try {
+      if (metricsServer != null) {
+        metricsServer.close();
+      }
+      app.stop();
+    } finally {
+      gate.close();
+    }
   }
 
   /** The {@code /api/v1/stats} body: field names as documented on {@link StoreStats}. */

@@ -49,9 +49,16 @@ final class AttackedService implements AutoCloseable {
    * that one cannot go unnoticed.
    */
   static AttackedService start(Path dir, String heap, List<String> options) throws IOException {
+    return start(dir, heap, List.of(), options);
+  }
+
+  /** As {@link #start(Path, String, List)}, with {@code jvmOptions} (e.g. {@code -Dname=value}). */
+  static AttackedService start(Path dir, String heap, List<String> jvmOptions, List<String> options)
+      throws IOException {
     Path log = dir.resolve("service.log");
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.addAll(jvmOptions);
     command.addAll(
         List.of(
             "-Xmx" + heap,
@@ -171,7 +178,7 @@ final class AttackedService implements AutoCloseable {
     }
 
     double refusals(String reason) {
-      return sum("burnbox_smtp_refusals_total", "reason=\"" + reason + "\"");
+      return sum("burnbox_refusals_total", "reason=\"" + reason + "\"");
     }
   }
 

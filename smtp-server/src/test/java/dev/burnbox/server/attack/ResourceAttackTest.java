@@ -128,7 +128,7 @@ class ResourceAttackTest {
           "refusals: %s; heap max over the run %d MiB; messages stored %.0f"
               .formatted(
                   metrics.samples().entrySet().stream()
-                      .filter(e -> e.getKey().startsWith("burnbox_smtp_refusals_total"))
+                      .filter(e -> e.getKey().startsWith("burnbox_refusals_total"))
                       .filter(e -> e.getValue() > 0)
                       .map(
                           e ->

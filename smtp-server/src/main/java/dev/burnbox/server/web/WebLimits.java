@@ -1,0 +1,64 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.server.smtp.NetworkList;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The limits that hold the web port as the SMTP port is held: how many connections it keeps open in
+ * all and from one address, and how long a client may take to send a whole request head.
+ *
+ * @param maxConnections connections the web port holds open at once (event streams included); past
+ *     it the port stops accepting until one closes, so new clients wait in the listen queue
+ * @param maxConnectionsPerIp connections one untrusted address may hold open at once; one more is
+ *     closed as soon as it opens
+ * @param headTimeout time from a connection's opening, or from the end of its previous response, to
+ *     the end of the next request head (request line and every header line): a deadline for the
+ *     whole head that a trickle of bytes does not extend; a keep-alive connection idle this long is
+ *     closed too
+ * @param trustedNetworks clients exempt from {@code maxConnectionsPerIp} (the SMTP side's {@code
+ *     --trusted-networks}, e.g. a reverse proxy in front of the web port)
+ */
+public record WebLimits(
+    int maxConnections,
+    int maxConnectionsPerIp,
+    Duration headTimeout,
+    NetworkList trustedNetworks) {
+
+  /** Default of {@code --http-max-connections}, as the SMTP side's {@code --max-connections}. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 2000;
+
+  /** Default of {@code --http-max-connections-per-ip}, as the SMTP side's. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_IP = 50;
+
+  /** Default of {@code --http-head-timeout}. */
+  public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(20);
+
+  /**
+   * @throws IllegalArgumentException if a connection limit is below 1 or the head timeout is not
+   *     positive
+   * @throws NullPointerException if the head timeout or the trusted networks are null
+   */
+  public WebLimits {
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException("http max connections must be at least 1");
+    }
+    if (maxConnectionsPerIp < 1) {
+      throw new IllegalArgumentException("http max connections per ip must be at least 1");
+    }
+    Objects.requireNonNull(headTimeout, "headTimeout");
+    if (headTimeout.isNegative() || headTimeout.isZero()) {
+      throw new IllegalArgumentException("http head timeout must be positive: " + headTimeout);
+    }
+    Objects.requireNonNull(trustedNetworks, "trustedNetworks");
+  }
+
+  /** The defaults, with {@code trustedNetworks} exempt from the per-address limit. */
+  public static WebLimits defaults(NetworkList trustedNetworks) {
+    return new WebLimits(
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_MAX_CONNECTIONS_PER_IP,
+        DEFAULT_HEAD_TIMEOUT,
+        trustedNetworks);
+  }
+}

@@ -1,0 +1,191 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.smtp.NetworkList;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The web port's connection discipline through a real port, clients on loopback addresses (Linux
+ * routes all of 127/8; nothing is trusted unless a test says so): the per-address cap closes one
+ * connection too many, the total cap makes new clients wait, the request head deadline cuts a
+ * trickle but not a prompt keep-alive client nor an open event stream.
+ */
+class WebConnectionLimitsTest {
+  private static final NetworkList NOBODY = NetworkList.parse("10.255.255.255/32");
+  private static final String REQUEST = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final List<RawHttp> clients = new ArrayList<>();
+  private WebServer server;
+
+  @AfterEach
+  void stop() throws IOException {
+    for (RawHttp client : clients) {
+      client.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private int start(WebLimits limits) {
+    server =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            limits,
+            MetricsEndpoint.webPort(),
+            InboxStore.memory().build(),
+            MailDecoder.withDefaults(),
+            WebFixture.plainListScanner(),
+            registry,
+            Duration.ofMillis(200));
+    server.start();
+    return server.port();
+  }
+
+  private RawHttp client(String source, int port, int readTimeoutMillis) throws IOException {
+    RawHttp client = RawHttp.connect(source, port, readTimeoutMillis);
+    clients.add(client);
+    return client;
+  }
+
+  private double refusals(String reason) {
+    return registry
+        .get("burnbox.refusals")
+        .tag("stage", "web")
+        .tag("reason", reason)
+        .counter()
+        .count();
+  }
+
+  @Test
+  void aConnectionPastThePerAddressCapIsClosedAtOnceAndItsSlotComesBack() throws Exception {
+    int port = start(new WebLimits(100, 3, Duration.ofSeconds(30), NOBODY));
+    List<RawHttp> held = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      held.add(client("127.0.1.1", port, 10_000));
+    }
+    await().until(() -> server.openConnections() == 3);
+    RawHttp oneTooMany = client("127.0.1.1", port, 5_000);
+    assertThat(oneTooMany.closedByServer()).isTrue();
+    assertThat(refusals("too_many_connections_per_ip")).isEqualTo(1);
+
+    assertThat(client("127.0.1.2", port, 10_000).send(REQUEST).reply().status())
+        .as("another address")
+        .isEqualTo(200);
+    assertThat(held.getFirst().send(REQUEST).reply().status()).as("one held").isEqualTo(200);
+    held.getFirst().close();
+    await().until(() -> server.openConnections() == 3);
+    assertThat(client("127.0.1.1", port, 10_000).send(REQUEST).reply().status())
+        .as("a freed slot")
+        .isEqualTo(200);
+  }
+
+  @Test
+  void trustedAddressesAreExemptFromThePerAddressCap() throws Exception {
+    int port = start(new WebLimits(100, 2, Duration.ofSeconds(30), NetworkList.parse("127.0.1.7")));
+    for (int i = 0; i < 5; i++) {
+      client("127.0.1.7", port, 10_000);
+    }
+    for (RawHttp client : clients) {
+      assertThat(client.send(REQUEST).reply().status()).isEqualTo(200);
+    }
+    assertThat(refusals("too_many_connections_per_ip")).isZero();
+  }
+
+  @Test
+  void aRequestHeadTrickledByteByByteIsCutAtTheDeadline() throws Exception {
+    int port = start(new WebLimits(100, 50, Duration.ofSeconds(1), NOBODY));
+    RawHttp slow = client("127.0.1.3", port, 20_000);
+    slow.send("GET /healthz HTTP/1.1\r\n");
+    long started = System.nanoTime();
+    boolean cut = false;
+    for (int i = 0; i < 100 && !cut; i++) { // a header line every 100 ms for up to 10 s
+      Thread.sleep(100);
+      try {
+        slow.send("X-Slow-" + i + ": b\r\n");
+      } catch (IOException closed) {
+        cut = true;
+      }
+    }
+    assertThat(cut || slow.closedByServer()).as("cut").isTrue();
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    assertThat(refusals("head_timeout")).isEqualTo(1);
+    await().until(() -> server.openConnections() == 0);
+  }
+
+  @Test
+  void aPromptKeepAliveClientIsServedLongerThanTheDeadline() throws Exception {
+    int port = start(new WebLimits(100, 50, Duration.ofSeconds(1), NOBODY));
+    RawHttp client = client("127.0.1.4", port, 10_000);
+    for (int i = 0; i < 6; i++) { // 6 x 300 ms: the deadline holds each head, not the connection
+      assertThat(client.send(REQUEST).reply().status()).isEqualTo(200);
+      Thread.sleep(300);
+    }
+    assertThat(refusals("head_timeout")).isZero();
+  }
+
+  @Test
+  void anOpenEventStreamOutlivesTheDeadlineAndCountsAgainstTheCap() throws Exception {
+    int port = start(new WebLimits(100, 2, Duration.ofMillis(500), NOBODY));
+    RawHttp stream = client("127.0.1.5", port, 10_000);
+    stream.send("GET /api/v1/inboxes/alice/events HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertThat(stream.replyHead().status()).isEqualTo(200);
+    RawHttp second = client("127.0.1.5", port, 10_000);
+    second.send("GET /api/v1/inboxes/bob/events HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertThat(second.replyHead().status()).isEqualTo(200);
+    Thread.sleep(1500); // three deadlines
+    assertThat(stream.readsWithin()).as("heartbeats still arrive").isTrue();
+    assertThat(second.readsWithin()).as("heartbeats still arrive").isTrue();
+    assertThat(client("127.0.1.5", port, 5_000).closedByServer()).as("a third").isTrue();
+    assertThat(refusals("head_timeout")).isZero();
+    assertThat(refusals("too_many_connections_per_ip")).isEqualTo(1);
+  }
+
+  @Test
+  void aBrowsersHandfulOfConnectionsNeverMeetsTheDefaultCaps() throws Exception {
+    int port = start(WebLimits.defaults(NOBODY));
+    List<RawHttp> streams = new ArrayList<>();
+    for (int tab = 0; tab < 3; tab++) { // three tabs, each with its live inbox stream
+      RawHttp stream = client("127.0.1.6", port, 10_000);
+      stream.send("GET /api/v1/inboxes/tab" + tab + "/events HTTP/1.1\r\nHost: x\r\n\r\n");
+      streams.add(stream);
+    }
+    for (int i = 0; i < 6; i++) { // and a browser's six parallel connections per host
+      assertThat(client("127.0.1.6", port, 10_000).send(REQUEST).reply().status()).isEqualTo(200);
+    }
+    for (RawHttp stream : streams) {
+      assertThat(stream.replyHead().status()).isEqualTo(200);
+    }
+    assertThat(refusals("too_many_connections_per_ip")).isZero();
+  }
+
+  @Test
+  void atTheTotalCapANewClientWaitsUntilAConnectionCloses() throws Exception {
+    int port = start(new WebLimits(3, 50, Duration.ofSeconds(30), NOBODY));
+    List<RawHttp> held = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      held.add(client("127.0.1.8", port, 10_000));
+    }
+    await().until(() -> server.openConnections() == 3);
+    RawHttp waiting = client("127.0.1.9", port, 1_000).send(REQUEST);
+    assertThat(waiting.readsWithin()).as("not served while the port is full").isFalse();
+    assertThat(refusals("too_many_connections")).isGreaterThanOrEqualTo(1);
+    held.getFirst().close();
+    waiting.readTimeout(10_000);
+    assertThat(waiting.reply().status()).isEqualTo(200);
+  }
+}

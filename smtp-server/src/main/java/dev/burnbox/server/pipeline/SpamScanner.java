@@ -465,7 +465,10 @@ public final class SpamScanner {
       }
       List<String> top = new ArrayList<>(kept);
       for (int i = 0; i < kept; i++) {
-        top.add(model.terms().get(hits.lines[best[i]]).term());
+        String term = model.terms().get(hits.lines[best[i]]).term();
+        if (!top.contains(term)) { // one term may count in the subject and in the body
+          top.add(term);
+        }
       }
       return new SpamVerdict(top, score, probability, probability >= threshold);
     }

@@ -165,12 +165,12 @@ public final class SpamScanner {
 
   /**
    * Where the model's terms of {@code part} weigh most in {@code text}, as ranges of the original
-   * text (exact through the normalisation), in order. Overlapping matches (the character n-grams of
-   * one word) are merged into one range, whose weight is the sum of the weights of the terms in it;
-   * of those, the ranges whose weight is at least {@value #HIGHLIGHT_SHARE} of the largest (either
-   * way) are returned: a plain list's terms all weigh the same and are all returned, while of a
-   * learned model's thousands of n-grams, which touch most words a little, only the words that
-   * decide are.
+   * text (exact through the normalisation), in order. A match covers its whole word (a character
+   * n-gram marks the word it is part of), and overlapping matches are merged into one range, whose
+   * weight is the sum of the weights of the terms in it; of those, the ranges whose weight is at
+   * least {@value #HIGHLIGHT_SHARE} of the largest (either way) are returned: a plain list's terms
+   * all weigh the same and are all returned, while of a learned model's thousands of n-grams, which
+   * touch most words a little, only the words that decide are.
    */
   public List<Highlight> highlight(String text, Part part) {
     List<Highlight> all = allHighlights(text, part);
@@ -192,6 +192,7 @@ public final class SpamScanner {
       return List.of();
     }
     NormalizedText normalized = NORMALIZER.normalize(text);
+    String scanned = normalized.text();
     List<Highlight> out = new ArrayList<>();
     int[] open = {-1, -1}; // start and end of the range being merged, normalised offsets
     double[] weight = {0};
@@ -199,8 +200,17 @@ public final class SpamScanner {
     matcher
         .matcher()
         .forEachMatch(
-            normalized.text(),
-            (term, start, end) -> {
+            scanned,
+            (term, matchStart, matchEnd) -> {
+              // an n-gram marks its whole word: "cheap", not "c" left out of "heap"
+              int start = matchStart;
+              while (start > 0 && Character.isLetter(scanned.charAt(start - 1))) {
+                start--;
+              }
+              int end = matchEnd;
+              while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
+                end++;
+              }
               if (open[0] >= 0 && start >= open[1]) {
                 out.add(range(normalized, open, weight[0], termsInRange));
                 open[0] = -1;

@@ -87,6 +87,20 @@ class SpamScannerTest {
   }
 
   @Test
+  void anNgramMarksItsWholeWordAndAWordsNgramsAddUp() throws IOException {
+    Path file = dir.resolve("model.txt");
+    Files.writeString(file, "#! match substrings\nhea\t2\tbody\nap\t1\tbody\nmov\t0.1\tbody\n");
+    SpamScanner scanner = SpamScanner.fromFile(null, null, file);
+    String text = "so ch3ap, moved";
+    List<SpamScanner.Highlight> highlights = scanner.highlight(text, Part.BODY);
+    assertThat(highlights)
+        .extracting(h -> text.substring(h.start(), h.end()))
+        .containsExactly("ch3ap"); // "moved" weighs 0.1, under a quarter of 3
+    assertThat(highlights.getFirst().weight()).isEqualTo(3);
+    assertThat(highlights.getFirst().terms()).containsExactly("hea", "ap");
+  }
+
+  @Test
   void aWeightedModelScoresEachPartAndNormalisesByTheMailsOwnVector() throws IOException {
     Path file = dir.resolve("model.txt");
     Files.writeString(

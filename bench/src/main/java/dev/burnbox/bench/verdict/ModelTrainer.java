@@ -99,38 +99,27 @@ final class ModelTrainer {
       int[] ids, double[] weights, double[] idf, double intercept, Tf tf, double smoothing) {
     /** The score of {@code mail}: intercept plus weights times its normalised tf-idf values. */
     double score(NgramFeatures.Vector mail) {
-      double dot = 0;
-      double squares = 0;
-      int j = 0;
-      for (int i = 0; i < mail.ids().length; i++) {
-        int id = mail.ids()[i];
-        while (j < ids.length && ids[j] < id) {
-          j++;
-        }
-        if (j < ids.length && ids[j] == id) {
-          double value = idf[j] * ModelTrainer.tf(tf, mail.counts()[i]);
-          dot += weights[j] * value;
-          squares += value * value;
-        }
-      }
-      return squares == 0 ? intercept : intercept + dot / Math.sqrt(squares + smoothing);
+      double[] dotAndSquares = new double[2];
+      forEachValue(
+          mail,
+          ids,
+          idf,
+          tf,
+          (j, value) -> {
+            dotAndSquares[0] += weights[j] * value;
+            dotAndSquares[1] += value * value;
+          });
+      double squares = dotAndSquares[1];
+      return squares == 0
+          ? intercept
+          : intercept + dotAndSquares[0] / Math.sqrt(squares + smoothing);
     }
 
     /** The squared length of {@code mail}'s unnormalised tf-idf vector over this model's terms. */
     double squaredLength(NgramFeatures.Vector mail) {
-      double squares = 0;
-      int j = 0;
-      for (int i = 0; i < mail.ids().length; i++) {
-        int id = mail.ids()[i];
-        while (j < ids.length && ids[j] < id) {
-          j++;
-        }
-        if (j < ids.length && ids[j] == id) {
-          double value = idf[j] * ModelTrainer.tf(tf, mail.counts()[i]);
-          squares += value * value;
-        }
-      }
-      return squares;
+      double[] squares = new double[1];
+      forEachValue(mail, ids, idf, tf, (j, value) -> squares[0] += value * value);
+      return squares[0];
     }
 
     /** The model as the service reads it. */
@@ -236,20 +225,17 @@ final class ModelTrainer {
     Tf tf = settings.tf();
     boolean bias = settings.intercept();
     List<Feature> features = new ArrayList<>();
-    double squares = 0;
-    int j = 0;
-    for (int i = 0; i < mail.ids().length; i++) {
-      int id = mail.ids()[i];
-      while (j < ids.length && ids[j] < id) {
-        j++;
-      }
-      if (j < ids.length && ids[j] == id) {
-        double value = idf[j] * tf(tf, mail.counts()[i]);
-        features.add(new FeatureNode(j + 1, value));
-        squares += value * value;
-      }
-    }
-    double norm = Math.sqrt(squares + settings.smoothing());
+    double[] squares = new double[1];
+    forEachValue(
+        mail,
+        ids,
+        idf,
+        tf,
+        (j, value) -> {
+          features.add(new FeatureNode(j + 1, value));
+          squares[0] += value * value;
+        });
+    double norm = Math.sqrt(squares[0] + settings.smoothing());
     Feature[] out = new Feature[features.size() + (bias ? 1 : 0)];
     for (int i = 0; i < features.size(); i++) {
       Feature f = features.get(i);
@@ -259,6 +245,29 @@ final class ModelTrainer {
       out[features.size()] = new FeatureNode(ids.length + 1, 1);
     }
     return out;
+  }
+
+  /** What {@link #forEachValue} reports: a model term's position and its tf-idf value. */
+  private interface ValueSink {
+    void accept(int position, double value);
+  }
+
+  /**
+   * Reports, in order, each of {@code mail}'s features that is among {@code ids} (both ascending)
+   * with its position there and its unnormalised value {@code idf * tf(count)}.
+   */
+  private static void forEachValue(
+      NgramFeatures.Vector mail, int[] ids, double[] idf, Tf tf, ValueSink sink) {
+    int j = 0;
+    for (int i = 0; i < mail.ids().length; i++) {
+      int id = mail.ids()[i];
+      while (j < ids.length && ids[j] < id) {
+        j++;
+      }
+      if (j < ids.length && ids[j] == id) {
+        sink.accept(j, idf[j] * tf(tf, mail.counts()[i]));
+      }
+    }
   }
 
   static double tf(Tf tf, int count) {

@@ -46,18 +46,26 @@ final class MailJson {
   }
 
   /**
+   * The most terms a message's explanation lists: a long mail hits a thousand of the model's
+   * n-grams, most of them weighing next to nothing; they come strongest first.
+   */
+  static final int MAX_TERMS = 200;
+
+  /**
    * A whole message: the summary's fields, then the decoded content and its attachments. Its {@code
-   * spam} holds the verdict stored at delivery, with every term hit as {@code why} (the model in
-   * use now) explains it instead of the stored top terms. Header values (sender, subject,
-   * recipients, each header field) are cut to {@link HeaderCut#MESSAGE} characters, and only the
-   * first {@link HeaderCut#MESSAGE_HEADERS} header fields and recipients are listed; {@code
-   * headersOmitted} and {@code recipientsOmitted} say how many more there are.
+   * spam} holds the verdict stored at delivery, with the terms hit as {@code why} (the model in use
+   * now) explains them instead of the stored top terms: the {@link #MAX_TERMS} strongest, and
+   * {@code termsOmitted} says how many more. Header values (sender, subject, recipients, each
+   * header field) are cut to {@link HeaderCut#MESSAGE} characters, and only the first {@link
+   * HeaderCut#MESSAGE_HEADERS} header fields and recipients are listed; {@code headersOmitted} and
+   * {@code recipientsOmitted} say how many more there are.
    */
   static Map<String, Object> message(OpenedMessage m, SpamExplanation why) {
     Map<String, Object> json = summary(m.summary(), why.threshold(), HeaderCut.MESSAGE);
     Map<String, Object> spam = verdict(m.summary().verdict(), why.threshold());
     List<Map<String, Object>> terms = new ArrayList<>();
-    for (SpamExplanation.TermHit hit : why.terms()) {
+    for (SpamExplanation.TermHit hit :
+        why.terms().subList(0, Math.min(MAX_TERMS, why.terms().size()))) {
       Map<String, Object> term = new LinkedHashMap<>();
       term.put("term", hit.term());
       term.put("part", hit.part());
@@ -67,6 +75,7 @@ final class MailJson {
       terms.add(term);
     }
     spam.put("terms", terms);
+    spam.put("termsOmitted", Math.max(0, why.terms().size() - MAX_TERMS));
     json.put("spam", spam);
     List<String> recipients = m.mail().to();
     json.put(

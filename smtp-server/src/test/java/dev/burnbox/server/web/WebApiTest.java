@@ -155,6 +155,22 @@ class WebApiTest {
   }
 
   @Test
+  void aMessageListsAtMostTwoHundredTermsAndCountsTheRest() throws Exception {
+    List<String> terms = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      terms.add("word" + (char) ('a' + i / 26 % 26) + (char) ('a' + i % 26));
+    }
+    try (WebFixture many =
+        new WebFixture(SpamScanner.of(null, null, SpamModel.ofPlainTerms(terms, "test")))) {
+      MessageId id =
+          many.deliverScanned("hal", WebFixture.textMail("many", String.join(" ", terms)));
+      JsonNode spam = json(many.get("/api/v1/messages/" + id)).get("spam");
+      assertThat(spam.get("terms")).hasSize(MailJson.MAX_TERMS);
+      assertThat(spam.get("termsOmitted").asInt()).isEqualTo(300 - MailJson.MAX_TERMS);
+    }
+  }
+
+  @Test
   void aMessageExplainsEveryTermHitStrongestContributionFirstKeepingTheStoredVerdict()
       throws Exception {
     try (WebFixture weighted = new WebFixture(SpamScanner.of(null, null, weightedModel()))) {
@@ -164,7 +180,7 @@ class WebApiTest {
       MessageId scanned = weighted.deliverScanned("gus", raw);
       JsonNode spam = json(weighted.get("/api/v1/messages/" + scanned)).get("spam");
       assertThat(fieldNames(spam))
-          .containsExactly("probability", "threshold", "spam", "score", "terms");
+          .containsExactly("probability", "threshold", "spam", "score", "terms", "termsOmitted");
       // viagra 2 x 2.0, cheap (subject only) 0.5, casino (body only) 1.0, meeting 2 x -3.0
       List<String> rows = new ArrayList<>();
       spam.get("terms")

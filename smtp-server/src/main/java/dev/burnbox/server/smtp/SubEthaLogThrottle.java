@@ -19,11 +19,7 @@ public final class SubEthaLogThrottle extends TurboFilter {
   /** The shortest time between two lines SubEtha may log at one level. */
   public static final long WINDOW_SECONDS = 10;
 
-  private static final String SUBETHA = "org.subethamail";
-
-  private final LogWindow warnings = new LogWindow(WINDOW_SECONDS);
-  private final LogWindow errors = new LogWindow(WINDOW_SECONDS);
-  private final LongSupplier nanoClock;
+  private final LoggerWindows windows;
 
   /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
   public SubEthaLogThrottle() {
@@ -31,20 +27,16 @@ public final class SubEthaLogThrottle extends TurboFilter {
   }
 
   SubEthaLogThrottle(LongSupplier nanoClock) {
-    this.nanoClock = nanoClock;
+    this.windows = new LoggerWindows(WINDOW_SECONDS, nanoClock, "org.subethamail");
   }
 
   @Override
   public FilterReply decide(
       Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-    if (format == null // a level check such as isWarnEnabled(), not an event
-        || level == null
-        || !level.isGreaterOrEqual(Level.WARN)
-        || !logger.getName().startsWith(SUBETHA)) {
+    long suppressed = windows.admit(logger, level, format);
+    if (suppressed == LoggerWindows.NOT_THROTTLED) {
       return FilterReply.NEUTRAL;
     }
-    LogWindow window = level.isGreaterOrEqual(Level.ERROR) ? errors : warnings;
-    long suppressed = window.admit(nanoClock.getAsLong());
     if (suppressed < 0) {
       return FilterReply.DENY;
     }

@@ -5,7 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
 import dev.burnbox.server.smtp.LogText;
-import dev.burnbox.server.smtp.LogWindow;
+import dev.burnbox.server.smtp.LoggerWindows;
 import java.util.function.LongSupplier;
 import org.slf4j.Marker;
 import org.slf4j.helpers.MessageFormatter;
@@ -28,11 +28,7 @@ public final class WebLogThrottle extends TurboFilter {
 
   private static final int MAX_CAUSES = 8;
 
-  private static final String[] FRAMEWORK = {"org.eclipse.jetty", "io.javalin"};
-
-  private final LogWindow warnings = new LogWindow(WINDOW_SECONDS);
-  private final LogWindow errors = new LogWindow(WINDOW_SECONDS);
-  private final LongSupplier nanoClock;
+  private final LoggerWindows windows;
 
   /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
   public WebLogThrottle() {
@@ -40,20 +36,17 @@ public final class WebLogThrottle extends TurboFilter {
   }
 
   WebLogThrottle(LongSupplier nanoClock) {
-    this.nanoClock = nanoClock;
+    this.windows = new LoggerWindows(WINDOW_SECONDS, nanoClock, "org.eclipse.jetty", "io.javalin");
   }
 
   @Override
   public FilterReply decide(
       Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-    if (format == null // a level check such as isWarnEnabled(), not an event
-        || level == null
-        || !level.isGreaterOrEqual(Level.WARN)
-        || !isFramework(logger.getName())) {
+    long suppressed = windows.admit(logger, level, format);
+    if (suppressed == LoggerWindows.NOT_THROTTLED) {
       return FilterReply.NEUTRAL;
     }
     boolean error = level.isGreaterOrEqual(Level.ERROR);
-    long suppressed = (error ? errors : warnings).admit(nanoClock.getAsLong());
     if (suppressed >= 0) {
       // with t null, a last parameter that is a Throwable is the exception, as logback takes it
       var formatted =
@@ -74,15 +67,6 @@ public final class WebLogThrottle extends TurboFilter {
       }
     }
     return FilterReply.DENY;
-  }
-
-  private static boolean isFramework(String name) {
-    for (String prefix : FRAMEWORK) {
-      if (name.startsWith(prefix)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** {@code org.eclipse.jetty.util.HostPort} as {@code o.e.j.util.HostPort}. */

@@ -99,13 +99,4 @@ public record DecodedMail(
       Objects.requireNonNull(markup, "markup");
     }
   }
-
-  /**
-   * {@code term} as {@link #scanText()} would give it: without the zero-width characters, soft
-   * hyphens and byte-order marks that scanning removes. A spam term must be in this form to be
-   * found in a scan text; "" if nothing visible is left.
-   */
-  public static String scanForm(String term) {
-    return HtmlText.withoutInvisibleCharacters(term);
-  }
 }

@@ -2,6 +2,7 @@ package dev.burnbox.server.mime;
 
 import java.util.Set;
 import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
@@ -65,12 +66,16 @@ final class HtmlText {
 
   /** Appends the visible text of {@code html} to {@code out}, one block element per line. */
   static void appendVisibleText(String html, StringBuilder out) {
-    Node root = Jsoup.parse(html).body();
-    if (root == null) {
+    appendBodyText(Jsoup.parse(html), out);
+  }
+
+  private static void appendBodyText(Document document, StringBuilder out) {
+    Node body = document.body();
+    if (body == null) {
       return;
     }
     int start = out.length();
-    root.traverse(new BlockTextVisitor(out));
+    body.traverse(new BlockTextVisitor(out));
     trimTrailingNewlines(out, start);
   }
 
@@ -81,7 +86,7 @@ final class HtmlText {
    * URL attribute ({@code href}, {@code src}...), separated by spaces. One parse for both.
    */
   static void appendTextAndMarkup(String html, StringBuilder text, StringBuilder markup) {
-    org.jsoup.nodes.Document root = Jsoup.parse(html);
+    Document root = Jsoup.parse(html);
     for (Element element : root.getAllElements()) {
       if (element == root) {
         continue;
@@ -97,12 +102,7 @@ final class HtmlText {
         }
       }
     }
-    Node body = root.body();
-    if (body != null) {
-      int start = text.length();
-      body.traverse(new BlockTextVisitor(text));
-      trimTrailingNewlines(text, start);
-    }
+    appendBodyText(root, text);
   }
 
   /** The host of {@code url}, or its scheme for {@code mailto:}/{@code data:}, "" if neither. */

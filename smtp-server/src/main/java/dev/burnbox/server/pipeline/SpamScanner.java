@@ -19,9 +19,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -196,7 +198,7 @@ public final class SpamScanner {
     List<Highlight> out = new ArrayList<>();
     int[] open = {-1, -1}; // start and end of the range being merged, normalised offsets
     double[] weight = {0};
-    Map<String, Boolean> termsInRange = new LinkedHashMap<>();
+    Set<String> termsInRange = new LinkedHashSet<>();
     matcher
         .matcher()
         .forEachMatch(
@@ -223,8 +225,8 @@ public final class SpamScanner {
               open[0] = Math.min(open[0], start);
               open[1] = Math.max(open[1], end);
               for (int line : matcher.lines()[term]) {
-                weight[0] += model.model().terms().get(line).weight();
-                termsInRange.put(model.model().terms().get(line).term(), true);
+                weight[0] += model.weights()[line];
+                termsInRange.add(model.model().terms().get(line).term());
               }
             });
     if (open[0] >= 0) {
@@ -234,12 +236,12 @@ public final class SpamScanner {
   }
 
   private static Highlight range(
-      NormalizedText normalized, int[] open, double weight, Map<String, Boolean> terms) {
+      NormalizedText normalized, int[] open, double weight, Set<String> terms) {
     return new Highlight(
         normalized.originalStart(open[0]),
         normalized.originalEnd(open[1]),
         weight,
-        List.copyOf(terms.keySet()));
+        List.copyOf(terms));
   }
 
   /**
@@ -255,11 +257,6 @@ public final class SpamScanner {
   /** The probability from which a message is spam. */
   public double threshold() {
     return current.get().threshold();
-  }
-
-  /** True if {@code verdict} is spam: its probability reached the threshold. */
-  public boolean isSpam(SpamVerdict verdict) {
-    return verdict.spam();
   }
 
   /** The algorithm of the matchers in use (the chosen one when built with null). */
@@ -288,19 +285,21 @@ public final class SpamScanner {
   private static CompiledModel compile(MatcherKind kind, SpamModel model, Double threshold) {
     MatchOptions options =
         model.match() == SpamModel.Match.WORDS ? new MatchOptions(true, true) : MatchOptions.EXACT;
+    List<WeightedTerm> terms = model.terms();
+    String[] normalized = new String[terms.size()];
+    for (int line = 0; line < terms.size(); line++) {
+      normalized[line] = NORMALIZER.normalizeTerm(terms.get(line).term());
+      if (normalized[line].isEmpty()) {
+        throw new IllegalArgumentException(
+            model.source() + ": term '" + terms.get(line).term() + "' is empty once normalised");
+      }
+    }
     PartMatcher[] parts = new PartMatcher[PARTS.length];
     for (int p = 0; p < PARTS.length; p++) {
       Map<String, List<Integer>> linesByTerm = new LinkedHashMap<>();
-      List<WeightedTerm> terms = model.terms();
       for (int line = 0; line < terms.size(); line++) {
-        WeightedTerm term = terms.get(line);
-        if (term.part().covers(PARTS[p])) {
-          String normalized = NORMALIZER.normalizeTerm(term.term());
-          if (normalized.isEmpty()) {
-            throw new IllegalArgumentException(
-                model.source() + ": term '" + term.term() + "' is empty once normalised");
-          }
-          linesByTerm.computeIfAbsent(normalized, t -> new ArrayList<>()).add(line);
+        if (terms.get(line).part().covers(PARTS[p])) {
+          linesByTerm.computeIfAbsent(normalized[line], t -> new ArrayList<>()).add(line);
         }
       }
       if (linesByTerm.isEmpty()) {

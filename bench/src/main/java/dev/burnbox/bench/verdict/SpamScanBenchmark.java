@@ -1,0 +1,150 @@
+package dev.burnbox.bench.verdict;
+
+import dev.burnbox.bench.MailCorpus;
+import dev.burnbox.matcher.MatchOptions;
+import dev.burnbox.matcher.TermMatcher;
+import dev.burnbox.matcher.TermSet;
+import dev.burnbox.matcher.TextNormalizer;
+import dev.burnbox.server.mime.DecodedMail.ScanParts;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.wordlists.SpamModel;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the spam verdict costs per mail, stage by stage, with the shipped model: the mails are the
+ * bodies the SMTP blast sends ({@value #MAILS} corpus bodies cut to {@value #MAIL_CHARS} chars, ham
+ * and spam alternating, as {@code SmtpLoadBench}'s 2 KB mails), one operation scans them all, so µs
+ * per mail = µs per operation / {@value #MAILS}.
+ *
+ * <ul>
+ *   <li>{@code normalize}: {@link TextNormalizer#normalize} of each body.
+ *   <li>{@code match}: the model's matcher over the already normalised bodies, a sink that only
+ *       sums term ids (the matcher's own cost).
+ *   <li>{@code count}: the same, counting each term's matches in an array by term.
+ *   <li>{@code distinct}: the same, also listing the distinct terms found (what scoring needs: the
+ *       first match of a term is a branch no predictor guesses).
+ *   <li>{@code verdict}: {@link SpamScanner#scan}, the whole step the intake runs (normalise,
+ *       match, count, score).
+ * </ul>
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar SpamScanBenchmark -f 1}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 4, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class SpamScanBenchmark {
+  /** Mails per operation. */
+  public static final int MAILS = 64;
+
+  /** Length of each body, in chars (a 2 KB blast mail less its headers). */
+  public static final int MAIL_CHARS = 1900;
+
+  /** The stage measured (see the class comment). */
+  @Param({"normalize", "match", "count", "distinct", "verdict"})
+  public String stage;
+
+  private String[] bodies;
+  private String[] normalized;
+  private ScanParts[] parts;
+  private TermMatcher matcher;
+  private SpamScanner scanner;
+
+  /** Cuts the mails and compiles the shipped model. */
+  @Setup
+  public void setUp() {
+    MailCorpus corpus = MailCorpus.locate();
+    List<String> mixed = new ArrayList<>();
+    for (int i = 0; i < Math.min(corpus.hamBodies().size(), corpus.spamBodies().size()); i++) {
+      mixed.add(corpus.hamBodies().get(i));
+      mixed.add(corpus.spamBodies().get(i));
+    }
+    bodies = MailCorpus.batch(mixed, MAILS, MAIL_CHARS);
+    TextNormalizer normalizer = TextNormalizer.standard();
+    normalized = new String[MAILS];
+    parts = new ScanParts[MAILS];
+    for (int i = 0; i < MAILS; i++) {
+      normalized[i] = normalizer.normalize(bodies[i]).text();
+      parts[i] = new ScanParts("load test mail %04d".formatted(i), bodies[i], "");
+    }
+    SpamModel model = SpamModel.defaults();
+    Set<String> terms = new LinkedHashSet<>();
+    for (SpamModel.WeightedTerm term : model.terms()) {
+      terms.add(normalizer.normalizeTerm(term.term()));
+    }
+    matcher = TermMatcher.best(TermSet.of(terms, MatchOptions.EXACT));
+    scanner = SpamScanner.of(null, null, model);
+  }
+
+  /** One operation: the stage over every mail; returns a checksum so nothing is optimised away. */
+  @Benchmark
+  public long run() {
+    long sum = 0;
+    switch (stage) {
+      case "normalize" -> {
+        for (String body : bodies) {
+          sum += TextNormalizer.standard().normalize(body).text().length();
+        }
+      }
+      case "match" -> {
+        int[] count = {0};
+        for (String text : normalized) {
+          matcher.forEachMatch(text, (term, start, end) -> count[0] += term);
+        }
+        sum = count[0];
+      }
+      case "count" -> {
+        int[] counts = new int[matcher.terms().size()];
+        for (String text : normalized) {
+          matcher.forEachMatch(text, (term, start, end) -> counts[term]++);
+        }
+        sum = counts[7];
+      }
+      case "distinct" -> {
+        int[] counts = new int[matcher.terms().size()];
+        int[] touched = new int[counts.length];
+        int[] size = {0};
+        for (String text : normalized) {
+          matcher.forEachMatch(
+              text,
+              (term, start, end) -> {
+                if (counts[term]++ == 0) {
+                  touched[size[0]++] = term;
+                }
+              });
+          for (int i = 0; i < size[0]; i++) {
+            counts[touched[i]] = 0;
+          }
+          sum += size[0];
+          size[0] = 0;
+        }
+      }
+      case "verdict" -> {
+        for (ScanParts mail : parts) {
+          sum += Double.doubleToLongBits(scanner.scan(mail).score());
+        }
+      }
+      default -> throw new IllegalArgumentException("unknown stage " + stage);
+    }
+    return sum;
+  }
+}

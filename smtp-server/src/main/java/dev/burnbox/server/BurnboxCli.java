@@ -1,5 +1,6 @@
 package dev.burnbox.server;
 
+import dev.burnbox.server.config.OptionCatalog;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,7 +38,10 @@ public final class BurnboxCli implements Runnable {
   }
 
   private static CommandLine commandLine() {
-    return new CommandLine(new BurnboxCli()).setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine burnbox =
+        new CommandLine(new BurnboxCli()).setCaseInsensitiveEnumValuesAllowed(true);
+    OptionCatalog.install(burnbox.getSubcommands().get("serve"), System.getenv());
+    return burnbox;
   }
 
   /** No arguments at all means {@code serve}: {@code ./burnbox} starts the service. */

@@ -3,11 +3,14 @@ package dev.burnbox.server;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.mime.MimeLimits;
+import dev.burnbox.server.mime.MimeOptions;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.pipeline.PipelineOptions;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.web.MetricsEndpoint;
 import dev.burnbox.server.web.WebLimits;
+import dev.burnbox.server.web.WebOptions;
 import dev.burnbox.wordlists.SpamModel;
 import java.net.InetAddress;
 import java.net.URI;
@@ -17,20 +20,19 @@ import java.util.Objects;
 
 /**
  * Everything {@link BurnboxService} is configured with; the {@code serve} command maps its options
- * onto it. Immutable; build one with {@link #builder()}.
+ * onto it, and {@link #builder()} starts from their defaults. Immutable; build one with {@link
+ * #builder()}.
  *
  * @param smtp the SMTP intake's settings (port, domains, limits, filters, TLS)
  * @param httpBindAddress where the web server listens; null for every interface
- * @param httpPort the web server's port; 0 picks a free one. Default 8080.
+ * @param httpPort the web server's port; 0 picks a free one.
  * @param httpMaxConnections connections the web port holds open at once (see {@link
- *     WebLimits#maxConnections}). Default 2000.
+ *     WebLimits#maxConnections}).
  * @param httpMaxConnectionsPerIp connections one untrusted address may hold open on the web port
  *     (see {@link WebLimits#maxConnectionsPerIp}); {@code smtp.trustedNetworks()} are exempt.
- *     Default 50.
  * @param httpHeadTimeout the deadline for a whole request head (see {@link WebLimits#headTimeout}).
- *     Default 20 s.
- * @param metrics where {@code /metrics} is served: on the web port (the default), on its own
- *     address and port, or nowhere
+ * @param metrics where {@code /metrics} is served: on the web port, on its own address and port, or
+ *     nowhere
  * @param inboxCap entries per inbox (see {@link InboxStore.Builder#inboxCap})
  * @param storeMaxBytes the store's byte budget (see {@link InboxStore.Builder#maxBytes})
  * @param ttl how long mail is kept (see {@link InboxStore.Builder#ttl})
@@ -42,13 +44,13 @@ import java.util.Objects;
  * @param subjectFlood the subject flood ban, applied unless {@code smtp.filtersEnabled()} is false
  * @param mimeLimits bounds on MIME decoding
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
- * @param snapshotFile where the store is saved on shutdown and restored from at start; null (the
- *     default) keeps mail in memory only
+ * @param snapshotFile where the store is saved on shutdown and restored from at start; null keeps
+ *     mail in memory only
  * @param redisUrl the Redis that holds the store, one server ({@code redis://host:port}) or a Redis
  *     Cluster ({@code redis-cluster://host:port,host:port,...}, its seed nodes), shared by every
- *     node given the same URL; null (the default) for the in-memory store
+ *     node given the same URL; null for the in-memory store
  * @param redisPartitions the Redis store's partitions (see {@link
- *     InboxStore.Builder#redisPartitions}); every node must use the same. Default 16.
+ *     InboxStore.Builder#redisPartitions}); every node must use the same.
  */
 public record ServiceSettings(
     IntakeSettings smtp,
@@ -72,9 +74,6 @@ public record ServiceSettings(
     Path snapshotFile,
     URI redisUrl,
     int redisPartitions) {
-
-  /** The default web port. */
-  public static final int DEFAULT_HTTP_PORT = 8080;
 
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
@@ -122,36 +121,62 @@ public record ServiceSettings(
         httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
   }
 
-  /** A builder starting from the defaults. */
+  /** A builder starting from the defaults, each declared by its option (see {@code *Options}). */
   public static Builder builder() {
-    return new Builder();
+    Builder builder =
+        new Builder()
+            .smtp(IntakeSettings.defaults())
+            .web(WebOptions.defaults())
+            .pipeline(PipelineOptions.defaults())
+            .mimeLimits(MimeOptions.defaults().limits())
+            .shutdownGrace(ServiceOptions.defaults().shutdownGrace);
+    return StoreOptions.defaults().applyTo(builder);
   }
 
   /** Builds {@link ServiceSettings}; every value starts at its default. Not thread-safe. */
   public static final class Builder {
-    private IntakeSettings smtp = IntakeSettings.defaults();
+    private IntakeSettings smtp;
     private InetAddress httpBindAddress;
-    private int httpPort = DEFAULT_HTTP_PORT;
-    private int httpMaxConnections = WebLimits.DEFAULT_MAX_CONNECTIONS;
-    private int httpMaxConnectionsPerIp = WebLimits.DEFAULT_MAX_CONNECTIONS_PER_IP;
-    private Duration httpHeadTimeout = WebLimits.DEFAULT_HEAD_TIMEOUT;
-    private MetricsEndpoint metrics = MetricsEndpoint.webPort();
-    private int inboxCap = InboxStore.Builder.DEFAULT_INBOX_CAP;
-    private long storeMaxBytes = InboxStore.Builder.DEFAULT_MAX_BYTES;
-    private Duration ttl = InboxStore.Builder.DEFAULT_TTL;
+    private int httpPort;
+    private int httpMaxConnections;
+    private int httpMaxConnectionsPerIp;
+    private Duration httpHeadTimeout;
+    private MetricsEndpoint metrics;
+    private int inboxCap;
+    private long storeMaxBytes;
+    private Duration ttl;
     private boolean stripPlusTags;
     private MatcherKind matcher;
     private Path termsFile;
-    private SpamPolicy spamPolicy = SpamPolicy.TAG;
+    private SpamPolicy spamPolicy;
     private Double spamThreshold;
-    private SubjectFloodFilter.Settings subjectFlood = SubjectFloodFilter.Settings.DEFAULTS;
-    private MimeLimits mimeLimits = MimeLimits.DEFAULTS;
-    private Duration shutdownGrace = Duration.ofSeconds(30);
+    private SubjectFloodFilter.Settings subjectFlood;
+    private MimeLimits mimeLimits;
+    private Duration shutdownGrace;
     private Path snapshotFile;
     private URI redisUrl;
-    private int redisPartitions = InboxStore.Builder.DEFAULT_REDIS_PARTITIONS;
+    private int redisPartitions;
 
     private Builder() {}
+
+    /** Sets every value of the web port's options. */
+    public Builder web(WebOptions web) {
+      WebLimits limits = web.limits(IntakeSettings.defaultTrustedNetworks());
+      return httpPort(web.port())
+          .httpMaxConnections(limits.maxConnections())
+          .httpMaxConnectionsPerIp(limits.maxConnectionsPerIp())
+          .httpHeadTimeout(limits.headTimeout())
+          .metrics(web.metrics());
+    }
+
+    /** Sets every value of the message pipeline's options. */
+    public Builder pipeline(PipelineOptions pipeline) {
+      return matcher(pipeline.matcher())
+          .termsFile(pipeline.terms())
+          .spamPolicy(pipeline.spamPolicy())
+          .spamThreshold(pipeline.spamThreshold())
+          .subjectFlood(pipeline.subjectFlood());
+    }
 
     public Builder smtp(IntakeSettings smtp) {
       this.smtp = smtp;

@@ -16,11 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine;
 
 /**
  * The service on a real 3-master Redis Cluster, configured as an operator would ({@code
@@ -51,9 +51,9 @@ class RedisClusterServiceTest {
 
   /** A node configured through the command line, as an operator would start it. */
   private BurnboxService startNode() throws Exception {
-    ServeCommand command = new ServeCommand();
-    new CommandLine(command)
-        .setCaseInsensitiveEnumValuesAllowed(true)
+    ServeCommand command = new ServeCommand(Map.of());
+    command
+        .commandLine()
         .parseArgs(
             "--smtp-port=0",
             "--http-port=0",

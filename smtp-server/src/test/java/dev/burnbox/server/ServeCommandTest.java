@@ -3,7 +3,9 @@ package dev.burnbox.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
@@ -15,14 +17,92 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class ServeCommandTest {
   private static ServiceSettings parse(String... args) {
-    ServeCommand command = new ServeCommand();
-    new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+    return parse(Map.of(), args);
+  }
+
+  private static ServiceSettings parse(Map<String, String> environment, String... args) {
+    ServeCommand command = new ServeCommand(environment);
+    command.commandLine().parseArgs(args);
     return command.settings();
+  }
+
+  private static String run(Map<String, String> environment, String... args) {
+    StringWriter out = new StringWriter();
+    CommandLine serve = new ServeCommand(environment).commandLine();
+    serve.setOut(new PrintWriter(out));
+    assertThat(serve.execute(args)).isZero();
+    return out.toString();
+  }
+
+  @Test
+  void theEnvironmentSetsAnOptionAndTheCommandLineWins() {
+    Map<String, String> environment =
+        Map.of(
+            "BURNBOX_INBOX_CAP", "7",
+            "BURNBOX_TTL", "90m",
+            "BURNBOX_NO_FILTERS", "true",
+            "BURNBOX_DOMAINS", "a.test,b.test");
+    ServiceSettings settings = parse(environment);
+    assertThat(settings.inboxCap()).isEqualTo(7);
+    assertThat(settings.ttl()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(settings.smtp().filtersEnabled()).isFalse();
+    assertThat(settings.smtp().domains()).containsExactlyInAnyOrder("a.test", "b.test");
+    assertThat(parse(environment, "--inbox-cap=9").inboxCap()).isEqualTo(9);
+  }
+
+  @Test
+  void printSettingsShowsEachValueAndWhereItCameFrom() {
+    String printed =
+        run(
+            Map.of("BURNBOX_INBOX_CAP", "7", "BURNBOX_TLS_KEYSTORE_PASSWORD", "secret"),
+            "--print-settings",
+            "--ttl=90m");
+    assertThat(printed)
+        .containsPattern("--inbox-cap +7 +environment BURNBOX_INBOX_CAP")
+        .containsPattern("--ttl +90m +command line")
+        .containsPattern("--smtp-port +2525 +default")
+        .containsPattern("--bind +every interface +default")
+        .containsPattern("--tls-keystore-password +\\(hidden\\) +environment")
+        .doesNotContain("secret");
+  }
+
+  @Test
+  void helpListsEveryOptionWithItsVariableAndDefault() {
+    // picocli wraps long words anywhere, so compare without whitespace
+    String help = run(Map.of(), "--help").replaceAll("\\s+", "");
+    CommandLine serve = new ServeCommand(Map.of()).commandLine();
+    for (var option : OptionCatalog.settings(serve.getCommandSpec())) {
+      String variableAndDefault =
+          "("
+              + OptionCatalog.variable(option)
+              + ", default "
+              + OptionCatalog.defaultText(option)
+              + ")";
+      assertThat(help)
+          .as(option.longestName())
+          .contains(option.longestName())
+          .contains(variableAndDefault.replaceAll("\\s+", ""));
+    }
+  }
+
+  @Test
+  void theStoreOptionsDefaultsAreTheStoreLibrarysOwn() {
+    ServiceSettings settings = parse();
+    assertThat(settings.inboxCap()).isEqualTo(InboxStore.Builder.DEFAULT_INBOX_CAP);
+    assertThat(settings.storeMaxBytes()).isEqualTo(InboxStore.Builder.DEFAULT_MAX_BYTES);
+    assertThat(settings.ttl()).isEqualTo(InboxStore.Builder.DEFAULT_TTL);
+    assertThat(settings.redisPartitions()).isEqualTo(InboxStore.Builder.DEFAULT_REDIS_PARTITIONS);
+    assertThat(ServiceSettings.builder().build())
+        .as("the builder starts from the options' defaults")
+        .usingRecursiveComparison()
+        .ignoringFields("smtp.maxInflightBytes")
+        .isEqualTo(settings);
   }
 
   @Test

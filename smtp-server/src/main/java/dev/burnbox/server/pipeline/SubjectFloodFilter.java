@@ -45,9 +45,8 @@ public final class SubjectFloodFilter {
    * @param ban how long the subject stays banned; positive
    */
   public record Settings(int count, Duration window, Duration ban) {
-    /** 200 messages within 5 minutes ban a subject for an hour. */
-    public static final Settings DEFAULTS =
-        new Settings(200, Duration.ofMinutes(5), Duration.ofHours(1));
+    /** The defaults of {@link PipelineOptions}: 200 within 5 minutes ban a subject for an hour. */
+    public static final Settings DEFAULTS = PipelineOptions.defaults().subjectFlood();
 
     /**
      * @throws IllegalArgumentException if a value is out of range

@@ -11,54 +11,53 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Everything the SMTP intake can be told, with defaults fit for a public disposable-mail MX.
- * Immutable and thread-safe; build one with {@link #builder()} or take {@link #defaults()}.
+ * Everything the SMTP intake can be told, with defaults fit for a public disposable-mail MX (those
+ * of {@link IntakeOptions}, where each is declared). Immutable and thread-safe; build one with
+ * {@link #builder()} or take {@link #defaults()}.
  *
- * @param port TCP port to listen on; 0 picks a free port (see {@link SmtpIntake#port()}). Default
- *     2525.
- * @param bindAddress address to listen on; null listens on every interface (default)
+ * @param port TCP port to listen on; 0 picks a free port (see {@link SmtpIntake#port()}).
+ * @param bindAddress address to listen on; null listens on every interface
  * @param hostName name announced in the greeting, EHLO reply and self-signed certificate; default
  *     the local host name, or {@code burnbox} if it cannot be found
  * @param domains domains whose recipients are accepted, lower-cased, internationalized ones in
- *     punycode; empty (default) accepts every domain. A recipient in another domain gets {@code 550
- *     5.7.1} (relay denied).
- * @param threads one virtual (default) or platform thread per connection, or a fixed pool of {@code
+ *     punycode; empty accepts every domain. A recipient in another domain gets {@code 550 5.7.1}
+ *     (relay denied).
+ * @param threads one virtual or platform thread per connection, or a fixed pool of {@code
  *     poolThreads}
  * @param maxMessageSize largest message in bytes, as received after dot-unstuffing; advertised as
  *     {@code SIZE}, checked against {@code MAIL FROM ... SIZE=} and counted during DATA/BDAT.
- *     Default 10 MiB.
- * @param maxRecipients distinct recipients per message; more get {@code 452 4.5.3}. Default 100.
- * @param maxConnections concurrent connections in total; more get {@code 421 4.7.0}. Default 2000.
+ * @param maxRecipients distinct recipients per message; more get {@code 452 4.5.3}.
+ * @param maxConnections concurrent connections in total; more get {@code 421 4.7.0}.
  * @param maxConnectionsPerIp concurrent connections from one untrusted client address; more get
- *     {@code 421 4.7.0}. Default 50.
+ *     {@code 421 4.7.0}.
  * @param commandTimeout how long to wait for the next command line before {@code 421} and closing
- *     (SubEtha's socket read timeout). Default 60 s.
+ *     (SubEtha's socket read timeout).
  * @param dataTimeout how long one read may block while message content is arriving (DATA) before
- *     {@code 421 4.4.2} and closing. Default 120 s.
+ *     {@code 421 4.4.2} and closing.
  * @param maxLineLength longest message text line in bytes including CRLF; a message with a longer
  *     line gets {@code 500 5.5.2} at its end and is not delivered. RFC 5321 allows 1000; the
- *     default 8192 is generous because real senders exceed 1000. Command lines are limited
+ *     default is more generous because real senders exceed 1000. Command lines are limited
  *     separately by SubEtha to 998 characters (reply {@code 501}, connection closed).
  * @param acceptNullSender whether {@code MAIL FROM:<>} (bounces) is accepted; if false it gets
- *     {@code 550 5.7.1}. Default true.
+ *     {@code 550 5.7.1}.
  * @param trustedNetworks clients exempt from the per-IP connection limit and the per-IP message
- *     rate filter; default {@code 127.0.0.0/8, ::1}
+ *     rate filter
  * @param perIpMessageRate messages (MAIL commands) per minute one untrusted client address may
  *     start; beyond it {@code 450 4.7.0}. The filter forgets an address after a minute of silence.
- *     0 means no limit. Default 120.
+ *     0 means no limit.
  * @param filtersEnabled false turns the per-IP message-rate filter off for every client ({@code
- *     --no-filters}); default true
- * @param tlsKeystore PKCS#12 or JKS key store holding the STARTTLS key and certificate; null
- *     (default) makes a self-signed certificate for {@code hostName} at start
+ *     --no-filters})
+ * @param tlsKeystore PKCS#12 or JKS key store holding the STARTTLS key and certificate; null makes
+ *     a self-signed certificate for {@code hostName} at start
  * @param tlsKeystorePassword password of {@code tlsKeystore} and its key; null for none
  * @param backlog listen backlog; default 1024 (SubEtha's 50 stalls bursts of connects)
  * @param poolThreads threads of the fixed pool when {@code threads} is {@link ThreadModel#POOL};
- *     ignored otherwise. Default 50.
+ *     ignored otherwise.
  * @param maxInflightBytes message content bytes all sessions together may hold in memory while
  *     messages arrive and are decoded, scanned and stored; a message that would pass it is drained
  *     and answered {@code 452 4.3.1} (try again later), so {@code maxConnections x maxMessageSize}
  *     need not fit in the heap. At least {@code maxMessageSize}, so that a message alone always
- *     fits. Default a quarter of the JVM's maximum heap, and at least {@code maxMessageSize}.
+ *     fits.
  */
 public record IntakeSettings(
     int port,
@@ -82,15 +81,6 @@ public record IntakeSettings(
     int backlog,
     int poolThreads,
     long maxInflightBytes) {
-
-  /** Default port: an unprivileged stand-in for 25. */
-  public static final int DEFAULT_PORT = 2525;
-
-  /** Default message size limit: 10 MiB. */
-  public static final int DEFAULT_MAX_MESSAGE_SIZE = 10 * 1024 * 1024;
-
-  /** Default trusted networks: the loopback networks. */
-  public static final String DEFAULT_TRUSTED_NETWORKS = "127.0.0.0/8, ::1";
 
   /**
    * @throws IllegalArgumentException if a number is out of range (port 0–65535, sizes and limits at
@@ -147,9 +137,14 @@ public record IntakeSettings(
     return builder().build();
   }
 
+  /** The default {@link #trustedNetworks()}, without building the rest of the defaults. */
+  public static NetworkList defaultTrustedNetworks() {
+    return NetworkList.parse(IntakeOptions.defaults().trustedNetworks);
+  }
+
   /** A builder starting from the defaults. */
   public static Builder builder() {
-    return new Builder();
+    return IntakeOptions.defaults().applyTo(new Builder());
   }
 
   /** A builder starting from these settings. */
@@ -230,28 +225,31 @@ public record IntakeSettings(
             maxInflightBytes);
   }
 
-  /** Mutable, not thread-safe; each setter returns the builder. Starts from the defaults. */
+  /**
+   * Mutable, not thread-safe; each setter returns the builder. {@link IntakeSettings#builder()}
+   * starts it from the defaults.
+   */
   public static final class Builder {
-    private int port = DEFAULT_PORT;
+    private int port;
     private InetAddress bindAddress;
     private String hostName;
-    private Set<String> domains = Set.of();
-    private ThreadModel threads = ThreadModel.VIRTUAL;
-    private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
-    private int maxRecipients = 100;
-    private int maxConnections = 2000;
-    private int maxConnectionsPerIp = 50;
-    private Duration commandTimeout = Duration.ofSeconds(60);
-    private Duration dataTimeout = Duration.ofSeconds(120);
-    private int maxLineLength = 8192;
-    private boolean acceptNullSender = true;
-    private NetworkList trustedNetworks = NetworkList.parse(DEFAULT_TRUSTED_NETWORKS);
-    private int perIpMessageRate = 120;
-    private boolean filtersEnabled = true;
+    private Set<String> domains;
+    private ThreadModel threads;
+    private int maxMessageSize;
+    private int maxRecipients;
+    private int maxConnections;
+    private int maxConnectionsPerIp;
+    private Duration commandTimeout;
+    private Duration dataTimeout;
+    private int maxLineLength;
+    private boolean acceptNullSender;
+    private NetworkList trustedNetworks;
+    private int perIpMessageRate;
+    private boolean filtersEnabled;
     private Path tlsKeystore;
     private String tlsKeystorePassword;
-    private int backlog = 1024;
-    private int poolThreads = 50;
+    private int backlog = 1024; // not an option: SubEtha's 50 stalls bursts of connects
+    private int poolThreads;
     private long maxInflightBytes; // 0: the default, computed from the heap at build
 
     private Builder() {}

@@ -25,15 +25,6 @@ public record WebLimits(
     Duration headTimeout,
     NetworkList trustedNetworks) {
 
-  /** Default of {@code --http-max-connections}, as the SMTP side's {@code --max-connections}. */
-  public static final int DEFAULT_MAX_CONNECTIONS = 2000;
-
-  /** Default of {@code --http-max-connections-per-ip}, as the SMTP side's. */
-  public static final int DEFAULT_MAX_CONNECTIONS_PER_IP = 50;
-
-  /** Default of {@code --http-head-timeout}. */
-  public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(20);
-
   /**
    * @throws IllegalArgumentException if a connection limit is below 1 or the head timeout is not
    *     positive
@@ -53,12 +44,11 @@ public record WebLimits(
     Objects.requireNonNull(trustedNetworks, "trustedNetworks");
   }
 
-  /** The defaults, with {@code trustedNetworks} exempt from the per-address limit. */
+  /**
+   * The defaults ({@link WebOptions}), with {@code trustedNetworks} exempt from the per-address
+   * limit.
+   */
   public static WebLimits defaults(NetworkList trustedNetworks) {
-    return new WebLimits(
-        DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_MAX_CONNECTIONS_PER_IP,
-        DEFAULT_HEAD_TIMEOUT,
-        trustedNetworks);
+    return WebOptions.defaults().limits(trustedNetworks);
   }
 }

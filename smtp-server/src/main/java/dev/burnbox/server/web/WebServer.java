@@ -8,7 +8,6 @@ import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.smtp.NetworkList;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
@@ -210,7 +209,7 @@ public final class WebServer implements AutoCloseable {
 
   /** The defaults of {@link WebLimits}, loopback trusted as on the SMTP side. */
   private static WebLimits defaultLimits() {
-    return WebLimits.defaults(NetworkList.parse(IntakeSettings.DEFAULT_TRUSTED_NETWORKS));
+    return WebLimits.defaults(IntakeSettings.defaultTrustedNetworks());
   }
 
   /** Starts listening: the web port, then the metrics port if the metrics have one. */

@@ -1,4 +1,4 @@
-package dev.burnbox.server;
+package dev.burnbox.server.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -13,7 +13,7 @@ import picocli.CommandLine.ITypeConverter;
  * {@code 1h30m}, ISO-8601 {@code PT24H}). Stateless and thread-safe; errors are {@link
  * IllegalArgumentException}s whose message picocli shows next to the option.
  */
-final class OptionValues {
+public final class OptionValues {
   private static final Pattern SIZE =
       Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
   private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
@@ -24,7 +24,7 @@ final class OptionValues {
    * Bytes from {@code 1048576}, {@code 512k}, {@code 10MiB}, {@code 2g}; k, m and g are binary
    * (1024-based) whatever the spelling, as for JVM heap sizes.
    */
-  static long parseBytes(String text) {
+  public static long parseBytes(String text) {
     Matcher m = SIZE.matcher(text.strip());
     if (!m.matches()) {
       throw new IllegalArgumentException(
@@ -45,7 +45,7 @@ final class OptionValues {
   }
 
   /** A duration from {@code 24h}, {@code 90s}, {@code 1h30m}, {@code 250ms} or {@code PT24H}. */
-  static Duration parseDuration(String text) {
+  public static Duration parseDuration(String text) {
     String s = text.strip().toLowerCase(Locale.ROOT);
     if (s.startsWith("pt") || s.startsWith("p")) {
       try {
@@ -85,7 +85,7 @@ final class OptionValues {
   }
 
   /** Picocli converter for byte sizes. */
-  static final class Bytes implements ITypeConverter<Long> {
+  public static final class Bytes implements ITypeConverter<Long> {
     @Override
     public Long convert(String value) {
       return parseBytes(value);
@@ -93,7 +93,7 @@ final class OptionValues {
   }
 
   /** Picocli converter for durations. */
-  static final class Durations implements ITypeConverter<Duration> {
+  public static final class Durations implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
       return parseDuration(value);

@@ -1,4 +1,4 @@
-package dev.burnbox.server;
+package dev.burnbox.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

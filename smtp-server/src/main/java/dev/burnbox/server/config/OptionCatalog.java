@@ -1,0 +1,179 @@
+package dev.burnbox.server.config;
+
+import java.io.PrintWriter;
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import picocli.CommandLine;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Help.Column;
+import picocli.CommandLine.Help.TextTable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * Everything derived from the declarations of {@code burnbox serve}'s options (picocli
+ * {@code @Option} fields in one mixin per part of the service: {@code IntakeOptions}, {@code
+ * PipelineOptions}, {@code MimeOptions}, {@code StoreOptions}, {@code WebOptions}, {@code
+ * ServiceOptions}), so that each option's name, default and meaning are written once:
+ *
+ * <ul>
+ *   <li>its environment variable, {@code BURNBOX_} and the option's name in upper case ({@code
+ *       --smtp-port} is {@code BURNBOX_SMTP_PORT}), read as the option's default; the command line
+ *       wins;
+ *   <li>the option list of {@code --help}, each option with its variable and its default;
+ *   <li>{@code --print-settings}: every effective value and where it came from;
+ *   <li>the README's option table ({@link #markdownTable}), which a test compares with the README;
+ *   <li>the typed settings' defaults: {@link #defaults} parses an empty command line into a mixin,
+ *       and each module's settings builder starts from that.
+ * </ul>
+ *
+ * <p>A default that depends on the machine (the heap, the host name) has no {@code defaultValue}
+ * but a {@link WhenUnset} saying it in words. Stateless; thread-safe.
+ */
+public final class OptionCatalog {
+  private static final String PREFIX = "BURNBOX_";
+  private static final String PRINT_SETTINGS = "--print-settings";
+
+  private OptionCatalog() {}
+
+  /**
+   * {@code mixin} with every option at its declared default (no command line, no environment).
+   *
+   * @throws CommandLine.ParameterException if a declared default does not parse (a programming
+   *     error, caught by every test that builds settings)
+   */
+  public static <T> T defaults(T mixin) {
+    new CommandLine(mixin).setCaseInsensitiveEnumValuesAllowed(true).parseArgs();
+    return mixin;
+  }
+
+  /**
+   * Makes {@code serve} read its defaults from {@code environment} and list its options with their
+   * variables and defaults in {@code --help}.
+   */
+  public static CommandLine install(CommandLine serve, Map<String, String> environment) {
+    Objects.requireNonNull(environment, "environment");
+    serve.setDefaultValueProvider(
+        arg -> arg instanceof OptionSpec option ? environment.get(variable(option)) : null);
+    serve
+        .getHelpSectionMap()
+        .put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, OptionCatalog::optionList);
+    return serve;
+  }
+
+  /** The environment variable of {@code option}: {@code --smtp-port} gives BURNBOX_SMTP_PORT. */
+  public static String variable(OptionSpec option) {
+    return PREFIX
+        + option.longestName().replaceFirst("^-+", "").replace('-', '_').toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * The options that are settings (not {@code --help}, {@code --version}, {@link #PRINT_SETTINGS}).
+   */
+  public static List<OptionSpec> settings(CommandSpec spec) {
+    return spec.options().stream()
+        .filter(o -> !o.usageHelp() && !o.versionHelp() && !o.longestName().equals(PRINT_SETTINGS))
+        .toList();
+  }
+
+  /** The default of {@code option} as a reader should see it: its text, or what unset means. */
+  public static String defaultText(OptionSpec option) {
+    String declared = option.defaultValue();
+    if (declared != null) {
+      return option.type() == boolean.class ? ("true".equals(declared) ? "on" : "off") : declared;
+    }
+    if (option.userObject() instanceof Field field && field.isAnnotationPresent(WhenUnset.class)) {
+      return field.getAnnotation(WhenUnset.class).value();
+    }
+    return "none";
+  }
+
+  /** The meaning of {@code option}, as declared, with picocli's {@code %%} read as {@code %}. */
+  public static String meaning(OptionSpec option) {
+    return String.join(" ", option.description()).replace("%%", "%");
+  }
+
+  /** How {@code option} is written with its value, e.g. {@code --smtp-port N}. */
+  public static String synopsis(OptionSpec option) {
+    return option.longestName() + (option.arity().max() > 0 ? " " + option.paramLabel() : "");
+  }
+
+  /** The README's option table: option, environment variable, default, meaning. */
+  public static String markdownTable(CommandSpec spec) {
+    StringBuilder out =
+        new StringBuilder("| option | environment | default | meaning |\n|---|---|---|---|\n");
+    for (OptionSpec option : settings(spec)) {
+      out.append("| `")
+          .append(synopsis(option).replace("|", "\\|"))
+          .append("` | `")
+          .append(variable(option))
+          .append("` | ")
+          .append(defaultText(option).replace("|", "\\|"))
+          .append(" | ")
+          .append(meaning(option).replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return out.toString();
+  }
+
+  /**
+   * Prints every setting of a parsed {@code serve}: its effective value as given, and where it came
+   * from (the command line, the environment, or the default). Passwords are masked.
+   */
+  public static void printSettings(
+      CommandLine serve, Map<String, String> environment, PrintWriter out) {
+    CommandLine.ParseResult parsed = serve.getParseResult();
+    TextTable table =
+        TextTable.forColumns(
+            Help.defaultColorScheme(Help.Ansi.OFF),
+            new Column(34, 0, Column.Overflow.SPAN),
+            new Column(40, 1, Column.Overflow.WRAP),
+            new Column(40, 1, Column.Overflow.WRAP));
+    for (OptionSpec option : settings(serve.getCommandSpec())) {
+      String value;
+      String source;
+      if (parsed != null && parsed.hasMatchedOption(option)) {
+        value = String.join(",", parsed.matchedOption(option.longestName()).stringValues());
+        source = "command line";
+      } else if (environment.containsKey(variable(option))) {
+        value = environment.get(variable(option));
+        source = "environment " + variable(option);
+      } else {
+        value = defaultText(option);
+        source = "default";
+      }
+      if (option.paramLabel().equals("PASSWORD") && !source.equals("default")) {
+        value = "(hidden)";
+      }
+      if (option.type() == boolean.class && !source.equals("default")) {
+        value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
+      }
+      table.addRowValues(option.longestName(), value, source);
+    }
+    out.print(table);
+    out.flush();
+  }
+
+  private static String optionList(Help help) {
+    int width = help.commandSpec().usageMessage().width();
+    int left = 36;
+    TextTable table =
+        TextTable.forColumns(
+            help.colorScheme(),
+            new Column(left, 2, Column.Overflow.SPAN),
+            new Column(width - left, 1, Column.Overflow.WRAP));
+    for (OptionSpec option : help.commandSpec().options()) {
+      String names = String.join(", ", option.names());
+      String label = option.arity().max() > 0 ? names + "=" + option.paramLabel() : names;
+      String meaning = meaning(option);
+      if (settings(help.commandSpec()).contains(option)) {
+        meaning += " (" + variable(option) + ", default " + defaultText(option) + ")";
+      }
+      table.addRowValues(label, meaning);
+    }
+    return table.toString();
+  }
+}

@@ -1,0 +1,122 @@
+package dev.burnbox.server.pipeline;
+
+import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.server.config.OptionCatalog;
+import dev.burnbox.server.config.OptionValues;
+import dev.burnbox.server.config.WhenUnset;
+import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * The message pipeline's options of {@code burnbox serve} (the spam model and verdict, the subject
+ * flood ban), each declared once here (see {@link OptionCatalog}); {@link
+ * SubjectFloodFilter.Settings#DEFAULTS} and the service's settings start from their defaults. A
+ * picocli mixin; not thread-safe until parsed.
+ */
+public final class PipelineOptions {
+  private static final PipelineOptions DEFAULTS = OptionCatalog.defaults(new PipelineOptions());
+
+  @Option(
+      names = "--subject-flood-count",
+      paramLabel = "N",
+      defaultValue = "200",
+      description =
+          "about this many mails with one subject within the window ban the subject (550 5.7.1)")
+  int subjectFloodCount;
+
+  @Option(
+      names = "--subject-flood-window",
+      paramLabel = "DURATION",
+      defaultValue = "5m",
+      converter = OptionValues.Durations.class,
+      description = "the window of the count above")
+  Duration subjectFloodWindow;
+
+  @Option(
+      names = "--subject-flood-ban",
+      paramLabel = "DURATION",
+      defaultValue = "1h",
+      converter = OptionValues.Durations.class,
+      description = "how long the ban lasts")
+  Duration subjectFloodBan;
+
+  @Option(
+      names = "--matcher",
+      paramLabel = "NAME",
+      defaultValue = "best",
+      description =
+          "`naive`, `boyer-moore`, `trie`, `aho-corasick`, `wu-manber`, `org-ahocorasick` or"
+              + " `best` (Wu-Manber for up to 200 terms of 4+ characters, else Aho-Corasick)")
+  String matcher;
+
+  @Option(
+      names = "--terms",
+      paramLabel = "FILE",
+      description =
+          "a spam model file (`term TAB weight TAB part TAB idf`, see"
+              + " [wordlists/README.md](wordlists/README.md#the-spam-model-default-verdict)) or a"
+              + " plain term list, one per line (`#` comments; each hit counts 1, at most 3 per"
+              + " term, spam from 5); reloaded when the file changes or on SIGHUP; a bad file is"
+              + " refused with its line and reason, and the old model stays")
+  @WhenUnset("built-in model")
+  Path terms;
+
+  @Option(
+      names = "--spam",
+      paramLabel = "tag|reject",
+      defaultValue = "tag",
+      description =
+          "`tag` stores spam with its verdict; `reject` answers 550 5.7.1 at the end of DATA and"
+              + " stores nothing")
+  SpamPolicy spam;
+
+  @Option(
+      names = "--spam-threshold",
+      paramLabel = "PROBABILITY",
+      description =
+          "probability (between 0 and 1) from which a message is spam; the built-in model's is the"
+              + " one that flagged at most 0.5%% of ham in cross-validation (0.7128); a plain"
+              + " list's is 0.5 (5 hits)")
+  @WhenUnset("the model's")
+  Double spamThreshold;
+
+  /** These options without a command line or environment: every one at its default. */
+  public static PipelineOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * The subject flood ban these options describe.
+   *
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public SubjectFloodFilter.Settings subjectFlood() {
+    return new SubjectFloodFilter.Settings(subjectFloodCount, subjectFloodWindow, subjectFloodBan);
+  }
+
+  /**
+   * {@code --matcher}: null for {@code best}.
+   *
+   * @throws IllegalArgumentException if the name is unknown
+   */
+  public MatcherKind matcher() {
+    return matcher.equals("best") ? null : MatcherKind.fromCliName(matcher);
+  }
+
+  /** {@code --terms}, or null for the built-in model. */
+  public Path terms() {
+    return terms;
+  }
+
+  /** {@code --spam}. */
+  public SpamPolicy spamPolicy() {
+    return spam;
+  }
+
+  /** {@code --spam-threshold}, or null for the model's own. */
+  public Double spamThreshold() {
+    return spamThreshold;
+  }
+}

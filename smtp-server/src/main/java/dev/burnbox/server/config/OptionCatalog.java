@@ -129,9 +129,10 @@ public final class OptionCatalog {
     TextTable table =
         TextTable.forColumns(
             Help.defaultColorScheme(Help.Ansi.OFF),
-            new Column(34, 0, Column.Overflow.SPAN),
-            new Column(40, 1, Column.Overflow.WRAP),
-            new Column(40, 1, Column.Overflow.WRAP));
+            new Column(32, 0, Column.Overflow.SPAN),
+            new Column(62, 1, Column.Overflow.WRAP),
+            new Column(36, 1, Column.Overflow.WRAP));
+    table.addRowValues("option", "value", "from");
     for (OptionSpec option : settings(serve.getCommandSpec())) {
       String value;
       String source;

@@ -3,6 +3,7 @@ package dev.burnbox.mailstore;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -38,9 +39,17 @@ import java.util.function.Consumer;
  */
 public interface InboxStore extends AutoCloseable {
 
-  /** A builder for the in-memory store, with the documented defaults. */
-  static Builder memory() {
+  /**
+   * A builder with the documented defaults: the in-memory store unless {@link Builder#redisUrl}
+   * names a Redis.
+   */
+  static Builder builder() {
     return new Builder();
+  }
+
+  /** A builder for the in-memory store, with the documented defaults: {@link #builder()}. */
+  static Builder memory() {
+    return builder();
   }
 
   /**
@@ -57,9 +66,7 @@ public interface InboxStore extends AutoCloseable {
    *     TLS yet)
    */
   static Builder redis(URI url) {
-    Builder builder = new Builder();
-    builder.redisUrl = Objects.requireNonNull(url, "url");
-    return builder;
+    return builder().redisUrl(Objects.requireNonNull(url, "url"));
   }
 
   /**
@@ -116,6 +123,33 @@ public interface InboxStore extends AutoCloseable {
 
   /** A consistent snapshot of the store's contents and eviction counters. */
   StoreStats stats();
+
+  /**
+   * Every delivery that still has entries, oldest first, each with only its live entries: what
+   * {@link StoreSnapshot#save} writes. Deliveries made during the call may be missed.
+   *
+   * @throws UnsupportedOperationException if the store keeps its mail outside this process (the
+   *     Redis store: Redis has its own persistence), which is the default
+   */
+  default List<StoredDelivery> deliveries() {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " keeps no snapshot; only the in-memory store does");
+  }
+
+  /**
+   * Stores a saved delivery again with its ids and its stored-at time, as the newest delivery; one
+   * that has expired meanwhile is skipped, and the store's limits apply. Restore deliveries oldest
+   * first: what {@link StoreSnapshot#restore} does.
+   *
+   * @return true if it was stored
+   * @throws IllegalArgumentException if an id is already in use or the ids do not match the
+   *     recipients
+   * @throws UnsupportedOperationException as {@link #deliveries()} does
+   */
+  default boolean restore(StoredDelivery delivery) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " keeps no snapshot; only the in-memory store does");
+  }
 
   /**
    * Releases what the store holds outside the heap (connections, threads); its contents stay where
@@ -303,6 +337,16 @@ public interface InboxStore extends AutoCloseable {
      *
      * @throws IllegalArgumentException unless 1 to 256
      */
+    /**
+     * Where the store keeps its mail: null (the default) in this process, else the Redis server
+     * ({@code redis://host:port}) or Redis Cluster ({@code redis-cluster://host:port,...}) at
+     * {@code url}; see {@link InboxStore#redis}.
+     */
+    public Builder redisUrl(URI url) {
+      this.redisUrl = url;
+      return this;
+    }
+
     public Builder redisPartitions(int partitions) {
       if (partitions < 1 || partitions > 256) {
         throw new IllegalArgumentException("redis partitions must be 1 to 256: " + partitions);
@@ -367,9 +411,7 @@ public interface InboxStore extends AutoCloseable {
           task -> Thread.ofPlatform().daemon().name("zstd-dictionary-training").start(task));
     }
 
-    /**
-     * A new store with these settings: in memory, or in Redis if made by {@link InboxStore#redis}.
-     */
+    /** A new store with these settings: in memory, or in Redis if {@link #redisUrl} names one. */
     public InboxStore build() {
       return redisUrl == null ? new MemoryInboxStore(this) : new RedisInboxStore(this);
     }

@@ -681,17 +681,13 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * One delivery as a snapshot keeps it: its message (recipients are the inboxes of its live
-   * entries, in delivery order), the ids of those entries and when it was stored.
+   * {@inheritDoc}
+   *
+   * <p>The structure is read under the lock; the bodies are decoded after it, so the store stays
+   * usable meanwhile.
    */
-  record SnapshotRecord(IncomingMessage message, List<MessageId> ids, long storedAtMillis) {}
-
-  /**
-   * Every delivery that still has entries, oldest first, each with only its live entries. The
-   * structure is read under the lock; the bodies are decoded after it, so the store stays usable
-   * meanwhile (deliveries made during the call may be missed).
-   */
-  List<SnapshotRecord> snapshot() {
+  @Override
+  public List<StoredDelivery> deliveries() {
     record Live(Delivery delivery, List<Entry> entries) {}
     List<Live> live = new ArrayList<>();
     lock.lock();
@@ -708,7 +704,7 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    List<SnapshotRecord> out = new ArrayList<>(live.size());
+    List<StoredDelivery> out = new ArrayList<>(live.size());
     for (Live l : live) {
       Delivery d = l.delivery();
       byte[] header = codec.decode(d.header.stored);
@@ -725,21 +721,14 @@ final class MemoryInboxStore implements InboxStore {
               d.subject,
               d.verdict);
       out.add(
-          new SnapshotRecord(
+          new StoredDelivery(
               message, l.entries().stream().map(Entry::id).toList(), d.storedAtMillis));
     }
     return out;
   }
 
-  /**
-   * Stores a snapshot's delivery again with its ids and its stored-at time, as the newest delivery;
-   * one that has expired meanwhile is skipped. Restore records oldest first.
-   *
-   * @return true if it was stored
-   * @throws IllegalArgumentException if an id is already in use or the ids do not match the
-   *     recipients
-   */
-  boolean restore(SnapshotRecord record) {
+  @Override
+  public boolean restore(StoredDelivery record) {
     Set<InboxName> targets = new LinkedHashSet<>();
     for (InboxName r : record.message().recipients()) {
       targets.add(canonical(r));

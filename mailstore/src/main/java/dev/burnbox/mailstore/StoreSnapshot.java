@@ -52,14 +52,12 @@ public final class StoreSnapshot {
    * Writes {@code store}'s messages to {@code file}, replacing it.
    *
    * @return how many messages (deliveries) were written
-   * @throws IllegalArgumentException if {@code store} is not an in-memory store
+   * @throws UnsupportedOperationException if {@code store} keeps no snapshot (see {@link
+   *     InboxStore#deliveries()})
    * @throws IOException if the file cannot be written
    */
   public static int save(InboxStore store, Path file) throws IOException {
-    if (!(store instanceof MemoryInboxStore memory)) {
-      throw new IllegalArgumentException("only the in-memory store is saved to a snapshot");
-    }
-    List<MemoryInboxStore.SnapshotRecord> records = memory.snapshot();
+    List<StoredDelivery> records = store.deliveries();
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path temp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
@@ -71,7 +69,7 @@ public final class StoreSnapshot {
           new DataOutputStream(
               new CheckedOutputStream(
                   new BufferedOutputStream(new ZstdOutputStream(file0, 3)), crc))) {
-        for (MemoryInboxStore.SnapshotRecord r : records) {
+        for (StoredDelivery r : records) {
           out.writeByte(1);
           write(out, r);
         }
@@ -96,7 +94,7 @@ public final class StoreSnapshot {
    */
   public static InboxStore restore(Path file, InboxStore.Builder builder) throws IOException {
     Objects.requireNonNull(builder, "builder");
-    MemoryInboxStore store = (MemoryInboxStore) builder.build();
+    InboxStore store = builder.build();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file))) {
       byte[] magic = raw.readNBytes(MAGIC.length);
       boolean version1 = Arrays.equals(magic, MAGIC_1);
@@ -108,7 +106,7 @@ public final class StoreSnapshot {
           new DataInputStream(
               new CheckedInputStream(new BufferedInputStream(new ZstdInputStream(raw)), crc));
       int count = 0;
-      List<MemoryInboxStore.SnapshotRecord> batch = new ArrayList<>();
+      List<StoredDelivery> batch = new ArrayList<>();
       while (in.readByte() == 1) {
         batch.add(read(in, version1));
         count++;
@@ -139,16 +137,14 @@ public final class StoreSnapshot {
     }
   }
 
-  private static void restoreAll(
-      MemoryInboxStore store, List<MemoryInboxStore.SnapshotRecord> batch) {
-    for (MemoryInboxStore.SnapshotRecord r : batch) {
+  private static void restoreAll(InboxStore store, List<StoredDelivery> batch) {
+    for (StoredDelivery r : batch) {
       store.restore(r);
     }
     batch.clear();
   }
 
-  private static void write(DataOutputStream out, MemoryInboxStore.SnapshotRecord r)
-      throws IOException {
+  private static void write(DataOutputStream out, StoredDelivery r) throws IOException {
     IncomingMessage m = r.message();
     byte[] raw = m.rawView();
     out.writeInt(raw.length);
@@ -173,8 +169,7 @@ public final class StoreSnapshot {
     }
   }
 
-  private static MemoryInboxStore.SnapshotRecord read(DataInputStream in, boolean version1)
-      throws IOException {
+  private static StoredDelivery read(DataInputStream in, boolean version1) throws IOException {
     byte[] raw = new byte[length(in.readInt(), MAX_RAW, "message")];
     in.readFully(raw);
     String sender = readString(in);
@@ -201,7 +196,7 @@ public final class StoreSnapshot {
     }
     IncomingMessage message =
         new IncomingMessage(raw, sender, inboxes, receivedAt, from, subject, verdict);
-    return new MemoryInboxStore.SnapshotRecord(message, ids, storedAt);
+    return new StoredDelivery(message, ids, storedAt);
   }
 
   private static void writeString(DataOutputStream out, String s) throws IOException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.burnbox.mailstore.InboxStoreContractTest.FakeClock;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +67,22 @@ class StoreSnapshotTest {
             .ids()
             .values());
     return store;
+  }
+
+  @Test
+  void aStoreThatKeepsItsMailElsewhereIsRefusedThroughTheContractAndNoFileIsLeft()
+      throws IOException {
+    // built, not connected: the refusal comes from the contract before any Redis call
+    InboxStore redis = InboxStore.builder().redisUrl(URI.create("redis://127.0.0.1:1")).build();
+    Path file = dir.resolve("redis.snap");
+    assertThatThrownBy(() -> StoreSnapshot.save(redis, file))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("only the in-memory store");
+    assertThat(file).doesNotExist();
+    try (var files = Files.list(dir)) {
+      assertThat(files).as("no temporary file either").isEmpty();
+    }
+    redis.close();
   }
 
   @Test

@@ -94,9 +94,9 @@ public final class BurnboxService implements AutoCloseable {
    */
   private static InboxStore openStore(ServiceSettings settings) {
     InboxStore.Builder builder =
-        (settings.redisUrl() == null
-                ? InboxStore.memory()
-                : InboxStore.redis(settings.redisUrl()).redisPartitions(settings.redisPartitions()))
+        InboxStore.builder()
+            .redisUrl(settings.redisUrl())
+            .redisPartitions(settings.redisPartitions())
             .inboxCap(settings.inboxCap())
             .maxBytes(settings.storeMaxBytes())
             .ttl(settings.ttl())

@@ -9,8 +9,8 @@ import java.util.Objects;
  * What an SMTP session knows about one message when its DATA (or last BDAT chunk) ends. Immutable.
  *
  * @param client the connecting client's address
- * @param trustedClient whether {@code client} is in {@code --trusted-networks} (exempt from per-IP
- *     limits and the forgetting filters)
+ * @param trustedClient whether {@code client} is in {@code --trusted-networks} or passed an AUTH
+ *     checked against the credentials file (exempt from the per-IP rate and the forgetting filters)
  * @param heloName the name the client gave in HELO/EHLO
  * @param sender the MAIL FROM address, without angle brackets; empty for the null sender {@code <>}
  * @param recipients the accepted RCPT TO addresses, in order, without duplicates (compared

@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -47,19 +49,29 @@ final class IntakeCommands {
   private final Refusals refusals;
   private final SessionGate gate;
   private final SSLContext tls;
+  private final SmtpAuthenticator authenticator;
 
   private IntakeCommands(
-      IntakeSettings settings, Refusals refusals, SessionGate gate, SSLContext tls) {
+      IntakeSettings settings,
+      Refusals refusals,
+      SessionGate gate,
+      SSLContext tls,
+      SmtpAuthenticator authenticator) {
     this.settings = settings;
     this.refusals = refusals;
     this.gate = gate;
     this.tls = tls;
+    this.authenticator = authenticator;
   }
 
   /** All commands, to be added to SubEtha's command handler before the server starts. */
   static List<Command> all(
-      IntakeSettings settings, Refusals refusals, SessionGate gate, SSLContext tls) {
-    IntakeCommands commands = new IntakeCommands(settings, refusals, gate, tls);
+      IntakeSettings settings,
+      Refusals refusals,
+      SessionGate gate,
+      SSLContext tls,
+      SmtpAuthenticator authenticator) {
+    IntakeCommands commands = new IntakeCommands(settings, refusals, gate, tls, authenticator);
     List<Command> all = new ArrayList<>();
     all.add(commands.new Ehlo());
     all.add(commands.new Helo());
@@ -75,7 +87,7 @@ final class IntakeCommands {
         commands.fixed(
             "VRFY", false, new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
     all.add(commands.new Quit());
-    all.add(commands.new NotImplemented("AUTH"));
+    all.add(authenticator.enabled() ? commands.new Auth() : commands.new NotImplemented("AUTH"));
     all.add(commands.new NotImplemented("EXPN"));
     all.replaceAll(commands::touching);
     return all;
@@ -168,6 +180,9 @@ final class IntakeCommands {
       lines.add("ENHANCEDSTATUSCODES");
       if (!session.isTLSStarted()) {
         lines.add("STARTTLS");
+      }
+      if (authOffered(session)) {
+        lines.add("AUTH PLAIN LOGIN");
       }
       StringBuilder reply = new StringBuilder();
       for (int i = 0; i < lines.size(); i++) {
@@ -466,9 +481,140 @@ final class IntakeCommands {
         session.setSocket(secure);
         session.resetSmtpProtocol();
         session.setTlsStarted(true);
+        gate.client(session).signOut(); // RFC 3207: forget what the plain session said
       } catch (IOException e) {
         log.debug("TLS handshake with {} failed: {}", remote, e.toString());
         session.quit();
+      }
+    }
+  }
+
+  /**
+   * Whether this session may AUTH: the intake offers it, and the connection is encrypted, the
+   * client trusted, or plain AUTH allowed for everyone.
+   */
+  private boolean authOffered(Session session) {
+    return authenticator.enabled()
+        && (session.isTLSStarted()
+            || gate.client(session).trusted()
+            || settings.authOnPlainConnections());
+  }
+
+  /**
+   * AUTH PLAIN and AUTH LOGIN (RFC 4954, 4616): the credentials, with or without an initial
+   * response, go to the {@link SmtpAuthenticator}; a client may authenticate once per session (and
+   * again after STARTTLS). A client that cancels with {@code *} gets 501; refusals are counted.
+   */
+  private final class Auth extends BaseCommand {
+    Auth() {
+      super("AUTH", "Authenticate.", "PLAIN|LOGIN [initial-response]");
+    }
+
+    @Override
+    public void execute(String line, Session session) throws IOException {
+      SessionGate.Client client = gate.client(session);
+      String[] words = argument(line, "AUTH").split("\\s+");
+      if (words[0].isEmpty() || words.length > 2) {
+        refuse(session, Refusal.SYNTAX, line, "Syntax: AUTH mechanism [initial-response]");
+        return;
+      }
+      if (session.getHelo().isEmpty()) {
+        refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Send EHLO first");
+        return;
+      }
+      if (client.authenticated()) {
+        refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Already authenticated");
+        return;
+      }
+      if (session.isMailTransactionInProgress()) {
+        refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Mail transaction in progress");
+        return;
+      }
+      if (!authOffered(session)) {
+        refuse(session, Refusal.AUTH_NEEDS_TLS, words[0]);
+        return;
+      }
+      String mechanism = words[0].toUpperCase(Locale.ROOT);
+      String initial = words.length == 2 ? words[1] : null;
+      String[] credentials;
+      switch (mechanism) {
+        case "PLAIN" -> credentials = plain(session, initial);
+        case "LOGIN" -> credentials = login(session, initial);
+        default -> {
+          refuse(session, Refusal.AUTH_MECHANISM, words[0]);
+          return;
+        }
+      }
+      if (credentials == null) {
+        return; // answered already: cancelled or malformed
+      }
+      SmtpAuthenticator.Outcome outcome =
+          authenticator.check(client.address(), credentials[0], credentials[1]);
+      switch (outcome) {
+        case ACCEPTED, VERIFIED -> {
+          client.authenticated(credentials[0], outcome == SmtpAuthenticator.Outcome.VERIFIED);
+          send(session, new SmtpReply(235, "2.7.0", "Authentication successful"));
+        }
+        case REJECTED -> refuse(session, Refusal.AUTH_FAILED, credentials[0]);
+        case RATE_LIMITED -> refuse(session, Refusal.AUTH_RATE_LIMITED, credentials[0]);
+      }
+    }
+
+    /** PLAIN: {@code [authzid] NUL user NUL password}, base64; null if answered already. */
+    private String[] plain(Session session, String initial) throws IOException {
+      String response = initial != null ? initial : challenge(session, "");
+      if (response == null) {
+        return null;
+      }
+      String decoded = decode(session, response);
+      if (decoded == null) {
+        return null;
+      }
+      String[] fields = decoded.split("\u0000", -1);
+      if (fields.length != 3) {
+        refuse(session, Refusal.SYNTAX, "AUTH PLAIN", "Syntax: authzid NUL user NUL password");
+        return null;
+      }
+      return new String[] {fields[1], fields[2]};
+    }
+
+    /** LOGIN: the user, then the password, each base64 after its prompt; null if answered. */
+    private String[] login(Session session, String initial) throws IOException {
+      String user64 = initial != null ? initial : challenge(session, "VXNlcm5hbWU6"); // Username:
+      String user = user64 == null ? null : decode(session, user64);
+      if (user == null) {
+        return null;
+      }
+      String password64 = challenge(session, "UGFzc3dvcmQ6"); // Password:
+      String password = password64 == null ? null : decode(session, password64);
+      return password == null ? null : new String[] {user, password};
+    }
+
+    /** Sends {@code 334 prompt} and reads the client's line; null (answered) if it cancels. */
+    private String challenge(Session session, String prompt) throws IOException {
+      session.sendResponse("334 " + prompt);
+      String answer = session.getReader().readLine();
+      if (answer == null) {
+        session.quit();
+        return null;
+      }
+      if (answer.strip().equals("*")) {
+        send(session, new SmtpReply(501, "5.0.0", "Authentication canceled"));
+        return null;
+      }
+      return answer.strip();
+    }
+
+    /** Base64 to UTF-8; null (answered 501) if it is not base64. */
+    private String decode(Session session, String base64) throws IOException {
+      if (base64.equals("=")) {
+        return ""; // RFC 4954: an empty initial response
+      }
+      try {
+        return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        refuse(session, Refusal.SYNTAX, "AUTH", "Invalid base64 data");
+        return null;
       }
     }
   }

@@ -169,6 +169,28 @@ public final class IntakeOptions {
   @WhenUnset("none")
   String tlsKeystorePassword;
 
+  @Option(
+      names = "--smtp-auth",
+      paramLabel = "off|accept-any|FILE",
+      defaultValue = "accept-any",
+      description =
+          "SMTP AUTH (PLAIN, LOGIN): `off` does not offer it; `accept-any` takes any user and"
+              + " password, so applications configured with credentials can send (mail without"
+              + " AUTH is taken as before); FILE checks them against an htpasswd file of bcrypt"
+              + " hashes (`htpasswd -B`), read again when it changes, 5 failures a minute per"
+              + " address, and a client that passes is exempt from the per-IP rate and the subject"
+              + " flood ban. Offered after STARTTLS, and on plain connections only to"
+              + " `--trusted-networks` or with `--smtp-auth-insecure`")
+  String auth;
+
+  @Option(
+      names = "--smtp-auth-insecure",
+      defaultValue = "false",
+      description =
+          "offer AUTH on plain connections from untrusted clients too (their passwords cross the"
+              + " network in the clear)")
+  boolean authInsecure;
+
   /** Whether bounces are taken. */
   enum NullSender {
     ACCEPT,
@@ -207,6 +229,8 @@ public final class IntakeOptions {
         .perIpMessageRate(perIpRate)
         .filtersEnabled(!noFilters)
         .tlsKeystore(tlsKeystore)
-        .tlsKeystorePassword(tlsKeystorePassword);
+        .tlsKeystorePassword(tlsKeystorePassword)
+        .auth(SmtpAuth.parse(auth))
+        .authOnPlainConnections(authInsecure);
   }
 }

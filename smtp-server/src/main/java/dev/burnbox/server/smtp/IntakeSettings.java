@@ -58,6 +58,10 @@ import java.util.stream.Collectors;
  *     and answered {@code 452 4.3.1} (try again later), so {@code maxConnections x maxMessageSize}
  *     need not fit in the heap. At least {@code maxMessageSize}, so that a message alone always
  *     fits.
+ * @param auth how SMTP AUTH is answered (see {@link SmtpAuth})
+ * @param authOnPlainConnections whether AUTH is offered on connections without TLS from untrusted
+ *     clients too (credentials then cross the network in the clear); it always is after STARTTLS
+ *     and to {@code trustedNetworks}
  */
 public record IntakeSettings(
     int port,
@@ -80,7 +84,9 @@ public record IntakeSettings(
     String tlsKeystorePassword,
     int backlog,
     int poolThreads,
-    long maxInflightBytes) {
+    long maxInflightBytes,
+    SmtpAuth auth,
+    boolean authOnPlainConnections) {
 
   /**
    * @throws IllegalArgumentException if a number is out of range (port 0–65535, sizes and limits at
@@ -112,6 +118,7 @@ public record IntakeSettings(
     check(
         maxInflightBytes >= maxMessageSize,
         "maxInflightBytes (" + maxInflightBytes + ") must be at least maxMessageSize");
+    Objects.requireNonNull(auth, "auth");
   }
 
   /** The default in-flight byte budget: a quarter of the maximum heap, at least one message. */
@@ -171,6 +178,8 @@ public record IntakeSettings(
     builder.backlog = backlog;
     builder.poolThreads = poolThreads;
     builder.maxInflightBytes = maxInflightBytes;
+    builder.auth = auth;
+    builder.authOnPlainConnections = authOnPlainConnections;
     return builder;
   }
 
@@ -201,7 +210,7 @@ public record IntakeSettings(
   /** Hides the key store password. */
   @Override
   public String toString() {
-    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d, maxInflightBytes=%d]"
+    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d, maxInflightBytes=%d, auth=%s, authOnPlainConnections=%s]"
         .formatted(
             port,
             bindAddress,
@@ -222,7 +231,9 @@ public record IntakeSettings(
             tlsKeystore,
             backlog,
             poolThreads,
-            maxInflightBytes);
+            maxInflightBytes,
+            auth,
+            authOnPlainConnections);
   }
 
   /**
@@ -251,6 +262,8 @@ public record IntakeSettings(
     private int backlog = 1024; // not an option: SubEtha's 50 stalls bursts of connects
     private int poolThreads;
     private long maxInflightBytes; // 0: the default, computed from the heap at build
+    private SmtpAuth auth;
+    private boolean authOnPlainConnections;
 
     private Builder() {}
 
@@ -360,6 +373,16 @@ public record IntakeSettings(
       return this;
     }
 
+    public Builder auth(SmtpAuth auth) {
+      this.auth = auth;
+      return this;
+    }
+
+    public Builder authOnPlainConnections(boolean allowed) {
+      this.authOnPlainConnections = allowed;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException as the record constructor does
      */
@@ -385,7 +408,9 @@ public record IntakeSettings(
           tlsKeystorePassword,
           backlog,
           poolThreads,
-          maxInflightBytes != 0 ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize));
+          maxInflightBytes != 0 ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize),
+          auth,
+          authOnPlainConnections);
     }
 
     private static String localHostName() {

@@ -69,7 +69,7 @@ final class MessageTransaction implements MessageHandler {
       throw reject(Refusal.NULL_SENDER, "<>");
     }
     if (shared.settings.filtersEnabled()
-        && !client.trusted()
+        && !client.exempt()
         && !shared.rateFilter.tryAcquire(client.address())) {
       throw reject(Refusal.RATE_LIMITED, from);
     }
@@ -203,7 +203,7 @@ final class MessageTransaction implements MessageHandler {
     Envelope envelope =
         new Envelope(
             client.address(),
-            client.trusted(),
+            client.exempt(),
             session.getHelo().orElse(""),
             sender,
             recipients,

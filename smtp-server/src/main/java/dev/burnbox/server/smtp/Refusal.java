@@ -107,7 +107,37 @@ public enum Refusal {
       "4.4.2",
       "Timeout waiting for message data, closing connection",
       "message content stalled for `--data-timeout`"),
-  NOT_IMPLEMENTED(Stage.INTAKE, 502, "5.5.1", "Command not implemented", "AUTH, EXPN"),
+  NOT_IMPLEMENTED(
+      Stage.INTAKE,
+      502,
+      "5.5.1",
+      "Command not implemented",
+      "EXPN, and AUTH with `--smtp-auth off`"),
+  AUTH_NEEDS_TLS(
+      Stage.INTAKE,
+      538,
+      "5.7.11",
+      "Encryption required for requested authentication mechanism",
+      "AUTH on a plain connection from an untrusted client: STARTTLS first (or"
+          + " `--smtp-auth-insecure`)"),
+  AUTH_MECHANISM(
+      Stage.INTAKE,
+      504,
+      "5.5.4",
+      "Unrecognized authentication type",
+      "AUTH with a mechanism other than PLAIN and LOGIN"),
+  AUTH_FAILED(
+      Stage.INTAKE,
+      535,
+      "5.7.8",
+      "Authentication credentials invalid",
+      "AUTH whose user and password the `--smtp-auth` file does not hold"),
+  AUTH_RATE_LIMITED(
+      Stage.INTAKE,
+      454,
+      "4.7.0",
+      "Too many authentication failures, try again later",
+      "AUTH from an address with 5 failures within the last minute"),
   INFLIGHT_BYTES(
       Stage.INTAKE,
       452,

@@ -40,6 +40,8 @@ final class SessionGate implements SessionHandler {
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile Waiting waiting = Waiting.FOR_COMMAND;
     private volatile boolean endAccounted;
+    private volatile String user;
+    private volatile boolean verified;
 
     Client(InetAddress address, boolean trusted) {
       this.address = address;
@@ -52,6 +54,34 @@ final class SessionGate implements SessionHandler {
 
     boolean trusted() {
       return trusted;
+    }
+
+    /**
+     * Whether the filters leave this client alone: a trusted address, or a client whose AUTH was
+     * verified against the credentials file.
+     */
+    boolean exempt() {
+      return trusted || verified;
+    }
+
+    /**
+     * Notes a successful AUTH as {@code user}, {@code verified} against the credentials file or
+     * only accepted.
+     */
+    void authenticated(String user, boolean verified) {
+      this.user = user;
+      this.verified = verified;
+    }
+
+    /** Forgets the session's AUTH (STARTTLS starts the protocol over). */
+    void signOut() {
+      this.user = null;
+      this.verified = false;
+    }
+
+    /** Whether this session has authenticated (and not started TLS since). */
+    boolean authenticated() {
+      return user != null;
     }
 
     /** Notes that the client just made progress: a whole command line, or a chunk of content. */

@@ -111,7 +111,8 @@ public final class SmtpIntake implements AutoCloseable {
             .insertReceivedHeaders(false) // the acceptor gets the bytes exactly as sent
             .serverThreadName("smtp-accept")
             .build();
-    for (Command command : IntakeCommands.all(settings, refusals, gate, tls)) {
+    for (Command command :
+        IntakeCommands.all(settings, refusals, gate, tls, new SmtpAuthenticator(settings.auth()))) {
       built.getCommandHandler().addCommand(command);
     }
     try {

@@ -82,6 +82,7 @@ public final class BurnboxService implements AutoCloseable {
             settings.httpPort(),
             settings.webLimits(),
             settings.metrics(),
+            settings.cors(),
             store,
             decoder,
             scanner,

@@ -8,6 +8,7 @@ import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.PipelineOptions;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.web.CorsPolicy;
 import dev.burnbox.server.web.MetricsEndpoint;
 import dev.burnbox.server.web.WebLimits;
 import dev.burnbox.server.web.WebOptions;
@@ -60,6 +61,7 @@ public record ServiceSettings(
     int httpMaxConnectionsPerIp,
     Duration httpHeadTimeout,
     MetricsEndpoint metrics,
+    CorsPolicy cors,
     int inboxCap,
     long storeMaxBytes,
     Duration ttl,
@@ -92,6 +94,7 @@ public record ServiceSettings(
     new WebLimits( // checks the web limits, as webLimits() builds them
         httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(cors, "cors");
     if (spamThreshold != null) {
       SpamModel.checkThreshold(spamThreshold);
     }
@@ -142,6 +145,7 @@ public record ServiceSettings(
     private int httpMaxConnectionsPerIp;
     private Duration httpHeadTimeout;
     private MetricsEndpoint metrics;
+    private CorsPolicy cors;
     private int inboxCap;
     private long storeMaxBytes;
     private Duration ttl;
@@ -166,7 +170,8 @@ public record ServiceSettings(
           .httpMaxConnections(limits.maxConnections())
           .httpMaxConnectionsPerIp(limits.maxConnectionsPerIp())
           .httpHeadTimeout(limits.headTimeout())
-          .metrics(web.metrics());
+          .metrics(web.metrics())
+          .cors(web.cors());
     }
 
     /** Sets every value of the message pipeline's options. */
@@ -210,6 +215,11 @@ public record ServiceSettings(
 
     public Builder metrics(MetricsEndpoint metrics) {
       this.metrics = metrics;
+      return this;
+    }
+
+    public Builder cors(CorsPolicy cors) {
+      this.cors = cors;
       return this;
     }
 
@@ -295,6 +305,7 @@ public record ServiceSettings(
           httpMaxConnectionsPerIp,
           httpHeadTimeout,
           metrics,
+          cors,
           inboxCap,
           storeMaxBytes,
           ttl,

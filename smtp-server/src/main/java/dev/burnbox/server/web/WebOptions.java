@@ -72,9 +72,34 @@ public final class WebOptions {
   @WhenUnset("127.0.0.1")
   String metricsBind;
 
+  @Option(
+      names = "--cors-origins",
+      paramLabel = "ORIGINS",
+      description =
+          "comma-separated origins (`https://dash.example`, `http://localhost:3000`) or `*` whose"
+              + " pages may read the JSON API from a browser (GET and the live event stream, with"
+              + " preflight); pages and `/metrics` stay same-origin")
+  @WhenUnset("none")
+  String corsOrigins;
+
+  @Option(
+      names = "--cors-writes",
+      defaultValue = "false",
+      description = "let those origins delete messages through the API too")
+  boolean corsWrites;
+
   /** These options without a command line or environment: every one at its default. */
   public static WebOptions defaults() {
     return DEFAULTS;
+  }
+
+  /**
+   * {@code --cors-origins} and {@code --cors-writes} as one policy.
+   *
+   * @throws IllegalArgumentException if an entry is not an origin
+   */
+  public CorsPolicy cors() {
+    return CorsPolicy.parse(corsOrigins, corsWrites);
   }
 
   /** {@code --http-port}. */

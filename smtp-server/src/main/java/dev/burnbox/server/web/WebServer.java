@@ -59,7 +59,8 @@ public final class WebServer implements AutoCloseable {
   /**
    * A server on {@code port} (0 picks a free port) with the default {@link WebLimits} (loopback
    * trusted) and the metrics on the web port; see {@link #WebServer(String, int, WebLimits,
-   * MetricsEndpoint, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)}.
+   * MetricsEndpoint, CorsPolicy, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)},
+   * with no other origin allowed.
    */
   public WebServer(
       String bindAddress,
@@ -73,6 +74,7 @@ public final class WebServer implements AutoCloseable {
         port,
         defaultLimits(),
         MetricsEndpoint.webPort(),
+        CorsPolicy.NONE,
         store,
         decoder,
         scanner,
@@ -87,6 +89,7 @@ public final class WebServer implements AutoCloseable {
    *
    * @param bindAddress the address to listen on, or null for every interface
    * @param limits the connection caps and the request head deadline of the web port
+   * @param cors which other origins' pages may use the JSON API
    * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
    *     it explains verdicts and marks spam terms when a message is read
    */
@@ -95,11 +98,22 @@ public final class WebServer implements AutoCloseable {
       int port,
       WebLimits limits,
       MetricsEndpoint metrics,
+      CorsPolicy cors,
       InboxStore store,
       MailDecoder decoder,
       SpamScanner scanner,
       PrometheusMeterRegistry registry) {
-    this(bindAddress, port, limits, metrics, store, decoder, scanner, registry, DEFAULT_HEARTBEAT);
+    this(
+        bindAddress,
+        port,
+        limits,
+        metrics,
+        cors,
+        store,
+        decoder,
+        scanner,
+        registry,
+        DEFAULT_HEARTBEAT);
   }
 
   WebServer(
@@ -115,6 +129,7 @@ public final class WebServer implements AutoCloseable {
         port,
         defaultLimits(),
         MetricsEndpoint.webPort(),
+        CorsPolicy.NONE,
         store,
         decoder,
         scanner,
@@ -127,6 +142,7 @@ public final class WebServer implements AutoCloseable {
       int port,
       WebLimits limits,
       MetricsEndpoint metrics,
+      CorsPolicy cors,
       InboxStore store,
       MailDecoder decoder,
       SpamScanner scanner,
@@ -134,6 +150,7 @@ public final class WebServer implements AutoCloseable {
       Duration heartbeat) {
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(cors, "cors");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(scanner, "scanner");
@@ -173,6 +190,8 @@ public final class WebServer implements AutoCloseable {
                     files.location = Location.CLASSPATH;
                   });
               config.routes.before(SecurityHeaders::standard);
+              config.routes.before("/api/*", cors::onRequest);
+              config.routes.options("/api/*", cors::onPreflight);
               config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
               if (metrics.where() == MetricsEndpoint.Where.WEB_PORT) {
                 config.routes.get("/metrics", ctx -> MetricsServer.scrape(ctx, registry));

@@ -24,13 +24,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,11 +37,8 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.UnexpectedAlertBehaviour;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -57,24 +51,19 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WebBrowserTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   private WebFixture web;
   private HttpServer beaconServer;
   private final List<String> beaconRequests = new CopyOnWriteArrayList<>();
   private String beacon;
-  private Path profile;
+  private HeadlessChromium chromium;
   private ChromeDriver driver;
   private WebDriverWait wait;
 
   @BeforeAll
   void startBrowser() throws IOException {
-    Assumptions.assumeTrue(
-        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "browser tests skipped: they need /usr/bin/chromium and /usr/bin/chromedriver"
-            + " (apt-get install chromium chromium-driver)");
+    chromium = HeadlessChromium.start();
     web = new WebFixture();
     beaconServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     beaconServer.createContext(
@@ -87,48 +76,22 @@ class WebBrowserTest {
     beaconServer.start();
     beacon = "http://127.0.0.1:" + beaconServer.getAddress().getPort();
     Files.createDirectories(SCREENSHOTS);
-    profile = Files.createTempDirectory("burnbox-chromium-");
 
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1000",
-        "--user-data-dir=" + profile);
-    // a dialog opened by mail must stay open so the test can see it
-    options.setUnhandledPromptBehaviour(UnexpectedAlertBehaviour.IGNORE);
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            .build();
-    driver = new ChromeDriver(service, options);
+    driver = chromium.driver();
     driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
     wait = new WebDriverWait(driver, Duration.ofSeconds(10));
   }
 
   @AfterAll
   void stopBrowser() throws IOException {
-    if (driver != null) {
-      driver.quit();
+    if (chromium != null) {
+      chromium.close();
     }
     if (web != null) {
       web.close();
     }
     if (beaconServer != null) {
       beaconServer.stop(0);
-    }
-    if (profile != null) {
-      try (Stream<Path> files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
     }
   }
 

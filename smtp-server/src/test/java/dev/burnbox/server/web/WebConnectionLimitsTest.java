@@ -47,6 +47,7 @@ class WebConnectionLimitsTest {
             0,
             limits,
             MetricsEndpoint.webPort(),
+            CorsPolicy.NONE,
             InboxStore.memory().build(),
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

@@ -31,6 +31,7 @@ class WebMetricsEndpointTest {
             0,
             WebLimits.defaults(NetworkList.parse("127.0.0.1")),
             metrics,
+            CorsPolicy.NONE,
             InboxStore.memory().build(),
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

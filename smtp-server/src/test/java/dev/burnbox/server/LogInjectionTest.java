@@ -124,7 +124,7 @@ class LogInjectionTest {
       assertThat(smtp.send("RCPT TO:<b" + separators + "@burnbox.test>")).startsWith("553 5.1.3");
       // unknown verbs and AUTH carrying escapes
       assertThat(smtp.send("X" + hostile)).startsWith("500");
-      assertThat(smtp.send("AUTH PLAIN " + hostile)).startsWith("502 5.5.1");
+      assertThat(smtp.send("AUTH PLAIN " + hostile)).startsWith("538 5.7.11");
       // headers and a subject that decode to CR, LF, ESC and NUL, in spam that is refused
       smtp.expectAfter("RCPT TO:<b@burnbox.test>", "250");
       smtp.expectAfter("DATA", "354");
@@ -166,6 +166,7 @@ class LogInjectionTest {
     assertThat(log).contains("(b@evil\\u2028\\u2029\\u202eFORGED.test)");
     assertThat(log).contains("refused bad_sender_address").contains("refused unserved_domain");
     assertThat(log).contains("refused bad_mailbox_name from").contains("refused spam from");
+    assertThat(log).contains("refused auth_needs_tls from " + ATTACKER + " (PLAIN \\u0000");
     assertThat(lines.stream().filter(line -> line.contains(" refused ")))
         .allSatisfy(line -> assertThat(line.length()).isLessThan(300));
   }

@@ -150,6 +150,25 @@ class TwoNodeRedisIT {
   }
 
   @Test
+  @Order(2)
+  void aWaitOnNodeBIsAnsweredByMailDeliveredToNodeA() throws Exception {
+    var waiting =
+        HTTP.sendAsync(
+            request(nodeB, "/api/v1/inboxes/wai/next?timeout=8s").build(),
+            HttpResponse.BodyHandlers.ofString());
+    Thread.sleep(500); // the wait subscribes on node B
+    String id = deliver(nodeA, "wai@burnbox.test", "Subject: awaited\r\n\r\nFrom node A.\r\n");
+    long delivered = System.nanoTime();
+    HttpResponse<String> answer = waiting.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    Duration took = Duration.ofNanos(System.nanoTime() - delivered);
+    JsonNode message = json(answer);
+    assertThat(message.get("id").asText()).isEqualTo(id);
+    assertThat(message.get("subject").asText()).isEqualTo("awaited");
+    assertThat(took).isLessThan(LIVE_WITHIN);
+    System.out.println("node B's wait had the mail " + took.toMillis() + " ms after 250");
+  }
+
+  @Test
   @Order(3)
   void aMessageDeletedThroughNodeBIsGoneOnNodeA() throws Exception {
     String id = deliver(nodeA, "del@burnbox.test", "Subject: doomed\r\n\r\nDelete me.\r\n");

@@ -513,6 +513,10 @@ final class IntakeCommands {
     @Override
     public void execute(String line, Session session) throws IOException {
       SessionGate.Client client = gate.client(session);
+      if (!authOffered(session)) { // first: nothing of a credential is read in the clear
+        refuse(session, Refusal.AUTH_NEEDS_TLS, argument(line, "AUTH"));
+        return;
+      }
       String[] words = argument(line, "AUTH").split("\\s+");
       if (words[0].isEmpty() || words.length > 2) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: AUTH mechanism [initial-response]");
@@ -528,10 +532,6 @@ final class IntakeCommands {
       }
       if (session.isMailTransactionInProgress()) {
         refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Mail transaction in progress");
-        return;
-      }
-      if (!authOffered(session)) {
-        refuse(session, Refusal.AUTH_NEEDS_TLS, words[0]);
         return;
       }
       String mechanism = words[0].toUpperCase(Locale.ROOT);

@@ -20,10 +20,10 @@ import java.util.Objects;
 /**
  * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an
  * inbox, read a message, download its raw source or an attachment, delete it, follow an inbox's new
- * mail. Every entry carries its stored spam verdict and the scanner's threshold now; a message read
- * whole also has its verdict explained term by term by the scanner's model now. A bad name, id or
- * parameter is a 400 and an unknown message a 404, both with a JSON {@code {"error": ...}} body
- * (see {@link WebServer}). Thread-safe.
+ * mail, wait for its next message. Every entry carries its stored spam verdict and the scanner's
+ * threshold now; a message read whole also has its verdict explained term by term by the scanner's
+ * model now. A bad name, id or parameter is a 400 and an unknown message a 404, both with a JSON
+ * {@code {"error": ...}} body (see {@link WebServer}). Thread-safe.
  */
 final class InboxApi {
   /** Entries per page when {@code limit} is not given. */
@@ -36,18 +36,26 @@ final class InboxApi {
   private final MailReader reader;
   private final SpamScanner scanner;
   private final InboxEvents events;
+  private final InboxWaits waits;
 
-  InboxApi(InboxStore store, MailReader reader, SpamScanner scanner, InboxEvents events) {
+  InboxApi(
+      InboxStore store,
+      MailReader reader,
+      SpamScanner scanner,
+      InboxEvents events,
+      InboxWaits waits) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.events = Objects.requireNonNull(events, "events");
+    this.waits = Objects.requireNonNull(waits, "waits");
   }
 
   /** Declares the API routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/api/v1/inboxes/{name}", this::list);
     routes.get("/api/v1/inboxes/{name}/events", events::stream);
+    routes.get("/api/v1/inboxes/{name}/next", waits::next);
     routes.get("/api/v1/messages/{id}", this::message);
     routes.get("/api/v1/messages/{id}/raw", this::raw);
     routes.get("/api/v1/messages/{id}/attachments/{n}", this::attachment);

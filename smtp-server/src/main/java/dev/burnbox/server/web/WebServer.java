@@ -160,7 +160,13 @@ public final class WebServer implements AutoCloseable {
     this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
     MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer());
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
-    InboxApi api = new InboxApi(store, reader, scanner, events);
+    InboxApi api =
+        new InboxApi(
+            store,
+            reader,
+            scanner,
+            events,
+            new InboxWaits(store, reader, scanner, limits.trustedNetworks()));
     MessagePages pages = new MessagePages(store, reader, scanner);
     byte[] openApi = resource("/web/openapi.json");
     this.app =

@@ -1,0 +1,215 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.Subscription;
+import dev.burnbox.server.config.OptionValues;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.smtp.NetworkList;
+import io.javalin.http.Context;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * {@code GET /api/v1/inboxes/{name}/next}: waits for the next message of an inbox, for tests that
+ * sign up and need the mail that follows. Answers 200 with the whole message (as {@code GET
+ * /api/v1/messages/{id}}, and its URL in {@code Location}) as soon as one is there, or 204 when
+ * {@code timeout} (default {@value #DEFAULT_TIMEOUT_SECONDS} s, at most {@value
+ * #MAX_TIMEOUT_SECONDS} s) passes without one.
+ *
+ * <p>Which message: the oldest that is newer than the message {@code after} (an id from an earlier
+ * listing or wait; if it is no longer in the inbox, every message there counts as newer), or
+ * received at or after {@code since} (an ISO-8601 instant), or, with neither, the first to arrive
+ * from now on; and that matches the optional filters {@code from} (in the From header or the
+ * envelope sender) and {@code subject}, both case-insensitive substrings. Chaining {@code
+ * after=<the id just received>} reads an inbox's mail one message at a time without missing any.
+ *
+ * <p>The waiter subscribes to the inbox before it looks, so mail arriving meanwhile is not missed;
+ * it waits on a virtual thread (no platform thread is held) and is woken by the store's events,
+ * which on the Redis store come from whichever node took the mail. One untrusted address may wait
+ * on {@value #MAX_WAITS_PER_ADDRESS} requests at once; more get 429. Thread-safe.
+ */
+final class InboxWaits {
+  static final int DEFAULT_TIMEOUT_SECONDS = 30;
+  static final int MAX_TIMEOUT_SECONDS = 300;
+  static final int MAX_WAITS_PER_ADDRESS = 20;
+
+  /** Entries of an inbox looked through for the {@code after} message. */
+  private static final int MAX_LOOKED_AT = 1_000;
+
+  private final InboxStore store;
+  private final MailReader reader;
+  private final SpamScanner scanner;
+  private final NetworkList trusted;
+  private final Map<InetAddress, Integer> waiting = new ConcurrentHashMap<>();
+
+  InboxWaits(InboxStore store, MailReader reader, SpamScanner scanner, NetworkList trusted) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.reader = Objects.requireNonNull(reader, "reader");
+    this.scanner = Objects.requireNonNull(scanner, "scanner");
+    this.trusted = Objects.requireNonNull(trusted, "trusted");
+  }
+
+  /** Serves one wait. */
+  void next(Context ctx) throws InterruptedException {
+    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    Duration timeout = timeout(ctx.queryParam("timeout"));
+    Predicate<MessageSummary> wanted = filter(ctx.queryParam("from"), ctx.queryParam("subject"));
+    String after = ctx.queryParam("after");
+    MessageId afterId = after == null ? null : MessageId.parse(after);
+    Instant since = since(ctx.queryParam("since"));
+    InetAddress client = address(ctx.req().getRemoteAddr());
+    if (!enter(client)) {
+      ctx.status(429).header("Retry-After", "1");
+      ctx.json(
+          Map.of("error", "too many waits from your address; at most " + MAX_WAITS_PER_ADDRESS));
+      return;
+    }
+    LinkedBlockingQueue<MessageSummary> arrivals = new LinkedBlockingQueue<>();
+    try (Subscription subscription = store.subscribe(inbox, arrivals::offer)) {
+      Optional<MessageSummary> found =
+          afterId != null || since != null
+              ? oldestAlreadyThere(inbox, afterId, since, wanted)
+              : Optional.empty();
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (true) {
+        if (found.isPresent()) {
+          Optional<OpenedMessage> opened = reader.open(found.get().id());
+          if (opened.isPresent()) { // (else deleted or evicted since: keep waiting)
+            ctx.header("Location", "/api/v1/messages/" + found.get().id().value());
+            ctx.json(
+                MailJson.message(opened.get(), scanner.explain(opened.get().mail().scanParts())));
+            return;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        MessageSummary next = left <= 0 ? null : arrivals.poll(left, TimeUnit.NANOSECONDS);
+        if (next == null) {
+          ctx.status(204);
+          return;
+        }
+        found = wanted.test(next) ? Optional.of(next) : Optional.empty();
+      }
+    } finally {
+      leave(client);
+    }
+  }
+
+  /**
+   * The oldest message in {@code inbox} that is newer than {@code after} (or received at or after
+   * {@code since}) and {@code wanted}, if any.
+   */
+  private Optional<MessageSummary> oldestAlreadyThere(
+      InboxName inbox, MessageId after, Instant since, Predicate<MessageSummary> wanted) {
+    List<MessageSummary> newer = new ArrayList<>(); // newest first
+    String cursor = null;
+    boolean reached = false;
+    do {
+      InboxPage page = store.list(inbox, InboxApi.MAX_LIMIT, cursor);
+      for (MessageSummary summary : page.messages()) {
+        if (summary.id().equals(after) || (since != null && summary.receivedAt().isBefore(since))) {
+          reached = true;
+          break;
+        }
+        newer.add(summary);
+      }
+      cursor = page.nextCursor().orElse(null);
+    } while (!reached && cursor != null && newer.size() < MAX_LOOKED_AT);
+    for (int i = newer.size() - 1; i >= 0; i--) {
+      if (wanted.test(newer.get(i))) {
+        return Optional.of(newer.get(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Predicate<MessageSummary> filter(String from, String subject) {
+    String fromPart = from == null ? null : from.toLowerCase(Locale.ROOT);
+    String subjectPart = subject == null ? null : subject.toLowerCase(Locale.ROOT);
+    return summary ->
+        (fromPart == null
+                || summary.from().toLowerCase(Locale.ROOT).contains(fromPart)
+                || summary.envelopeSender().toLowerCase(Locale.ROOT).contains(fromPart))
+            && (subjectPart == null
+                || summary.subject().toLowerCase(Locale.ROOT).contains(subjectPart));
+  }
+
+  /** {@code timeout}: {@code 30s}, {@code 2m}, {@code 500ms}, or whole seconds. */
+  static Duration timeout(String text) {
+    if (text == null) {
+      return Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS);
+    }
+    Duration timeout;
+    try {
+      timeout =
+          text.strip().matches("\\d{1,6}")
+              ? Duration.ofSeconds(Long.parseLong(text.strip()))
+              : OptionValues.parseDuration(text);
+    } catch (IllegalArgumentException e) {
+      timeout = Duration.ofSeconds(-1);
+    }
+    if (timeout.isNegative() || timeout.compareTo(Duration.ofSeconds(MAX_TIMEOUT_SECONDS)) > 0) {
+      throw new IllegalArgumentException(
+          "timeout must be a duration (30s, 2m, 500ms) of at most " + MAX_TIMEOUT_SECONDS + " s");
+    }
+    return timeout;
+  }
+
+  private static Instant since(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(text.strip());
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "since must be an ISO-8601 instant, e.g. 2026-01-31T12:00:00Z");
+    }
+  }
+
+  private boolean enter(InetAddress client) {
+    if (client == null || trusted.contains(client)) {
+      return true;
+    }
+    boolean[] admitted = {false};
+    waiting.compute(
+        client,
+        (address, count) -> {
+          int now = count == null ? 0 : count;
+          admitted[0] = now < MAX_WAITS_PER_ADDRESS;
+          return admitted[0] ? now + 1 : now;
+        });
+    return admitted[0];
+  }
+
+  private void leave(InetAddress client) {
+    if (client == null || trusted.contains(client)) {
+      return;
+    }
+    waiting.computeIfPresent(client, (address, count) -> count <= 1 ? null : count - 1);
+  }
+
+  private static InetAddress address(String text) {
+    try {
+      return text == null ? null : InetAddress.getByName(text); // a literal: no lookup
+    } catch (UnknownHostException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.smtp.NetworkList;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /api/v1/inboxes/{name}/next} through real HTTP while mail arrives. */
+class InboxWaitsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final WebFixture web = new WebFixture();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @AfterEach
+  void stop() {
+    web.close();
+    http.close();
+  }
+
+  private CompletableFuture<HttpResponse<String>> waitFor(String query) {
+    return http.sendAsync(
+        HttpRequest.newBuilder(URI.create(web.url("/api/v1/inboxes/alice/next" + query))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String subject(HttpResponse<String> response) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body()).get("subject").asText();
+  }
+
+  /** Lets a wait that was just sent reach the server and subscribe. */
+  private static void settle() throws InterruptedException {
+    Thread.sleep(300);
+  }
+
+  @Test
+  void aWaitIsAnsweredByTheNextMailAsSoonAsItArrives() throws Exception {
+    web.deliver("alice", WebFixture.textMail("before the wait", "old"));
+    CompletableFuture<HttpResponse<String>> waiting = waitFor("?timeout=20s");
+    settle();
+    assertThat(waiting).isNotDone();
+    long start = System.nanoTime();
+    MessageId id = web.deliver("alice", WebFixture.textMail("Your code", "Your code is 493027"));
+    HttpResponse<String> response = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(subject(response)).isEqualTo("Your code");
+    assertThat(JSON.readTree(response.body()).get("text").asText()).contains("493027");
+    assertThat(response.headers().firstValue("Location"))
+        .hasValue("/api/v1/messages/" + id.value());
+  }
+
+  @Test
+  void chainingAfterReadsEveryMessageOnceInOrderThenTimesOutWith204() throws Exception {
+    MessageId first = web.deliver("alice", WebFixture.textMail("one", "1"));
+    web.deliver("alice", WebFixture.textMail("two", "2"));
+    web.deliver("alice", WebFixture.textMail("three", "3"));
+    List<String> read = new ArrayList<>();
+    String after = first.value();
+    for (int i = 0; i < 2; i++) {
+      HttpResponse<String> response = waitFor("?after=" + after + "&timeout=2s").get();
+      read.add(subject(response));
+      after = JSON.readTree(response.body()).get("id").asText();
+    }
+    assertThat(read).containsExactly("two", "three");
+    HttpResponse<String> none = waitFor("?after=" + after + "&timeout=300ms").get();
+    assertThat(none.statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  void sinceFindsMailThatArrivedBeforeTheWaitStarted() throws Exception {
+    Instant before = Instant.now().minusSeconds(1);
+    web.deliver("alice", WebFixture.textMail("already here", "x"));
+    assertThat(subject(waitFor("?since=" + before + "&timeout=2s").get()))
+        .isEqualTo("already here");
+  }
+
+  @Test
+  void filtersSkipMailThatDoesNotMatch() throws Exception {
+    CompletableFuture<HttpResponse<String>> waiting =
+        waitFor("?subject=VERIFY&from=ann@example&timeout=20s");
+    settle();
+    web.deliver("alice", WebFixture.textMail("Weekly news", "not this one"));
+    settle();
+    assertThat(waiting).isNotDone();
+    web.deliver("alice", WebFixture.textMail("Please verify your address", "this one"));
+    assertThat(subject(waiting.get(10, TimeUnit.SECONDS))).isEqualTo("Please verify your address");
+  }
+
+  @Test
+  void badParametersAre400() throws Exception {
+    assertThat(waitFor("?timeout=forever").get().statusCode()).isEqualTo(400);
+    assertThat(waitFor("?timeout=301s").get().statusCode()).isEqualTo(400);
+    assertThat(waitFor("?after=not-an-id").get().statusCode()).isEqualTo(400);
+    assertThat(waitFor("?since=yesterday").get().statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void oneUntrustedAddressMayHoldOnlySoManyWaits() throws Exception {
+    // a server that trusts nobody on loopback
+    WebServer server =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            WebLimits.defaults(NetworkList.parse("10.9.9.9")),
+            MetricsEndpoint.webPort(),
+            CorsPolicy.NONE,
+            InboxStore.memory().build(),
+            MailDecoder.withDefaults(),
+            WebFixture.plainListScanner(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    server.start();
+    try {
+      List<CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
+      for (int i = 0; i <= InboxWaits.MAX_WAITS_PER_ADDRESS; i++) {
+        waits.add(
+            http.sendAsync(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + server.port()
+                                + "/api/v1/inboxes/bob/next?timeout=3s"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString()));
+      }
+      List<Integer> statuses = new ArrayList<>();
+      for (CompletableFuture<HttpResponse<String>> wait : waits) {
+        statuses.add(wait.get(10, TimeUnit.SECONDS).statusCode());
+      }
+      assertThat(statuses).containsOnly(204, 429);
+      assertThat(statuses.stream().filter(s -> s == 429).count()).isEqualTo(1);
+      HttpResponse<String> afterwards =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:"
+                              + server.port()
+                              + "/api/v1/inboxes/bob/next?timeout=100ms"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(afterwards.statusCode())
+          .as("finished waits give their places back")
+          .isEqualTo(204);
+    } finally {
+      server.close();
+    }
+  }
+}

@@ -6,6 +6,8 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
+import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.mime.VerificationCodes;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
@@ -20,10 +22,11 @@ import java.util.Objects;
 /**
  * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an
  * inbox, read a message, download its raw source or an attachment, delete it, follow an inbox's new
- * mail, wait for its next message. Every entry carries its stored spam verdict and the scanner's
- * threshold now; a message read whole also has its verdict explained term by term by the scanner's
- * model now. A bad name, id or parameter is a 400 and an unknown message a 404, both with a JSON
- * {@code {"error": ...}} body (see {@link WebServer}). Thread-safe.
+ * mail, wait for its next message, list a message's links and likely one-time codes. Every entry
+ * carries its stored spam verdict and the scanner's threshold now; a message read whole also has
+ * its verdict explained term by term by the scanner's model now. A bad name, id or parameter is a
+ * 400 and an unknown message a 404, both with a JSON {@code {"error": ...}} body (see {@link
+ * WebServer}). Thread-safe.
  */
 final class InboxApi {
   /** Entries per page when {@code limit} is not given. */
@@ -58,6 +61,8 @@ final class InboxApi {
     routes.get("/api/v1/inboxes/{name}/next", waits::next);
     routes.get("/api/v1/messages/{id}", this::message);
     routes.get("/api/v1/messages/{id}/raw", this::raw);
+    routes.get("/api/v1/messages/{id}/links", this::links);
+    routes.get("/api/v1/messages/{id}/codes", this::codes);
     routes.get("/api/v1/messages/{id}/attachments/{n}", this::attachment);
     routes.delete("/api/v1/messages/{id}", this::delete);
   }
@@ -79,6 +84,24 @@ final class InboxApi {
     OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
     SpamExplanation why = scanner.explain(opened.mail().scanParts());
     ctx.json(MailJson.message(opened, why));
+  }
+
+  private void links(Context ctx) {
+    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    List<Map<String, Object>> links = new ArrayList<>();
+    for (MailLinks.Link link : MailLinks.of(opened.mail())) {
+      links.add(Map.of("url", link.url(), "text", link.text(), "part", link.part()));
+    }
+    ctx.json(Map.of("id", opened.summary().id().value(), "links", links));
+  }
+
+  private void codes(Context ctx) {
+    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    List<Map<String, Object>> codes = new ArrayList<>();
+    for (VerificationCodes.Code code : VerificationCodes.of(opened.mail())) {
+      codes.add(Map.of("code", code.code(), "context", code.context()));
+    }
+    ctx.json(Map.of("id", opened.summary().id().value(), "codes", codes));
   }
 
   private void raw(Context ctx) {

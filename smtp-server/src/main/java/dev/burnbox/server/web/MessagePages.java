@@ -10,6 +10,8 @@ import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailHeader;
+import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.mime.VerificationCodes;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.wordlists.SpamModel.Part;
 import io.javalin.http.Context;
@@ -201,6 +203,7 @@ final class MessagePages {
       body.append(htmlView(summary.id(), "1".equals(ctx.queryParam("images"))));
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
+    body.append(codesAndLinks(mail));
     body.append(attachments(summary.id(), mail));
     body.append(headers(summary.id(), mail));
     body.append("</article>\n");
@@ -283,6 +286,44 @@ final class MessagePages {
         """
         .formatted(id, toggle.formatted(id), images ? "?images=1" : "");
   }
+
+  /** The likely one-time codes and the links of the mail, as the API lists them; "" if none. */
+  private static String codesAndLinks(DecodedMail mail) {
+    List<VerificationCodes.Code> codes = VerificationCodes.of(mail);
+    List<MailLinks.Link> links = MailLinks.of(mail);
+    if (codes.isEmpty() && links.isEmpty()) {
+      return "";
+    }
+    StringBuilder html =
+        new StringBuilder("<section class=\"extracted\" id=\"codes\"><h2>Codes and links</h2>\n");
+    if (!codes.isEmpty()) {
+      html.append("<ul class=\"codes\">\n");
+      for (VerificationCodes.Code code : codes) {
+        html.append(
+            "<li><code>%s</code> <span class=\"context\">%s</span></li>\n"
+                .formatted(escape(code.code()), escape(code.context())));
+      }
+      html.append("</ul>\n");
+    }
+    if (!links.isEmpty()) {
+      html.append("<ol class=\"links\">\n");
+      for (MailLinks.Link link : links.subList(0, Math.min(links.size(), MAX_LINKS_SHOWN))) {
+        html.append(
+            ("<li><a href=\"%s\" rel=\"noopener noreferrer nofollow\" target=\"_blank\">%s</a>"
+                    + " <span class=\"url\">%s</span> <span class=\"part\">%s</span></li>\n")
+                .formatted(
+                    escape(link.url()),
+                    escape(HeaderCut.cut(link.text().isEmpty() ? link.url() : link.text(), 120)),
+                    escape(HeaderCut.cut(link.url(), 200)),
+                    link.part()));
+      }
+      html.append("</ol>\n");
+    }
+    return html.append("</section>\n").toString();
+  }
+
+  /** Links listed on the message page; the API lists all. */
+  private static final int MAX_LINKS_SHOWN = 100;
 
   private static String attachments(MessageId id, DecodedMail mail) {
     if (mail.attachments().isEmpty()) {

@@ -1,0 +1,45 @@
+package dev.burnbox.server.mime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MailLinksTest {
+  private static List<MailLinks.Link> links(String raw) {
+    return MailLinks.of(MailDecoder.withDefaults().decode(raw.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void htmlLinksComeDecodedResolvedAndInOrderWithTheirText() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n"
+            + "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+            + "<base href=3D\"https://app.example/\">"
+            + "<a href=3D\"verify?t=3Dab&amp;u=3D1\">Confirm your   address</a>"
+            + "<a href=3D\"https://track.example/r?u=3Dhttps%3A%2F%2Fapp.example\">Open</a>"
+            + "<a href=3D\"javascript:alert(1)\">x</a><a href=3D\"mailto:help@app.example\">Help</a>"
+            + "<a href=3D\"verify?t=3Dab&amp;u=3D1\">again</a>\r\n";
+    assertThat(links(raw))
+        .containsExactly(
+            new MailLinks.Link(
+                "https://app.example/verify?t=ab&u=1", "Confirm your address", "html"),
+            new MailLinks.Link(
+                "https://track.example/r?u=https%3A%2F%2Fapp.example", "Open", "html"),
+            new MailLinks.Link("mailto:help@app.example", "Help", "html"));
+  }
+
+  @Test
+  void textLinksLoseTheSentencesPunctuationButKeepTheirOwn() {
+    String raw =
+        "Content-Type: text/plain\r\n\r\n"
+            + "Click https://app.example/v?t=1. Or (see https://en.wikipedia.org/wiki/Foo_(bar)).\r\n"
+            + "Also www.example.org, and <https://app.example/v?t=1>\r\n";
+    assertThat(links(raw).stream().map(MailLinks.Link::url))
+        .containsExactly(
+            "https://app.example/v?t=1",
+            "https://en.wikipedia.org/wiki/Foo_(bar)",
+            "http://www.example.org");
+  }
+}

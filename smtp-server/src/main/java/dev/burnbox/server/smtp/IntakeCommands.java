@@ -293,12 +293,14 @@ final class IntakeCommands {
       }
       String recipient = withoutSourceRoute(path.group(2));
       if (!MAILBOX.matcher(recipient).matches()) {
+        transaction(session).recipientRefused();
         refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);
         return;
       }
       try {
         transaction(session).recipient(recipient);
       } catch (RejectException e) {
+        transaction(session).recipientRefused();
         session.sendResponse(e.getErrorResponse());
         return;
       }
@@ -321,6 +323,10 @@ final class IntakeCommands {
   private boolean readyForContent(String line, Session session) throws IOException {
     if (!session.isMailTransactionInProgress()) {
       refuse(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
+      return false;
+    }
+    if (transaction(session).everyRecipientRefused()) {
+      refuse(session, Refusal.NO_VALID_RECIPIENTS, line);
       return false;
     }
     if (!transaction(session).hasRecipients()) {

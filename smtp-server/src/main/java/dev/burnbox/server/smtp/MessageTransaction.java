@@ -47,6 +47,7 @@ final class MessageTransaction implements MessageHandler {
   private final SessionGate.Client client;
   private final List<String> recipients = new ArrayList<>();
   private final Set<String> recipientKeys = new HashSet<>();
+  private int refusedRecipients;
   private final MessageBuffer content;
   private String sender;
   private long received;
@@ -106,6 +107,16 @@ final class MessageTransaction implements MessageHandler {
 
   boolean hasRecipients() {
     return !recipients.isEmpty();
+  }
+
+  /** Notes that a RCPT of this transaction was refused, whatever the reason. */
+  void recipientRefused() {
+    refusedRecipients++;
+  }
+
+  /** Whether this transaction has no recipient because every RCPT was refused. */
+  boolean everyRecipientRefused() {
+    return recipients.isEmpty() && refusedRecipients > 0;
   }
 
   /** Notes that content arrives in BDAT chunks, after which DATA is out of sequence. */

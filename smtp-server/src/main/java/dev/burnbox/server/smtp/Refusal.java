@@ -80,6 +80,13 @@ public enum Refusal {
       "5.7.1",
       "Relay access denied: domain not served here",
       "a RCPT to a domain not in `--domains` (nothing is ever relayed)"),
+  NO_VALID_RECIPIENTS(
+      Stage.INTAKE,
+      554,
+      "5.5.1",
+      "No valid recipients",
+      "DATA or BDAT after every RCPT of the transaction was refused (a pipelining client sends"
+          + " them without waiting), as Postfix answers"),
   TOO_MANY_RECIPIENTS(
       Stage.INTAKE,
       452,

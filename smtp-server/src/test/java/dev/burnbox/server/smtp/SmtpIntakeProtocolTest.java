@@ -187,6 +187,24 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void dataAfterEveryRecipientWasRefusedIs554NotABadSequence() throws IOException {
+    try (SmtpScript smtp = session()) {
+      // a pipelining client sends its group at once, as Postfix's smtp client does
+      smtp.write(
+          "MAIL FROM:<s@example.org>\r\nRCPT TO:<a@elsewhere.test>\r\nRCPT TO:<bad>\r\nDATA\r\n");
+      assertThat(smtp.reply()).startsWith("250");
+      assertThat(smtp.reply()).startsWith("550 5.7.1");
+      assertThat(smtp.reply()).startsWith("501 5.1.3");
+      assertThat(smtp.reply()).isEqualTo("554 5.5.1 No valid recipients");
+      smtp.expectAfter("RSET", "250");
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      assertThat(smtp.send("DATA")).as("no RCPT at all").startsWith("503 5.5.1");
+    }
+    assertThat(refusals("no_valid_recipients")).isEqualTo(1);
+    assertThat(refusals("bad_sequence")).isEqualTo(1);
+  }
+
+  @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");

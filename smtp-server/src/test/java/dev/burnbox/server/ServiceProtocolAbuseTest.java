@@ -148,7 +148,7 @@ class ServiceProtocolAbuseTest {
       smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
       smtp.expectAfter("RCPT TO:<victim8@elsewhere.test>", "550 5.7.1");
       smtp.write("DATA\r\nSubject: blind\r\n\r\nbody\r\n.\r\nQUIT\r\n");
-      assertThat(smtp.reply()).isEqualTo("503 5.5.1 Need RCPT command first");
+      assertThat(smtp.reply()).isEqualTo("554 5.5.1 No valid recipients");
       assertThat(smtp.reply()).startsWith("500 ");
       assertThat(smtp.reply()).startsWith("500 ");
       assertThat(smtp.reply()).startsWith("500 ");
@@ -219,7 +219,7 @@ class ServiceProtocolAbuseTest {
       smtp.expectAfter("MAIL FROM:<jürgen@exämple.org>", "250 2.1.0");
       assertThat(smtp.send("RCPT TO:<jürgen@burnbox.test>"))
           .isEqualTo("553 5.1.3 Mailbox name not allowed");
-      assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
+      assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
     }
     assertThat(service.store().stats().messages()).isZero();
   }

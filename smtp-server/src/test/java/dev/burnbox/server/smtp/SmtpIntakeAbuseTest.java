@@ -207,7 +207,7 @@ class SmtpIntakeAbuseTest {
           .isEqualTo("501 5.1.3 Bad recipient address syntax");
       assertThat(smtp.send("RCPT TO:<a@[127.0.0.1" + control + "]>"))
           .isEqualTo("501 5.1.3 Bad recipient address syntax");
-      assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
+      assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
       smtp.expectAfter("RCPT TO:<clean@burnbox.test>", "250 2.1.5");
       smtp.expectAfter("DATA", "354");
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
@@ -360,7 +360,7 @@ class SmtpIntakeAbuseTest {
       smtp.expectAfter("MAIL FROM:<s@example.org>", "250 2.1.0");
       assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
       assertThat(smtp.send("RCPT TO:<nobody@elsewhere.test>")).startsWith("550 5.7.1");
-      assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
+      assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
       // content sent blindly after the refused DATA runs as commands, each refused
       smtp.write("Subject: blind\r\n.\r\n");
       assertThat(smtp.reply()).isEqualTo("500 Error: command not implemented");
@@ -369,7 +369,8 @@ class SmtpIntakeAbuseTest {
       openData(smtp);
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
     }
-    assertThat(refusals("bad_sequence")).isEqualTo(3);
+    assertThat(refusals("bad_sequence")).isEqualTo(2);
+    assertThat(refusals("no_valid_recipients")).isEqualTo(1);
     assertServesTheNextClient(1);
   }
 

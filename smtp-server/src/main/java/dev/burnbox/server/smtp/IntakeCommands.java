@@ -170,6 +170,7 @@ final class IntakeCommands {
       }
       session.resetMailTransaction();
       session.setHelo(name);
+      gate.client(session).greeted(true);
       List<String> lines = new ArrayList<>();
       lines.add(settings.hostName() + " greets " + name);
       lines.add("SIZE " + settings.maxMessageSize());
@@ -208,6 +209,7 @@ final class IntakeCommands {
       }
       session.resetMailTransaction();
       session.setHelo(name);
+      gate.client(session).greeted(false);
       session.sendResponse("250 " + settings.hostName());
     }
   }
@@ -245,6 +247,7 @@ final class IntakeCommands {
         return;
       }
       long declaredSize = 0;
+      boolean utf8 = false;
       for (String parameter : parameters(path.group(3))) {
         String upper = parameter.toUpperCase(Locale.ROOT);
         if (upper.startsWith("SIZE=")) {
@@ -255,7 +258,8 @@ final class IntakeCommands {
           }
           declaredSize = Long.parseLong(digits);
         }
-        // BODY=7BIT/8BITMIME/BINARYMIME and SMTPUTF8 need nothing; unknown ones are ignored
+        utf8 |= upper.equals("SMTPUTF8");
+        // BODY=7BIT/8BITMIME/BINARYMIME need nothing; unknown ones are ignored
       }
       if (declaredSize > settings.maxMessageSize()) {
         refuse(session, Refusal.MESSAGE_TOO_LARGE, "SIZE=" + declaredSize);
@@ -264,7 +268,7 @@ final class IntakeCommands {
       session.startMailTransaction();
       session.setDeclaredMessageSize((int) declaredSize);
       try {
-        transaction(session).from(sender);
+        transaction(session).from(sender, utf8);
       } catch (RejectException e) {
         session.resetMailTransaction();
         session.sendResponse(e.getErrorResponse());

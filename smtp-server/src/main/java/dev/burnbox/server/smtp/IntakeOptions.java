@@ -191,6 +191,15 @@ public final class IntakeOptions {
               + " network in the clear)")
   boolean authInsecure;
 
+  @Option(
+      names = "--no-trace-header",
+      defaultValue = "false",
+      description =
+          "do not put a `Received:` field (RFC 5321 4.4: client, this host, protocol, id,"
+              + " recipient, time) in front of each message taken; by default the raw source shows"
+              + " it, as every MTA's does")
+  boolean noTraceHeader;
+
   /** Whether bounces are taken. */
   enum NullSender {
     ACCEPT,
@@ -231,6 +240,7 @@ public final class IntakeOptions {
         .tlsKeystore(tlsKeystore)
         .tlsKeystorePassword(tlsKeystorePassword)
         .auth(SmtpAuth.parse(auth))
-        .authOnPlainConnections(authInsecure);
+        .authOnPlainConnections(authInsecure)
+        .traceHeader(!noTraceHeader);
   }
 }

@@ -62,6 +62,8 @@ import java.util.stream.Collectors;
  * @param authOnPlainConnections whether AUTH is offered on connections without TLS from untrusted
  *     clients too (credentials then cross the network in the clear); it always is after STARTTLS
  *     and to {@code trustedNetworks}
+ * @param traceHeader whether each message taken gets a {@code Received:} field in front (see {@link
+ *     TraceHeader})
  */
 public record IntakeSettings(
     int port,
@@ -86,7 +88,8 @@ public record IntakeSettings(
     int poolThreads,
     long maxInflightBytes,
     SmtpAuth auth,
-    boolean authOnPlainConnections) {
+    boolean authOnPlainConnections,
+    boolean traceHeader) {
 
   /**
    * @throws IllegalArgumentException if a number is out of range (port 0–65535, sizes and limits at
@@ -180,6 +183,7 @@ public record IntakeSettings(
     builder.maxInflightBytes = maxInflightBytes;
     builder.auth = auth;
     builder.authOnPlainConnections = authOnPlainConnections;
+    builder.traceHeader = traceHeader;
     return builder;
   }
 
@@ -210,7 +214,7 @@ public record IntakeSettings(
   /** Hides the key store password. */
   @Override
   public String toString() {
-    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d, maxInflightBytes=%d, auth=%s, authOnPlainConnections=%s]"
+    return "IntakeSettings[port=%d, bindAddress=%s, hostName=%s, domains=%s, threads=%s, maxMessageSize=%d, maxRecipients=%d, maxConnections=%d, maxConnectionsPerIp=%d, commandTimeout=%s, dataTimeout=%s, maxLineLength=%d, acceptNullSender=%s, trustedNetworks=[%s], perIpMessageRate=%d, filtersEnabled=%s, tlsKeystore=%s, backlog=%d, poolThreads=%d, maxInflightBytes=%d, auth=%s, authOnPlainConnections=%s, traceHeader=%s]"
         .formatted(
             port,
             bindAddress,
@@ -233,7 +237,8 @@ public record IntakeSettings(
             poolThreads,
             maxInflightBytes,
             auth,
-            authOnPlainConnections);
+            authOnPlainConnections,
+            traceHeader);
   }
 
   /**
@@ -264,6 +269,7 @@ public record IntakeSettings(
     private long maxInflightBytes; // 0: the default, computed from the heap at build
     private SmtpAuth auth;
     private boolean authOnPlainConnections;
+    private boolean traceHeader;
 
     private Builder() {}
 
@@ -383,6 +389,11 @@ public record IntakeSettings(
       return this;
     }
 
+    public Builder traceHeader(boolean add) {
+      this.traceHeader = add;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException as the record constructor does
      */
@@ -410,7 +421,8 @@ public record IntakeSettings(
           poolThreads,
           maxInflightBytes != 0 ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize),
           auth,
-          authOnPlainConnections);
+          authOnPlainConnections,
+          traceHeader);
     }
 
     private static String localHostName() {

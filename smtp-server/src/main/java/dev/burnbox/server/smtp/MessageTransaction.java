@@ -50,6 +50,7 @@ final class MessageTransaction implements MessageHandler {
   private int refusedRecipients;
   private final MessageBuffer content;
   private String sender;
+  private boolean smtputf8;
   private long received;
   private int lineLength;
   private boolean lineTooLong;
@@ -66,6 +67,15 @@ final class MessageTransaction implements MessageHandler {
   /** Sender policy: the null sender and the per-IP message rate. */
   @Override
   public void from(String from) throws RejectException {
+    from(from, false);
+  }
+
+  /**
+   * {@link #from(String)}, noting whether the MAIL command asked for SMTPUTF8 (for the trace
+   * header).
+   */
+  void from(String from, boolean smtputf8) throws RejectException {
+    this.smtputf8 = smtputf8;
     if (from.isEmpty() && !shared.settings.acceptNullSender()) {
       throw reject(Refusal.NULL_SENDER, "<>");
     }
@@ -221,7 +231,16 @@ final class MessageTransaction implements MessageHandler {
             shared.clock.instant(),
             session.isTLSStarted());
     SmtpReply reply;
-    byte[] raw = content.toByteArray();
+    byte[] raw =
+        shared.settings.traceHeader()
+            ? TraceHeader.prepend(
+                content.toByteArray(),
+                envelope,
+                shared.settings.hostName(),
+                client.esmtp(),
+                client.authenticated(),
+                smtputf8)
+            : content.toByteArray();
     try {
       Answer answer = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
       reply =

@@ -41,6 +41,7 @@ final class SessionGate implements SessionHandler {
     private volatile Waiting waiting = Waiting.FOR_COMMAND;
     private volatile boolean endAccounted;
     private volatile String user;
+    private volatile boolean esmtp;
     private volatile boolean verified;
 
     Client(InetAddress address, boolean trusted) {
@@ -77,6 +78,16 @@ final class SessionGate implements SessionHandler {
     void signOut() {
       this.user = null;
       this.verified = false;
+    }
+
+    /** Notes whether the client introduced itself with EHLO ({@code true}) or HELO. */
+    void greeted(boolean extended) {
+      this.esmtp = extended;
+    }
+
+    /** Whether the client said EHLO rather than HELO. */
+    boolean esmtp() {
+      return esmtp;
     }
 
     /** Whether this session has authenticated (and not started TLS since). */

@@ -11,9 +11,13 @@ import java.util.Set;
 final class TestIntakes {
   private TestIntakes() {}
 
-  /** Loopback on a free port; only 127.0.0.1 is trusted so 127.0.0.2+ act as strangers. */
+  /**
+   * Loopback on a free port; only 127.0.0.1 is trusted so 127.0.0.2+ act as strangers. No trace
+   * header, so that content tests compare the bytes as sent; {@code TraceHeaderTest} covers it.
+   */
   static IntakeSettings.Builder settings(ThreadModel threads) {
     return IntakeSettings.builder()
+        .traceHeader(false)
         .port(0)
         .bindAddress(InetAddress.getLoopbackAddress())
         .hostName("mx.burnbox.test")

@@ -1,5 +1,6 @@
 package dev.burnbox.server;
 
+import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionCatalog;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -58,8 +59,7 @@ public final class BurnboxCli implements Runnable {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String version = BurnboxCli.class.getPackage().getImplementationVersion();
-      return new String[] {"burnbox " + (version == null ? "development" : version)};
+      return new String[] {"burnbox " + BurnboxVersion.current()};
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
@@ -253,6 +254,26 @@ class BurnboxServiceTest {
     assertThat(service.store().stats().messages()).isZero();
     send("still works", "hello", "kim@any.test");
     assertThat(inbox("kim")).hasSize(1);
+  }
+
+  @Test
+  void theRepliesNameTheVersionAndWhoseCopyAnIdIs() throws Exception {
+    start(s -> {});
+    try (SmtpScript smtp = SmtpScript.connect(service.smtpPort())) {
+      assertThat(smtp.reply()).startsWith("220 ").contains("Burnbox " + BurnboxVersion.current());
+      smtp.expectAfter("EHLO client.test", "250");
+      smtp.expectAfter("MAIL FROM:<app@example.com>", "250");
+      smtp.expectAfter("RCPT TO:<uma@any.test>", "250");
+      smtp.expectAfter("RCPT TO:<vic@any.test>", "250");
+      smtp.expectAfter("DATA", "354");
+      String reply = smtp.send("Subject: two\r\n\r\nbody\r\n.");
+      assertThat(reply)
+          .matches("250 2\\.0\\.0 Ok: delivered to 2 inboxes; the copy in (uma|vic) is \\S+");
+      String owner = reply.replaceAll(".* the copy in (\\S+) is .*", "$1");
+      String id = reply.substring(reply.lastIndexOf(' ') + 1);
+      assertThat(inbox(owner).getFirst().id().value()).isEqualTo(id);
+    }
+    assertThat(http("/healthz")).contains("\"version\":\"" + BurnboxVersion.current() + "\"");
   }
 
   /** Sends one message over a raw session from {@code localAddress}; returns the DATA reply. */

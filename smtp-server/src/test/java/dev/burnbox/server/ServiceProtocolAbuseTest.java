@@ -188,7 +188,7 @@ class ServiceProtocolAbuseTest {
     try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.3")) {
       openData(smtp, "honest");
       assertThat(smtp.send(honest.replace("\r\n.dot", "\r\n..dot") + "."))
-          .startsWith("250 2.0.0 Ok: delivered to 1 inbox(es) as ");
+          .startsWith("250 2.0.0 Ok: delivered to 1 inbox as ");
     }
     List<MessageSummary> stored = service.store().list(InboxName.of("honest"), 10, null).messages();
     assertThat(stored).hasSize(1);

@@ -4,7 +4,6 @@ import dev.burnbox.mailstore.DeliveryResult;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.IncomingMessage;
-import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.RefusalReason;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.DecodedMail;
@@ -153,9 +152,17 @@ public final class IntakePipeline implements MessageAcceptor {
         if (spam) {
           taggedSpam.increment();
         }
-        MessageId first = delivered.ids().values().iterator().next();
+        var first = delivered.ids().entrySet().iterator().next();
+        // the id is one inbox's copy: say whose when there are several, and keep it last
         yield SmtpReply.ok(
-            "Ok: delivered to " + delivered.ids().size() + " inbox(es) as " + first.value());
+            delivered.ids().size() == 1
+                ? "Ok: delivered to 1 inbox as " + first.getValue().value()
+                : "Ok: delivered to "
+                    + delivered.ids().size()
+                    + " inboxes; the copy in "
+                    + first.getKey().value()
+                    + " is "
+                    + first.getValue().value());
       }
       case DeliveryResult.Refused refused -> refusal(refused.reason()).because(refused.detail());
     };

@@ -1,6 +1,7 @@
 package dev.burnbox.server.smtp;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.burnbox.server.config.BurnboxVersion;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
@@ -98,7 +99,7 @@ public final class SmtpIntake implements AutoCloseable {
         SMTPServer.port(settings.port())
             .bindAddress(Optional.ofNullable(settings.bindAddress()))
             .hostName(settings.hostName())
-            .softwareName("Burnbox")
+            .softwareName("Burnbox " + BurnboxVersion.current())
             .backlog(settings.backlog())
             .serverSocketFactory(ReplyBatchingServerSocket::new) // one write per pipelined group
             .messageHandlerFactory(transactions)

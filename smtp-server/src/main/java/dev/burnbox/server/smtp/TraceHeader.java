@@ -1,5 +1,6 @@
 package dev.burnbox.server.smtp;
 
+import dev.burnbox.server.config.BurnboxVersion;
 import java.net.Inet6Address;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
@@ -30,9 +31,6 @@ final class TraceHeader {
       DateTimeFormatter.ofPattern("EEE, d MMM yyyy HH:mm:ss Z", Locale.ENGLISH)
           .withZone(ZoneOffset.UTC);
   private static final String ID_ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTVWXYZ";
-  private static final String VERSION =
-      java.util.Objects.requireNonNullElse(
-          TraceHeader.class.getPackage().getImplementationVersion(), "development");
 
   private TraceHeader() {}
 
@@ -84,7 +82,7 @@ final class TraceHeader {
             .append("])\r\n\tby ")
             .append(hostName)
             .append(" (Burnbox ")
-            .append(VERSION)
+            .append(BurnboxVersion.current())
             .append(") with ")
             .append(protocol)
             .append(" id ")

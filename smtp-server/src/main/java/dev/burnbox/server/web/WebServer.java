@@ -5,6 +5,7 @@ import dev.burnbox.mailstore.EvictionCause;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreStats;
 import dev.burnbox.mailstore.StoreUnavailableException;
+import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.IntakeSettings;
@@ -198,7 +199,9 @@ public final class WebServer implements AutoCloseable {
               config.routes.before(SecurityHeaders::standard);
               config.routes.before("/api/*", cors::onRequest);
               config.routes.options("/api/*", cors::onPreflight);
-              config.routes.get("/healthz", ctx -> ctx.json(Map.of("status", "ok")));
+              config.routes.get(
+                  "/healthz",
+                  ctx -> ctx.json(Map.of("status", "ok", "version", BurnboxVersion.current())));
               if (metrics.where() == MetricsEndpoint.Where.WEB_PORT) {
                 config.routes.get("/metrics", ctx -> MetricsServer.scrape(ctx, registry));
               }

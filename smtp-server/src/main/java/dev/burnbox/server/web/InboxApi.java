@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.MailLinks;
@@ -16,17 +17,18 @@ import io.javalin.router.JavalinDefaultRoutingApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an
- * inbox, read a message, download its raw source or an attachment, delete it, follow an inbox's new
- * mail, wait for its next message, list a message's links and likely one-time codes. Every entry
- * carries its stored spam verdict and the scanner's threshold now; a message read whole also has
- * its verdict explained term by term by the scanner's model now. A bad name, id or parameter is a
- * 400 and an unknown message a 404, both with a JSON {@code {"error": ...}} body (see {@link
- * WebServer}). Thread-safe.
+ * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an inbox
+ * (or search it), empty it, read a message, download its raw source or an attachment, delete it,
+ * follow an inbox's new mail, wait for its next message, list a message's links and likely one-time
+ * codes. Every entry carries its stored spam verdict and the scanner's threshold now; a message
+ * read whole also has its verdict explained term by term by the scanner's model now. A bad name, id
+ * or parameter is a 400 and an unknown message a 404, both with a JSON {@code {"error": ...}} body
+ * (see {@link WebServer}). Thread-safe.
  */
 final class InboxApi {
   /** Entries per page when {@code limit} is not given. */
@@ -57,6 +59,7 @@ final class InboxApi {
   /** Declares the API routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/api/v1/inboxes/{name}", this::list);
+    routes.delete("/api/v1/inboxes/{name}", this::deleteInbox);
     routes.get("/api/v1/inboxes/{name}/events", events::stream);
     routes.get("/api/v1/inboxes/{name}/next", waits::next);
     routes.get("/api/v1/messages/{id}", this::message);
@@ -69,6 +72,11 @@ final class InboxApi {
 
   private void list(Context ctx) {
     InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    String query = ctx.queryParam("q");
+    if (query != null && !query.isBlank()) {
+      search(ctx, inbox, query.strip().toLowerCase(Locale.ROOT));
+      return;
+    }
     InboxPage page = store.list(inbox, limit(ctx.queryParam("limit")), ctx.queryParam("cursor"));
     double threshold = scanner.threshold();
     List<Map<String, Object>> messages = new ArrayList<>();
@@ -79,6 +87,67 @@ final class InboxApi {
     json.put("nextCursor", page.nextCursor().orElse(null));
     ctx.json(json);
   }
+
+  /**
+   * {@code ?q=}: the newest {@code limit} messages among the inbox's newest {@value #MAX_SEARCHED}
+   * whose subject, sender or text (text parts and the HTML's visible text) contains {@code query},
+   * case-insensitively; no further pages.
+   */
+  private void search(Context ctx, InboxName inbox, String query) {
+    int limit = limit(ctx.queryParam("limit"));
+    double threshold = scanner.threshold();
+    List<Map<String, Object>> messages = new ArrayList<>();
+    int searched = 0;
+    String cursor = null;
+    do {
+      InboxPage page = store.list(inbox, MAX_LIMIT, cursor);
+      for (MessageSummary summary : page.messages()) {
+        if (messages.size() == limit || searched == MAX_SEARCHED) {
+          break;
+        }
+        searched++;
+        if (contains(summary.subject(), query)
+            || contains(summary.from(), query)
+            || contains(summary.envelopeSender(), query)
+            || reader.decoded(summary.id()).map(m -> contains(m.scanText(), query)).orElse(false)) {
+          messages.add(MailJson.summary(summary, threshold));
+        }
+      }
+      cursor = page.nextCursor().orElse(null);
+    } while (cursor != null && messages.size() < limit && searched < MAX_SEARCHED);
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("inbox", inbox.value());
+    json.put("messages", messages);
+    json.put("nextCursor", null);
+    json.put("searched", searched);
+    ctx.json(json);
+  }
+
+  private static boolean contains(String text, String lowerCaseQuery) {
+    return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);
+  }
+
+  /** {@code DELETE /api/v1/inboxes/{name}}: every message of the inbox; answers how many. */
+  private void deleteInbox(Context ctx) {
+    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    int deleted = 0;
+    List<MessageId> ids = new ArrayList<>();
+    String cursor = null;
+    do {
+      InboxPage page = store.list(inbox, MAX_LIMIT, cursor);
+      page.messages().forEach(summary -> ids.add(summary.id()));
+      cursor = page.nextCursor().orElse(null);
+    } while (cursor != null);
+    for (MessageId id : ids) {
+      if (store.delete(id)) {
+        deleted++;
+      }
+    }
+    ctx.json(Map.of("inbox", inbox.value(), "deleted", deleted));
+  }
+
+  /** Messages a search looks through, newest first. */
+  static final int MAX_SEARCHED = 1_000;
 
   private void message(Context ctx) {
     OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);

@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
+import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,6 +33,11 @@ final class MailReader {
               var mail = decoder.decode(stored.raw());
               return new OpenedMessage(stored.summary(), mail, sanitizer.sanitize(mail.html()));
             });
+  }
+
+  /** The message decoded, without sanitizing its HTML (for searching its text). */
+  Optional<DecodedMail> decoded(MessageId id) {
+    return store.get(id).map(stored -> decoder.decode(stored.raw()));
   }
 
   /** The message exactly as received. */

@@ -1,0 +1,66 @@
+package dev.burnbox.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Searching an inbox ({@code ?q=}) and emptying it ({@code DELETE}), through real HTTP. */
+class InboxSearchTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final WebFixture web = new WebFixture();
+
+  @AfterEach
+  void stop() {
+    web.close();
+  }
+
+  private List<String> subjects(String query) throws Exception {
+    JsonNode page = JSON.readTree(web.get("/api/v1/inboxes/alice?q=" + query).body());
+    List<String> subjects = new ArrayList<>();
+    page.get("messages").forEach(m -> subjects.add(m.get("subject").asText()));
+    assertThat(page.get("nextCursor").isNull()).isTrue();
+    return subjects;
+  }
+
+  @Test
+  void findsMessagesBySubjectSenderAndTextNewestFirst() throws Exception {
+    web.deliver("alice", WebFixture.textMail("Invoice 42", "Amount due: 10 EUR"));
+    web.deliver("alice", WebFixture.textMail("Welcome aboard", "Your verification code is 604112"));
+    web.deliver(
+        "alice",
+        "From: Shop <news@shop.example>\r\nSubject: Deals\r\nContent-Type: text/html\r\n\r\n"
+            + "<p>Free <b>shipping</b> this week</p>\r\n");
+    web.deliver("bob", WebFixture.textMail("Invoice 43", "not alice's"));
+
+    assertThat(subjects("invoice")).containsExactly("Invoice 42");
+    assertThat(subjects("VERIFICATION")).containsExactly("Welcome aboard");
+    assertThat(subjects("free%20shipping")).as("the HTML's visible text").containsExactly("Deals");
+    assertThat(subjects("shop.example")).as("the sender").containsExactly("Deals");
+    assertThat(subjects("ann@example.test")).containsExactly("Welcome aboard", "Invoice 42");
+    assertThat(subjects("nothing-like-this")).isEmpty();
+  }
+
+  @Test
+  void deleteEmptiesOneInboxAndSaysHowMany() throws Exception {
+    web.deliver("alice", WebFixture.textMail("one", "1"));
+    web.deliver("alice", WebFixture.textMail("two", "2"));
+    web.deliver("bob", WebFixture.textMail("kept", "3"));
+    JsonNode answer =
+        JSON.readTree(
+            web.send(
+                    HttpRequest.newBuilder(URI.create(web.url("/api/v1/inboxes/alice")))
+                        .DELETE()
+                        .build())
+                .body());
+    assertThat(answer.get("deleted").asInt()).isEqualTo(2);
+    assertThat(JSON.readTree(web.get("/api/v1/inboxes/alice").body()).get("messages")).isEmpty();
+    assertThat(JSON.readTree(web.get("/api/v1/inboxes/bob").body()).get("messages")).hasSize(1);
+  }
+}

@@ -1,18 +1,22 @@
 package dev.burnbox.mailstore;
 
+import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * The name of an inbox: the local part of a recipient address, lower-cased.
  *
- * <p>Names are case-insensitive ({@code Bob} and {@code bob} are one inbox) and restricted to a
- * conservative set that is safe in a URL path without escaping: ASCII letters and digits, {@code
- * .}, {@code -}, {@code _} and {@code +}; 1 to {@value #MAX_LENGTH} characters; no leading or
- * trailing dot and no two dots in a row. A {@code +tag} (everything from the first {@code +}) is
- * part of the name; {@link #withoutTag()} drops it, which a store does for every name when built
- * with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the first {@code +} obeys
- * the same rules as the whole name, so it is never empty.
+ * <p>Names are case-insensitive ({@code Bob} and {@code bob} are one inbox) and made of letters and
+ * digits of any script (with their combining marks: {@code jörg}, {@code 张伟}, {@code иван}, as
+ * SMTPUTF8 addresses have them), {@code .}, {@code -}, {@code _} and {@code +}; 1 to {@value
+ * #MAX_LENGTH} characters; no leading or trailing dot and no two dots in a row. A name is the local
+ * part in Unicode NFC, lower-cased ({@link Locale#ROOT}), so precomposed and decomposed {@code ö}
+ * are one inbox. Controls, spaces, separators, symbols and punctuation other than those four are
+ * refused. Non-ASCII names need percent-encoding in a URL. A {@code +tag} (everything from the
+ * first {@code +}) is part of the name; {@link #withoutTag()} drops it, which a store does for
+ * every name when built with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the
+ * first {@code +} obeys the same rules as the whole name, so it is never empty.
  *
  * <p>Immutable and thread-safe; equal names have equal {@link #value()}s.
  */
@@ -39,9 +43,14 @@ public final class InboxName implements Comparable<InboxName> {
     if (plus >= 0) {
       validate(localPart.substring(0, plus), "inbox name before '+'");
     }
-    // validated as ASCII first: lower-casing may turn non-ASCII letters (the Kelvin sign) into
-    // ASCII
-    return new InboxName(localPart.toLowerCase(Locale.ROOT));
+    // NFC before and after lower-casing, which may decompose or turn letters into ASCII (the Kelvin
+    // sign becomes k): validated on the final form too
+    String name =
+        Normalizer.normalize(
+            Normalizer.normalize(localPart, Normalizer.Form.NFC).toLowerCase(Locale.ROOT),
+            Normalizer.Form.NFC);
+    validate(name, "inbox name");
+    return new InboxName(name);
   }
 
   /**
@@ -72,12 +81,11 @@ public final class InboxName implements Comparable<InboxName> {
       throw new IllegalArgumentException(
           what + " is longer than " + MAX_LENGTH + " characters: " + excerpt(s));
     }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
+    for (int i = 0; i < s.length(); ) {
+      int c = s.codePointAt(i);
       boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
+          Character.isLetterOrDigit(c)
+              || (i > 0 && isMark(c)) // a mark on the letter before it
               || c == '.'
               || c == '-'
               || c == '_'
@@ -85,16 +93,24 @@ public final class InboxName implements Comparable<InboxName> {
       if (!ok) {
         throw new IllegalArgumentException(
             String.format(
-                "%s has a character outside [A-Za-z0-9._+-] (U+%04X) at index %d: %s",
-                what, (int) c, i, excerpt(s)));
+                "%s may hold letters, digits and . _ + - only, not U+%04X (index %d): %s",
+                what, c, i, excerpt(s)));
       }
       if (c == '.' && i + 1 < s.length() && s.charAt(i + 1) == '.') {
         throw new IllegalArgumentException(what + " has two dots in a row: " + excerpt(s));
       }
+      i += Character.charCount(c);
     }
     if (s.charAt(0) == '.' || s.charAt(s.length() - 1) == '.') {
       throw new IllegalArgumentException(what + " starts or ends with a dot: " + excerpt(s));
     }
+  }
+
+  private static boolean isMark(int c) {
+    int type = Character.getType(c);
+    return type == Character.NON_SPACING_MARK
+        || type == Character.COMBINING_SPACING_MARK
+        || type == Character.ENCLOSING_MARK;
   }
 
   // Names come from hostile senders: quote at most a bounded, escaped prefix in messages.

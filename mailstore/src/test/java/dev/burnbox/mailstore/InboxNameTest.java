@@ -21,6 +21,19 @@ class InboxNameTest {
   }
 
   @Test
+  void acceptsLettersOfAnyScriptNormalisedAndLowerCased() {
+    assertThat(InboxName.of("Jörg").value()).isEqualTo("jörg");
+    assertThat(InboxName.of("Jo\u0308rg")).as("decomposed ö").isEqualTo(InboxName.of("jörg"));
+    assertThat(InboxName.of("ИВАН").value()).isEqualTo("иван");
+    assertThat(InboxName.of("张伟").value()).isEqualTo("张伟");
+    assertThat(InboxName.of("\u212Aate"))
+        .as("the Kelvin sign is a K")
+        .isEqualTo(InboxName.of("kate"));
+    assertThat(InboxName.fromAddress("Jörg+Tag@bücher.test").withoutTag().value())
+        .isEqualTo("jörg");
+  }
+
+  @Test
   void acceptsSixtyFourCharacters() {
     assertThat(InboxName.of("a".repeat(64)).value()).hasSize(InboxName.MAX_LENGTH);
   }
@@ -35,8 +48,11 @@ class InboxNameTest {
         "bob smith",
         "bob/x",
         "bob%2f",
-        "bób",
-        "\u212Aate", // Kelvin sign: lower-cases to ASCII k, must be refused before that
+        "bob\u2603", // a symbol (snowman)
+        "bob\u200bx", // a format character (zero-width space)
+        "bob\u00a0x", // a space separator (no-break space)
+        "\u0301bob", // a mark with no letter before it
+        "bob!",
         "bob@x",
         "<bob>",
         "+tag",

@@ -265,6 +265,10 @@ final class IntakeCommands {
         refuse(session, Refusal.MESSAGE_TOO_LARGE, "SIZE=" + declaredSize);
         return;
       }
+      if (!utf8 && !isAscii(sender)) {
+        refuse(session, Refusal.NON_ASCII_ADDRESS, sender);
+        return;
+      }
       session.startMailTransaction();
       session.setDeclaredMessageSize((int) declaredSize);
       try {
@@ -301,6 +305,11 @@ final class IntakeCommands {
         refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);
         return;
       }
+      if (!transaction(session).smtputf8() && !isAscii(recipient)) {
+        transaction(session).recipientRefused();
+        refuse(session, Refusal.NON_ASCII_ADDRESS, recipient);
+        return;
+      }
       try {
         transaction(session).recipient(recipient);
       } catch (RejectException e) {
@@ -310,6 +319,10 @@ final class IntakeCommands {
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
     }
+  }
+
+  private static boolean isAscii(String text) {
+    return text.chars().allMatch(c -> c < 0x80);
   }
 
   private static String withoutSourceRoute(String path) {

@@ -119,6 +119,11 @@ final class MessageTransaction implements MessageHandler {
     return !recipients.isEmpty();
   }
 
+  /** Whether the MAIL command of this transaction said SMTPUTF8. */
+  boolean smtputf8() {
+    return smtputf8;
+  }
+
   /** Notes that a RCPT of this transaction was refused, whatever the reason. */
   void recipientRefused() {
     refusedRecipients++;

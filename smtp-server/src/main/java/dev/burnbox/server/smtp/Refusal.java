@@ -161,8 +161,16 @@ public enum Refusal {
       Stage.PIPELINE,
       553,
       "5.1.3",
-      "Mailbox name not allowed",
-      "a RCPT whose local part is no inbox name (`[A-Za-z0-9._+-]`, at most 64)"),
+      "Mailbox name not allowed: letters, digits and . _ + - only, at most 64",
+      "a RCPT whose local part is no inbox name (letters and digits of any script, `. _ + -`, at"
+          + " most 64, no leading, trailing or double dot)"),
+  NON_ASCII_ADDRESS(
+      Stage.INTAKE,
+      553,
+      "5.6.7",
+      "Non-ASCII address needs SMTPUTF8 in MAIL",
+      "a MAIL or RCPT with a non-ASCII address in a transaction whose MAIL did not say SMTPUTF8"
+          + " (RFC 6531)"),
   SUBJECT_FLOOD(
       Stage.PIPELINE,
       550,

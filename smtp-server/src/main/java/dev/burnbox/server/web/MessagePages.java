@@ -100,10 +100,15 @@ final class MessagePages {
             """));
   }
 
+  /** The inbox's name as a URL path segment: percent-encoded UTF-8 where it is not ASCII. */
+  static String urlName(InboxName name) {
+    return URLEncoder.encode(name.value(), StandardCharsets.UTF_8);
+  }
+
   private void goToInbox(Context ctx) {
     String typed = Objects.requireNonNullElse(ctx.queryParam("name"), "").strip();
     InboxName name = typed.contains("@") ? InboxName.fromAddress(typed) : InboxName.of(typed);
-    ctx.redirect("/inbox/" + name.value(), HttpStatus.SEE_OTHER);
+    ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
   }
 
   private void inbox(Context ctx) {
@@ -113,12 +118,12 @@ final class MessagePages {
     StringBuilder body = new StringBuilder();
     body.append(
         """
-        <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%1$s/events">
+        <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events">
         <h1>Inbox <span class="inbox-name">%1$s</span></h1>
         <p id="live" class="live" role="status" aria-live="polite">New mail appears here \
         without reloading.</p>
         """
-            .formatted(escape(name.value())));
+            .formatted(escape(name.value()), escape(urlName(name))));
     body.append("<ol id=\"messages\" class=\"messages\">\n");
     for (MessageSummary summary : page.messages()) {
       body.append(row(summary, now));
@@ -135,7 +140,7 @@ final class MessagePages {
                 body.append(
                     "<p><a class=\"older\" href=\"/inbox/%s?cursor=%s\">Older mail</a></p>\n"
                         .formatted(
-                            escape(name.value()),
+                            escape(urlName(name)),
                             escape(URLEncoder.encode(cursor, StandardCharsets.UTF_8)))));
     body.append("</section>\n");
     ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js"));
@@ -234,7 +239,7 @@ final class MessagePages {
     String spam =
         badge.isEmpty() ? "" : "<dt>Spam</dt><dd>" + badge + " <a href=\"#why\">why?</a></dd>\n";
     return """
-        <nav class="back"><a href="/inbox/%1$s">&larr; Inbox %1$s</a></nav>
+        <nav class="back"><a href="/inbox/%8$s">&larr; Inbox %1$s</a></nav>
         <article class="mail">
         <h1 class="subject">%2$s</h1>
         <dl class="meta">
@@ -250,7 +255,8 @@ final class MessagePages {
             escape(recipients(summary, mail)),
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
-            spam);
+            spam,
+            escape(urlName(summary.inbox())));
   }
 
   /** The To line: the To header's addresses (or the inbox), cut to {@link HeaderCut#MESSAGE}. */
@@ -403,6 +409,6 @@ final class MessagePages {
     MessageId id = InboxApi.id(ctx);
     MessageSummary summary = reader.stored(id).orElseThrow(InboxApi::noSuchMessage).summary();
     store.delete(id);
-    ctx.redirect("/inbox/" + summary.inbox().value(), HttpStatus.SEE_OTHER);
+    ctx.redirect("/inbox/" + urlName(summary.inbox()), HttpStatus.SEE_OTHER);
   }
 }

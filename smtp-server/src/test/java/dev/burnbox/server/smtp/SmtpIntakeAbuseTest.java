@@ -465,9 +465,11 @@ class SmtpIntakeAbuseTest {
   }
 
   @Test
-  void takesUtf8AddressesWithOrWithoutTheSmtputf8Parameter() throws IOException {
+  void takesUtf8AddressesWithTheSmtputf8ParameterOnly() throws IOException {
     try (SmtpScript smtp = attacker()) {
-      smtp.expectAfter("MAIL FROM:<jürgen@exämple.org>", "250 2.1.0");
+      assertThat(smtp.send("MAIL FROM:<jürgen@exämple.org>"))
+          .isEqualTo("553 5.6.7 Non-ASCII address needs SMTPUTF8 in MAIL");
+      smtp.expectAfter("MAIL FROM:<jürgen@exämple.org> SMTPUTF8", "250 2.1.0");
       smtp.expectAfter("RCPT TO:<ä@burnbox.test>", "250 2.1.5");
       smtp.expectAfter("DATA", "354");
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");

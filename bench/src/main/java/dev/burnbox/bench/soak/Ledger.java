@@ -2,6 +2,7 @@ package dev.burnbox.bench.soak;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -205,12 +206,13 @@ final class Ledger {
       default -> {
         if (!attempt.inboxes().contains(inbox)) {
           violation("stored in " + inbox + ", which it was not sent to: " + attempt);
-        } else if (!Arrays.equals(raw, attempt.raw())) {
+        } else if (!Arrays.equals(asSent(raw, attempt), attempt.raw())) {
+          byte[] asSent = asSent(raw, attempt);
           violation(
               "stored bytes differ from the bytes sent (first difference at byte "
-                  + Arrays.mismatch(raw, attempt.raw())
+                  + Arrays.mismatch(asSent, attempt.raw())
                   + ", stored "
-                  + raw.length
+                  + asSent.length
                   + " bytes) in "
                   + inbox
                   + ": "
@@ -218,6 +220,26 @@ final class Ledger {
         }
       }
     }
+  }
+
+  /**
+   * {@code stored} without the service's {@code Received:} trace field in front, when there is one:
+   * its last {@code sentLength} bytes if what comes before them is one such field (it starts with
+   * {@code Received: } and holds no empty line), else {@code stored} as it is.
+   */
+  private static byte[] asSent(byte[] stored, Attempt attempt) {
+    return withoutTraceField(stored, attempt.raw().length);
+  }
+
+  static byte[] withoutTraceField(byte[] stored, int sentLength) {
+    int fieldLength = stored.length - sentLength;
+    if (fieldLength <= 0) {
+      return stored;
+    }
+    String field = new String(stored, 0, fieldLength, StandardCharsets.ISO_8859_1);
+    boolean oneField =
+        field.startsWith("Received: ") && field.endsWith("\r\n") && !field.contains("\r\n\r\n");
+    return oneField ? Arrays.copyOfRange(stored, fieldLength, stored.length) : stored;
   }
 
   /** Records a broken promise found outside a check (a server that did not stop cleanly). */

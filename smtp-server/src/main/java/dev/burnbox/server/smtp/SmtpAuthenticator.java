@@ -3,6 +3,8 @@ package dev.burnbox.server.smtp;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -59,15 +61,28 @@ final class SmtpAuthenticator {
           .build();
   private final byte[] dummyHash;
   private volatile Credentials credentials;
+  private final Counter accepted;
+  private final Counter verified;
+
+  private static Counter passed(MeterRegistry registry, String outcome) {
+    return Counter.builder("burnbox.smtp.auth")
+        .description("SMTP AUTHs that passed: accepted without a check, or verified")
+        .tag("outcome", outcome)
+        .register(registry);
+  }
 
   /** The user name to hash of one version of the file. */
   private record Credentials(FileTime modified, Map<String, byte[]> hashes) {}
 
   /**
+   * @param registry where {@code burnbox.smtp.auth{outcome}} counts the AUTHs that passed ({@code
+   *     accepted}, {@code verified}); those that did not are refusals
    * @throws UncheckedIOException if the credentials file cannot be read
    */
-  SmtpAuthenticator(SmtpAuth auth) {
+  SmtpAuthenticator(SmtpAuth auth, MeterRegistry registry) {
     this.auth = auth;
+    this.accepted = passed(registry, "accepted");
+    this.verified = passed(registry, "verified");
     if (auth.mode() == SmtpAuth.Mode.CREDENTIALS) {
       byte[] password = new byte[16];
       new SecureRandom().nextBytes(password);
@@ -90,6 +105,7 @@ final class SmtpAuthenticator {
   /** Checks {@code user} and {@code password} from {@code client}. */
   Outcome check(InetAddress client, String user, String password) {
     if (auth.mode() == SmtpAuth.Mode.ACCEPT_ANY) {
+      accepted.increment();
       return Outcome.ACCEPTED;
     }
     AtomicInteger failed = failures.getIfPresent(client);
@@ -107,6 +123,7 @@ final class SmtpAuthenticator {
       matches = false;
     }
     if (matches && hash != null) {
+      verified.increment();
       return Outcome.VERIFIED;
     }
     failures.get(client, a -> new AtomicInteger()).incrementAndGet();

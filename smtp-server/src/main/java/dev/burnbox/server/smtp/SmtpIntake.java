@@ -113,7 +113,8 @@ public final class SmtpIntake implements AutoCloseable {
             .serverThreadName("smtp-accept")
             .build();
     for (Command command :
-        IntakeCommands.all(settings, refusals, gate, tls, new SmtpAuthenticator(settings.auth()))) {
+        IntakeCommands.all(
+            settings, refusals, gate, tls, new SmtpAuthenticator(settings.auth(), registry))) {
       built.getCommandHandler().addCommand(command);
     }
     try {

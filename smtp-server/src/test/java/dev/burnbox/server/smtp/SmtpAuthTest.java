@@ -148,6 +148,8 @@ class SmtpAuthTest {
       client.expectAfter("AUTH PLAIN " + plain("alice", "s3cret"), "235 2.7.0");
     }
     assertThat(refusals("auth_failed")).isEqualTo(3);
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.auth", "outcome", "verified"))
+        .isEqualTo(1);
   }
 
   @Test

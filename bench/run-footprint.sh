@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Footprint of the runnable jar (issue 21, point 6): what each dependency takes of the shaded jar
+# (compressed bytes by top-level package), the time from launch to the first 200 from /healthz, and
+# the resident memory after 5 s idle (RUNS launches, default 3, each on its own free ports).
+#
+# Usage: bench/run-footprint.sh          Environment: RUNS. Builds smtp-server's jar if missing.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+JAVA_HOME="$(scripts/java-home.sh)"
+java="$JAVA_HOME/bin/java"
+jar=smtp-server/target/burnbox.jar
+[[ -f "$jar" ]] || mvn -q -B -pl smtp-server -am package -DskipTests
+echo "jar: $(stat -c %s "$jar") bytes"
+python3 - "$jar" <<'PY'
+import collections, sys, zipfile
+jar = zipfile.ZipFile(sys.argv[1])
+sizes = collections.Counter()
+for entry in jar.infolist():
+    parts = entry.filename.split("/")
+    if entry.filename.endswith((".so", ".dll", ".dylib", ".jnilib")):
+        key = "native libraries, every platform (" + parts[-1].split(".")[0].split("-")[0] + ")"
+    elif parts[0] == "META-INF" or len(parts) < 3:
+        key = parts[0]
+    elif parts[1] in ("github", "google", "eclipse", "apache", "openjdk", "ibm", "fasterxml"):
+        key = "/".join(parts[:3])
+    else:
+        key = "/".join(parts[:2])
+    sizes[key] += entry.compress_size
+total = sum(sizes.values())
+print("| part of the jar | MB | share |\n|---|---:|---:|")
+for key, size in sizes.most_common(20):
+    print(f"| {key if key.startswith('native') else '`' + key + '`'} | {size / 1e6:.2f} | {100 * size / total:.1f}% |")
+print(f"| (the rest) | {(total - sum(s for _, s in sizes.most_common(20))) / 1e6:.2f} | |")
+PY
+echo
+echo "| run | launch to /healthz 200, s | RSS after 5 s idle, MiB |"
+echo "|---:|---:|---:|"
+for run in $(seq 1 "${RUNS:-3}"); do
+  http=$((20000 + RANDOM % 20000))
+  start="$(date +%s.%N)"
+  "$java" -jar "$jar" serve --smtp-port=0 --http-port="$http" --bind=127.0.0.1 >/dev/null 2>&1 &
+  pid=$!
+  until curl -sf "http://127.0.0.1:$http/healthz" >/dev/null 2>&1; do sleep 0.02; done
+  ready="$(date +%s.%N)"
+  sleep 5
+  rss="$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  awk -v r="$run" -v a="$start" -v b="$ready" -v k="$rss" \
+    'BEGIN { printf "| %d | %.2f | %.0f |\n", r, b - a, k / 1024 }'
+done

@@ -3,11 +3,7 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.burnbox.mailstore.InboxStore;
-import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.smtp.NetworkList;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,18 +29,7 @@ class CorsPolicyTest {
   }
 
   private int start(CorsPolicy cors) {
-    server =
-        new WebServer(
-            "127.0.0.1",
-            0,
-            WebLimits.defaults(NetworkList.parse("127.0.0.1")),
-            MetricsEndpoint.webPort(),
-            cors,
-            InboxStore.memory().build(),
-            MailDecoder.withDefaults(),
-            WebFixture.plainListScanner(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    server.start();
+    server = WebFixture.startedServer(NetworkList.parse("127.0.0.1"), cors);
     return server.port();
   }
 

@@ -3,12 +3,8 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
-import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.smtp.NetworkList;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -114,18 +110,7 @@ class InboxWaitsTest {
   @Test
   void oneUntrustedAddressMayHoldOnlySoManyWaits() throws Exception {
     // a server that trusts nobody on loopback
-    WebServer server =
-        new WebServer(
-            "127.0.0.1",
-            0,
-            WebLimits.defaults(NetworkList.parse("10.9.9.9")),
-            MetricsEndpoint.webPort(),
-            CorsPolicy.NONE,
-            InboxStore.memory().build(),
-            MailDecoder.withDefaults(),
-            WebFixture.plainListScanner(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    server.start();
+    WebServer server = WebFixture.startedServer(NetworkList.parse("10.9.9.9"), CorsPolicy.NONE);
     try {
       List<CompletableFuture<HttpResponse<String>>> waits = new ArrayList<>();
       for (int i = 0; i <= InboxWaits.MAX_WAITS_PER_ADDRESS; i++) {

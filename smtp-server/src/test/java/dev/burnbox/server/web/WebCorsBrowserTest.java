@@ -3,11 +3,7 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.burnbox.mailstore.InboxStore;
-import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.smtp.NetworkList;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -79,18 +75,7 @@ class WebCorsBrowserTest {
 
   /** What the other origin's page could do against an API with {@code cors}. */
   private String fromOtherOrigin(CorsPolicy cors) {
-    api =
-        new WebServer(
-            "127.0.0.1",
-            0,
-            WebLimits.defaults(NetworkList.parse("127.0.0.1")),
-            MetricsEndpoint.webPort(),
-            cors,
-            InboxStore.memory().build(),
-            MailDecoder.withDefaults(),
-            WebFixture.plainListScanner(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    api.start();
+    api = WebFixture.startedServer(NetworkList.parse("127.0.0.1"), cors);
     var driver = chromium.driver();
     driver.get(pageOrigin + "/?" + api.port());
     new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> !"waiting".equals(d.getTitle()));

@@ -14,6 +14,7 @@ import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.wordlists.SpamModel;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -74,6 +75,26 @@ final class WebFixture implements AutoCloseable {
 
   WebFixture() {
     this(Duration.ofMillis(200));
+  }
+
+  /**
+   * A started server on a free loopback port over an empty memory store, with {@code trusted}
+   * exempt from the per-address limits and {@code cors} for other origins; the caller closes it.
+   */
+  static WebServer startedServer(NetworkList trusted, CorsPolicy cors) {
+    WebServer server =
+        new WebServer(
+            "127.0.0.1",
+            0,
+            WebLimits.defaults(trusted),
+            MetricsEndpoint.webPort(),
+            cors,
+            InboxStore.memory().build(),
+            MailDecoder.withDefaults(),
+            plainListScanner(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    server.start();
+    return server;
   }
 
   /** A scanner over the plain list {@link #TERMS}. */

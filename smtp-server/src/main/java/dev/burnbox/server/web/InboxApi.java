@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * The JSON API over inboxes and messages, as documented in {@code /api/openapi.json}: list an inbox
@@ -96,31 +98,31 @@ final class InboxApi {
   private void search(Context ctx, InboxName inbox, String query) {
     int limit = limit(ctx.queryParam("limit"));
     double threshold = scanner.threshold();
-    List<Map<String, Object>> messages = new ArrayList<>();
-    int searched = 0;
-    String cursor = null;
-    do {
-      InboxPage page = store.list(inbox, MAX_LIMIT, cursor);
-      for (MessageSummary summary : page.messages()) {
-        if (messages.size() == limit || searched == MAX_SEARCHED) {
-          break;
-        }
-        searched++;
-        if (contains(summary.subject(), query)
-            || contains(summary.from(), query)
-            || contains(summary.envelopeSender(), query)
-            || reader.decoded(summary.id()).map(m -> contains(m.scanText(), query)).orElse(false)) {
-          messages.add(MailJson.summary(summary, threshold));
-        }
-      }
-      cursor = page.nextCursor().orElse(null);
-    } while (cursor != null && messages.size() < limit && searched < MAX_SEARCHED);
+    AtomicInteger searched = new AtomicInteger();
+    List<Map<String, Object>> messages =
+        newestFirst(store, inbox)
+            .limit(MAX_SEARCHED)
+            .peek(summary -> searched.incrementAndGet())
+            .filter(summary -> matches(summary, query))
+            .limit(limit)
+            .map(summary -> MailJson.summary(summary, threshold))
+            .toList();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());
     json.put("messages", messages);
     json.put("nextCursor", null);
-    json.put("searched", searched);
+    json.put("searched", searched.get());
     ctx.json(json);
+  }
+
+  private boolean matches(MessageSummary summary, String lowerCaseQuery) {
+    return contains(summary.subject(), lowerCaseQuery)
+        || contains(summary.from(), lowerCaseQuery)
+        || contains(summary.envelopeSender(), lowerCaseQuery)
+        || reader
+            .decoded(summary.id())
+            .map(mail -> contains(mail.scanText(), lowerCaseQuery))
+            .orElse(false);
   }
 
   private static boolean contains(String text, String lowerCaseQuery) {
@@ -130,20 +132,22 @@ final class InboxApi {
   /** {@code DELETE /api/v1/inboxes/{name}}: every message of the inbox; answers how many. */
   private void deleteInbox(Context ctx) {
     InboxName inbox = InboxName.of(ctx.pathParam("name"));
-    int deleted = 0;
-    List<MessageId> ids = new ArrayList<>();
-    String cursor = null;
-    do {
-      InboxPage page = store.list(inbox, MAX_LIMIT, cursor);
-      page.messages().forEach(summary -> ids.add(summary.id()));
-      cursor = page.nextCursor().orElse(null);
-    } while (cursor != null);
-    for (MessageId id : ids) {
-      if (store.delete(id)) {
-        deleted++;
-      }
-    }
+    List<MessageId> ids = newestFirst(store, inbox).map(MessageSummary::id).toList();
+    long deleted = ids.stream().filter(store::delete).count();
     ctx.json(Map.of("inbox", inbox.value(), "deleted", deleted));
+  }
+
+  /**
+   * Every entry of {@code inbox}, newest first, read a page of {@value #MAX_LIMIT} at a time as the
+   * stream is consumed (a short-circuiting stream reads no page it does not need).
+   */
+  static Stream<MessageSummary> newestFirst(InboxStore store, InboxName inbox) {
+    return Stream.iterate(
+            store.list(inbox, MAX_LIMIT, null),
+            Objects::nonNull,
+            page ->
+                page.nextCursor().map(cursor -> store.list(inbox, MAX_LIMIT, cursor)).orElse(null))
+        .flatMap(page -> page.messages().stream());
   }
 
   /** Messages a search looks through, newest first. */

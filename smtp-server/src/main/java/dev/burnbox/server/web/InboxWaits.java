@@ -1,7 +1,6 @@
 package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.InboxName;
-import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
@@ -15,7 +14,6 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -117,20 +115,14 @@ final class InboxWaits {
    */
   private Optional<MessageSummary> oldestAlreadyThere(
       InboxName inbox, MessageId after, Instant since, Predicate<MessageSummary> wanted) {
-    List<MessageSummary> newer = new ArrayList<>(); // newest first
-    String cursor = null;
-    boolean reached = false;
-    do {
-      InboxPage page = store.list(inbox, InboxApi.MAX_LIMIT, cursor);
-      for (MessageSummary summary : page.messages()) {
-        if (summary.id().equals(after) || (since != null && summary.receivedAt().isBefore(since))) {
-          reached = true;
-          break;
-        }
-        newer.add(summary);
-      }
-      cursor = page.nextCursor().orElse(null);
-    } while (!reached && cursor != null && newer.size() < MAX_LOOKED_AT);
+    List<MessageSummary> newer = // newest first
+        InboxApi.newestFirst(store, inbox)
+            .limit(MAX_LOOKED_AT)
+            .takeWhile(
+                summary ->
+                    !summary.id().equals(after)
+                        && (since == null || !summary.receivedAt().isBefore(since)))
+            .toList();
     for (int i = newer.size() - 1; i >= 0; i--) {
       if (wanted.test(newer.get(i))) {
         return Optional.of(newer.get(i));

@@ -4,7 +4,6 @@ import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -39,13 +38,6 @@ final class ServiceOptions {
    * @throws IllegalArgumentException if the address cannot be resolved
    */
   InetAddress bindAddress() {
-    if (bind == null || bind.isBlank()) {
-      return null;
-    }
-    try {
-      return InetAddress.getByName(bind.strip());
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("unknown bind address: " + bind);
-    }
+    return bind == null || bind.isBlank() ? null : OptionValues.parseAddress(bind);
   }
 }

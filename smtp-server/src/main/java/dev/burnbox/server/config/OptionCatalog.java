@@ -166,11 +166,12 @@ public final class OptionCatalog {
             help.colorScheme(),
             new Column(left, 2, Column.Overflow.SPAN),
             new Column(width - left, 1, Column.Overflow.WRAP));
+    List<OptionSpec> settings = settings(help.commandSpec());
     for (OptionSpec option : help.commandSpec().options()) {
       String names = String.join(", ", option.names());
       String label = option.arity().max() > 0 ? names + "=" + option.paramLabel() : names;
       String meaning = meaning(option);
-      if (settings(help.commandSpec()).contains(option)) {
+      if (settings.contains(option)) {
         meaning += " (" + variable(option) + ", default " + defaultText(option) + ")";
       }
       table.addRowValues(label, meaning);

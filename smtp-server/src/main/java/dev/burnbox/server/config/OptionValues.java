@@ -1,5 +1,7 @@
 package dev.burnbox.server.config;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -9,8 +11,8 @@ import picocli.CommandLine.ITypeConverter;
 
 /**
  * Parsers for the human-friendly values of command-line options and environment variables: byte
- * sizes ({@code 10MiB}, {@code 512k}, {@code 1048576}) and durations ({@code 24h}, {@code 90s},
- * {@code 1h30m}, ISO-8601 {@code PT24H}). Stateless and thread-safe; errors are {@link
+ * sizes ({@code 10MiB}, {@code 512k}, {@code 1048576}), durations ({@code 24h}, {@code 90s}, {@code
+ * 1h30m}, ISO-8601 {@code PT24H}) and bind addresses. Stateless and thread-safe; errors are {@link
  * IllegalArgumentException}s whose message picocli shows next to the option.
  */
 public final class OptionValues {
@@ -77,6 +79,19 @@ public final class OptionValues {
       throw badDuration(text);
     }
     return total;
+  }
+
+  /**
+   * The address of a bind option: an IP literal or a host name, resolved.
+   *
+   * @throws IllegalArgumentException if it cannot be resolved
+   */
+  public static InetAddress parseAddress(String text) {
+    try {
+      return InetAddress.getByName(text.strip());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("unknown bind address: " + text);
+    }
   }
 
   private static IllegalArgumentException badDuration(String text) {

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * characters after, or {@value #NEAR_BEFORE} before, a word that announces a code: code,
  * verification, verify, confirm, OTP, one-time, passcode, password, PIN, token, security, login
  * (and German, French, Spanish, Portuguese, Italian and Dutch equivalents). Searched in the subject
- * and the visible text (text parts, then the HTML's text). Each code is reported once, with the
- * text around it, closest to its keyword first.
+ * and the visible text ({@link DecodedMail#scanText()}: text parts, then the HTML's text, invisible
+ * characters dropped). Each code is reported once, with the text around it, closest to its keyword
+ * first.
  *
  * <p>Heuristic by nature: a year or a price right after "code" can be reported, and a code with no
  * announcing word is not. Stateless and thread-safe; O(size of the text).
@@ -52,12 +53,7 @@ public final class VerificationCodes {
 
   /** The likely codes of {@code mail}; see the class comment. */
   public static List<Code> of(DecodedMail mail) {
-    StringBuilder text = new StringBuilder(mail.subject()).append('\n').append(mail.text());
-    if (!mail.html().isEmpty()) {
-      text.append('\n');
-      HtmlText.appendVisibleText(mail.html(), text);
-    }
-    return find(text.toString());
+    return find(mail.scanText());
   }
 
   /** The likely codes of {@code text}, closest to a keyword first. */

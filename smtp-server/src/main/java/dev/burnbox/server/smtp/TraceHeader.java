@@ -69,10 +69,8 @@ final class TraceHeader {
             : envelope.client().getHostAddress();
     String helo = envelope.heloName().isEmpty() ? "unknown" : envelope.heloName();
     if (!utf8) {
-      helo =
-          helo.codePoints()
-              .mapToObj(c -> c < 0x80 ? Character.toString(c) : "?")
-              .reduce("", String::concat);
+      int[] ascii = helo.codePoints().map(c -> c < 0x80 ? c : '?').toArray();
+      helo = new String(ascii, 0, ascii.length);
     }
     StringBuilder field =
         new StringBuilder("Received: from ")

@@ -96,14 +96,8 @@ public record CorsPolicy(Set<String> origins, boolean any, boolean writes) {
 
   /** Before an API route: marks the response readable by the request's origin if allowed. */
   void onRequest(Context ctx) {
-    if (!enabled()) {
-      return;
-    }
-    if (!any) {
-      ctx.header("Vary", "Origin");
-    }
-    if (allows(ctx.header("Origin"), ctx.method())) {
-      ctx.header("Access-Control-Allow-Origin", any ? "*" : ctx.header("Origin"));
+    if (enabled()) {
+      allowOrigin(ctx, ctx.method());
     }
   }
 
@@ -112,15 +106,25 @@ public record CorsPolicy(Set<String> origins, boolean any, boolean writes) {
     ctx.status(204);
     String requested = ctx.header("Access-Control-Request-Method");
     HandlerType method = requested == null ? null : HandlerType.findOrDefault(requested.strip());
+    if (allowOrigin(ctx, method)) {
+      ctx.header("Access-Control-Allow-Methods", writes ? "GET, HEAD, DELETE" : "GET, HEAD");
+      ctx.header("Access-Control-Allow-Headers", "Accept, Content-Type, Last-Event-ID");
+      ctx.header("Access-Control-Max-Age", "600");
+    }
+  }
+
+  /**
+   * Marks the response as varying by origin and, if the request's origin may use {@code method}
+   * (null: none), as readable by it; returns whether it may.
+   */
+  private boolean allowOrigin(Context ctx, HandlerType method) {
     if (!any) {
       ctx.header("Vary", "Origin");
     }
     if (method == null || !allows(ctx.header("Origin"), method)) {
-      return;
+      return false;
     }
     ctx.header("Access-Control-Allow-Origin", any ? "*" : ctx.header("Origin"));
-    ctx.header("Access-Control-Allow-Methods", writes ? "GET, HEAD, DELETE" : "GET, HEAD");
-    ctx.header("Access-Control-Allow-Headers", "Accept, Content-Type, Last-Event-ID");
-    ctx.header("Access-Control-Max-Age", "600");
+    return true;
   }
 }

@@ -4,8 +4,6 @@ import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
 import dev.burnbox.server.smtp.NetworkList;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -138,11 +136,7 @@ public final class WebOptions {
       throw new IllegalArgumentException(
           "--metrics-port must be web, off or a port number: " + metricsPort);
     }
-    String bind = bindGiven ? metricsBind.strip() : "127.0.0.1";
-    try {
-      return MetricsEndpoint.ownPort(InetAddress.getByName(bind), port);
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("unknown bind address: " + bind);
-    }
+    return MetricsEndpoint.ownPort(
+        OptionValues.parseAddress(bindGiven ? metricsBind : "127.0.0.1"), port);
   }
 }

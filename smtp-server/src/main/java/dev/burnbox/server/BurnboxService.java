@@ -10,6 +10,7 @@ import dev.burnbox.server.pipeline.TermsFileWatcher;
 import dev.burnbox.server.smtp.SmtpIntake;
 import dev.burnbox.server.web.StoreMetrics;
 import dev.burnbox.server.web.WebServer;
+import dev.burnbox.server.web.Webhooks;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -20,6 +21,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,6 +47,7 @@ public final class BurnboxService implements AutoCloseable {
   private final InboxStore store;
   private final StoreMetrics storeMetrics; // held: the registry's counters hold it only weakly
   private final SpamScanner scanner;
+  private final Webhooks webhooks;
   private final SmtpIntake intake;
   private final WebServer web;
   private TermsFileWatcher termsWatcher;
@@ -73,8 +76,11 @@ public final class BurnboxService implements AutoCloseable {
     SubjectFloodFilter floodFilter =
         settings.smtp().filtersEnabled() ? new SubjectFloodFilter(settings.subjectFlood()) : null;
     MailDecoder decoder = new MailDecoder(settings.mimeLimits());
+    this.webhooks =
+        new Webhooks(settings.webhooks(), store, decoder, scanner, registry, Clock.systemUTC());
     IntakePipeline pipeline =
-        new IntakePipeline(decoder, scanner, settings.spamPolicy(), floodFilter, store, registry);
+        new IntakePipeline(
+            decoder, scanner, settings.spamPolicy(), floodFilter, store, webhooks, registry);
     this.intake = new SmtpIntake(settings.smtp(), pipeline, registry);
     this.web =
         new WebServer(
@@ -209,6 +215,7 @@ public final class BurnboxService implements AutoCloseable {
   @Override
   public void close() {
     intake.stop(settings.shutdownGrace());
+    webhooks.close();
     web.close();
     if (settings.snapshotFile() != null && !closed) {
       try {

@@ -6,6 +6,7 @@ import dev.burnbox.server.pipeline.PipelineOptions;
 import dev.burnbox.server.smtp.IntakeOptions;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.web.WebOptions;
+import dev.burnbox.server.web.WebhookOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Map;
@@ -49,6 +50,7 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin StoreOptions store = new StoreOptions();
   @Mixin PipelineOptions pipeline = new PipelineOptions();
   @Mixin MimeOptions mime = new MimeOptions();
+  @Mixin WebhookOptions webhooks = new WebhookOptions();
 
   @Option(
       names = "--print-settings",
@@ -134,6 +136,7 @@ final class ServeCommand implements Callable<Integer> {
             .web(web)
             .pipeline(pipeline)
             .mimeLimits(mime.limits())
+            .webhooks(webhooks.settings())
             .shutdownGrace(service.shutdownGrace);
     return store.applyTo(settings).build();
   }

@@ -12,6 +12,8 @@ import dev.burnbox.server.web.CorsPolicy;
 import dev.burnbox.server.web.MetricsEndpoint;
 import dev.burnbox.server.web.WebLimits;
 import dev.burnbox.server.web.WebOptions;
+import dev.burnbox.server.web.WebhookOptions;
+import dev.burnbox.server.web.Webhooks;
 import dev.burnbox.wordlists.SpamModel;
 import java.net.InetAddress;
 import java.net.URI;
@@ -52,6 +54,7 @@ import java.util.Objects;
  *     node given the same URL; null for the in-memory store
  * @param redisPartitions the Redis store's partitions (see {@link
  *     InboxStore.Builder#redisPartitions}); every node must use the same.
+ * @param webhooks where each delivered message is posted (see {@link Webhooks})
  */
 public record ServiceSettings(
     IntakeSettings smtp,
@@ -75,7 +78,8 @@ public record ServiceSettings(
     Duration shutdownGrace,
     Path snapshotFile,
     URI redisUrl,
-    int redisPartitions) {
+    int redisPartitions,
+    Webhooks.Settings webhooks) {
 
   /**
    * @throws NullPointerException if a required value is null (all but httpBindAddress, matcher,
@@ -103,6 +107,7 @@ public record ServiceSettings(
     Objects.requireNonNull(subjectFlood, "subjectFlood");
     Objects.requireNonNull(mimeLimits, "mimeLimits");
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    Objects.requireNonNull(webhooks, "webhooks");
     if (snapshotFile != null && redisUrl != null) {
       throw new IllegalArgumentException("a snapshot file is for the memory store, not Redis");
     }
@@ -132,7 +137,8 @@ public record ServiceSettings(
             .web(WebOptions.defaults())
             .pipeline(PipelineOptions.defaults())
             .mimeLimits(MimeOptions.defaults().limits())
-            .shutdownGrace(ServiceOptions.defaults().shutdownGrace);
+            .shutdownGrace(ServiceOptions.defaults().shutdownGrace)
+            .webhooks(WebhookOptions.defaults().settings());
     return StoreOptions.defaults().applyTo(builder);
   }
 
@@ -160,6 +166,7 @@ public record ServiceSettings(
     private Path snapshotFile;
     private URI redisUrl;
     private int redisPartitions;
+    private Webhooks.Settings webhooks;
 
     private Builder() {}
 
@@ -293,6 +300,11 @@ public record ServiceSettings(
       return this;
     }
 
+    public Builder webhooks(Webhooks.Settings webhooks) {
+      this.webhooks = webhooks;
+      return this;
+    }
+
     /**
      * @throws IllegalArgumentException or NullPointerException as the record's constructor does
      */
@@ -319,7 +331,8 @@ public record ServiceSettings(
           shutdownGrace,
           snapshotFile,
           redisUrl,
-          redisPartitions);
+          redisPartitions,
+          webhooks);
     }
   }
 }

@@ -60,16 +60,19 @@ class ServeCommandTest {
   void printSettingsShowsEachValueAndWhereItCameFrom() {
     String printed =
         run(
-            Map.of("BURNBOX_INBOX_CAP", "7", "BURNBOX_TLS_KEYSTORE_PASSWORD", "secret"),
+            Map.of("BURNBOX_INBOX_CAP", "7", "BURNBOX_TLS_KEYSTORE_PASSWORD", "hunter2"),
             "--print-settings",
-            "--ttl=90m");
+            "--ttl=90m",
+            "--webhook-secret=swordfish");
     assertThat(printed)
         .containsPattern("--inbox-cap +7 +environment BURNBOX_INBOX_CAP")
         .containsPattern("--ttl +90m +command line")
         .containsPattern("--smtp-port +2525 +default")
         .containsPattern("--bind +every interface +default")
         .containsPattern("--tls-keystore-password +\\(hidden\\) +environment")
-        .doesNotContain("secret");
+        .containsPattern("--webhook-secret +\\(hidden\\) +command line")
+        .doesNotContain("hunter2")
+        .doesNotContain("swordfish");
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Help.Column;
@@ -36,6 +37,9 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class OptionCatalog {
   private static final String PREFIX = "BURNBOX_";
   private static final String PRINT_SETTINGS = "--print-settings";
+
+  /** Options whose values {@code --print-settings} hides, by their parameter label. */
+  private static final Set<String> SECRET_LABELS = Set.of("PASSWORD", "SECRET");
 
   private OptionCatalog() {}
 
@@ -146,7 +150,7 @@ public final class OptionCatalog {
         value = defaultText(option);
         source = "default";
       }
-      if (option.paramLabel().equals("PASSWORD") && !source.equals("default")) {
+      if (SECRET_LABELS.contains(option.paramLabel()) && !source.equals("default")) {
         value = "(hidden)";
       }
       if (option.type() == boolean.class && !source.equals("default")) {

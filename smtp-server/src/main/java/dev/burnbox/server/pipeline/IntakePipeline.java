@@ -54,6 +54,7 @@ public final class IntakePipeline implements MessageAcceptor {
   private final SpamPolicy policy;
   private final SubjectFloodFilter floodFilter;
   private final InboxStore store;
+  private final DeliveryListener listener;
   private final Timer decodeTimer;
   private final Timer scanTimer;
   private final Counter stored;
@@ -61,6 +62,7 @@ public final class IntakePipeline implements MessageAcceptor {
 
   /**
    * @param floodFilter the subject flood ban, or null when filters are off
+   * @param listener told of each message delivered (the webhooks), or {@link DeliveryListener#NONE}
    */
   public IntakePipeline(
       MailDecoder decoder,
@@ -68,12 +70,14 @@ public final class IntakePipeline implements MessageAcceptor {
       SpamPolicy policy,
       SubjectFloodFilter floodFilter,
       InboxStore store,
+      DeliveryListener listener,
       MeterRegistry registry) {
     this.decoder = Objects.requireNonNull(decoder, "decoder");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.policy = Objects.requireNonNull(policy, "policy");
     this.floodFilter = floodFilter;
     this.store = Objects.requireNonNull(store, "store");
+    this.listener = Objects.requireNonNull(listener, "listener");
     this.decodeTimer =
         Timer.builder("burnbox.pipeline.decode")
             .description("time to decode a message's MIME structure")
@@ -152,6 +156,7 @@ public final class IntakePipeline implements MessageAcceptor {
         if (spam) {
           taggedSpam.increment();
         }
+        tell(envelope, delivered);
         var first = delivered.ids().entrySet().iterator().next();
         // the id is one inbox's copy: say whose when there are several, and keep it last
         yield SmtpReply.ok(
@@ -166,6 +171,15 @@ public final class IntakePipeline implements MessageAcceptor {
       }
       case DeliveryResult.Refused refused -> refusal(refused.reason()).because(refused.detail());
     };
+  }
+
+  /** Tells the listener; the mail is stored, so nothing it does may turn the 250 into an error. */
+  private void tell(Envelope envelope, DeliveryResult.Delivered delivered) {
+    try {
+      listener.delivered(envelope, delivered.ids());
+    } catch (RuntimeException e) {
+      log.error("a delivery listener failed; the message is stored and answered 250", e);
+    }
   }
 
   /**

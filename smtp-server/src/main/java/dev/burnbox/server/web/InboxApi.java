@@ -161,11 +161,12 @@ final class InboxApi {
 
   private void links(Context ctx) {
     OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
-    List<Map<String, Object>> links = new ArrayList<>();
-    for (MailLinks.Link link : MailLinks.of(opened.mail())) {
-      links.add(Map.of("url", link.url(), "text", link.text(), "part", link.part()));
-    }
-    ctx.json(Map.of("id", opened.summary().id().value(), "links", links));
+    ctx.json(
+        Map.of(
+            "id",
+            opened.summary().id().value(),
+            "links",
+            MailJson.links(MailLinks.of(opened.mail()))));
   }
 
   private void codes(Context ctx) {

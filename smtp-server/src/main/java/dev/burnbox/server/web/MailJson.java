@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.MailHeader;
+import dev.burnbox.server.mime.MailLinks;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -109,6 +110,19 @@ final class MailJson {
       attachments.add(att);
     }
     json.put("attachments", attachments);
+    return json;
+  }
+
+  /** A message's links as the API and the webhooks list them: url, text, part, in order. */
+  static List<Map<String, Object>> links(List<MailLinks.Link> links) {
+    List<Map<String, Object>> json = new ArrayList<>(links.size());
+    for (MailLinks.Link link : links) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("url", link.url());
+      entry.put("text", link.text());
+      entry.put("part", link.part());
+      json.add(entry);
+    }
     return json;
   }
 

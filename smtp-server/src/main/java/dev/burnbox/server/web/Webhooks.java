@@ -1,0 +1,395 @@
+package dev.burnbox.server.web;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.server.config.BurnboxVersion;
+import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.pipeline.DeliveryListener;
+import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.smtp.Envelope;
+import dev.burnbox.server.smtp.LogWindow;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Posts a JSON summary of each message this node delivered to every {@code --webhook} whose scope
+ * covers the recipient address: one post per inbox copy and URL, with the fields of an inbox
+ * listing entry plus {@code address} (the recipient it was sent to) and {@code links} (as {@code
+ * /api/v1/messages/{id}/links} lists them).
+ *
+ * <p>Guarantees: {@link #delivered} runs on the SMTP session's thread and only counts and starts a
+ * virtual thread, so a slow, failing or silent receiver never slows SMTP. At most {@code queue}
+ * posts are held at once (waiting, in flight, or waiting to be retried); beyond that new ones are
+ * dropped, counted ({@code burnbox_webhook_posts_total{outcome="dropped"}}) and logged at most once
+ * a minute. A post that gets no 2xx within the timeout is retried after 1, 2, 4 ... seconds (at
+ * most 5 minutes apart, ±10% jitter) until the retry period is over, then given up and counted.
+ * Each attempt carries the same {@code X-Burnbox-Delivery} id (receivers deduplicate by it) and,
+ * with a secret, a fresh {@code X-Burnbox-Signature: t=SECONDS,v1=HEX}: HMAC-SHA256 of {@code t +
+ * "." + body}, so a receiver can reject replays older than it likes. At most {@value #PER_URL}
+ * posts are in flight to one URL at once. Posts still held at {@link #close} are lost. The JSON is
+ * built when the post is first attempted, from the store: a message evicted before then is posted
+ * with no links.
+ *
+ * <p>Thread-safe.
+ */
+public final class Webhooks implements DeliveryListener, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Webhooks.class);
+
+  /** Posts in flight to one URL at once. */
+  static final int PER_URL = 8;
+
+  private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+  private static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
+
+  /**
+   * The webhooks' settings.
+   *
+   * @param targets where to post; empty turns webhooks off
+   * @param secret the HMAC key, or null to send unsigned posts
+   * @param retryFor how long a failing post is retried
+   * @param timeout how long one attempt waits for the answer
+   * @param queue how many posts are held at once
+   */
+  public record Settings(
+      List<WebhookTarget> targets, byte[] secret, Duration retryFor, Duration timeout, int queue) {
+    /**
+     * @throws IllegalArgumentException if a duration is not positive or the queue is below 1
+     */
+    public Settings {
+      targets = List.copyOf(targets);
+      secret = secret == null ? null : secret.clone();
+      if (retryFor.isNegative() || timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException(
+            "webhook timeout must be positive, retry-for not negative");
+      }
+      if (queue < 1) {
+        throw new IllegalArgumentException("--webhook-queue must be at least 1: " + queue);
+      }
+    }
+
+    /** No webhooks. */
+    public static Settings none() {
+      return WebhookOptions.defaults().settings();
+    }
+  }
+
+  private record Target(WebhookTarget target, Semaphore inFlight) {}
+
+  /** One post: a message copy to one URL, through its retries. */
+  private static final class Post {
+    final Target target;
+    final MessageId id;
+    final String address;
+    final long deliveredNanos;
+    final String deliveryId = UUID.randomUUID().toString();
+    byte[] body; // built on the first attempt
+    int attempts;
+
+    Post(Target target, MessageId id, String address, long deliveredNanos) {
+      this.target = target;
+      this.id = id;
+      this.address = address;
+      this.deliveredNanos = deliveredNanos;
+    }
+  }
+
+  private final Settings settings;
+  private final List<Target> targets;
+  private final InboxStore store;
+  private final MailDecoder decoder;
+  private final SpamScanner scanner;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Clock clock;
+  private final HttpClient http;
+  private final ExecutorService posting = Executors.newVirtualThreadPerTaskExecutor();
+  private final ScheduledExecutorService retrying =
+      Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().name("webhook-retries").daemon().factory());
+  private final AtomicInteger held = new AtomicInteger();
+  private final LogWindow droppedLog = new LogWindow(60);
+  private final LogWindow failedLog = new LogWindow(60);
+  private final Counter sent;
+  private final Counter retried;
+  private final Counter gaveUp;
+  private final Counter dropped;
+  private final Timer latency;
+
+  /**
+   * @param clock the wall clock of the signatures' timestamps
+   */
+  public Webhooks(
+      Settings settings,
+      InboxStore store,
+      MailDecoder decoder,
+      SpamScanner scanner,
+      MeterRegistry registry,
+      Clock clock) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.targets =
+        settings.targets().stream().map(t -> new Target(t, new Semaphore(PER_URL))).toList();
+    this.store = Objects.requireNonNull(store, "store");
+    this.decoder = Objects.requireNonNull(decoder, "decoder");
+    this.scanner = Objects.requireNonNull(scanner, "scanner");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1) // no h2c upgrade dance with plain receivers
+            .connectTimeout(settings.timeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .executor(posting)
+            .build();
+    String posts = "burnbox.webhook.posts";
+    String what = "webhook posts by how they ended";
+    this.sent = Counter.builder(posts).tag("outcome", "sent").description(what).register(registry);
+    this.gaveUp =
+        Counter.builder(posts).tag("outcome", "gave_up").description(what).register(registry);
+    this.dropped =
+        Counter.builder(posts).tag("outcome", "dropped").description(what).register(registry);
+    this.retried =
+        Counter.builder("burnbox.webhook.retries")
+            .description("webhook attempts that failed and were scheduled again")
+            .register(registry);
+    this.latency =
+        Timer.builder("burnbox.webhook.latency")
+            .description("time from a message's delivery to its webhook's 2xx answer")
+            .publishPercentileHistogram()
+            .register(registry);
+    registry.gauge("burnbox.webhook.held", held);
+  }
+
+  /** Whether any webhook is configured. */
+  public boolean enabled() {
+    return !targets.isEmpty();
+  }
+
+  @Override
+  public void delivered(Envelope envelope, Map<InboxName, MessageId> ids) {
+    if (targets.isEmpty()) {
+      return;
+    }
+    long now = System.nanoTime();
+    Set<MessageId> done = new HashSet<>();
+    for (String address : envelope.recipients()) {
+      Optional<MessageId> id = idFor(address, ids);
+      if (id.isEmpty() || !done.add(id.get())) {
+        continue; // one post per inbox copy, however many addresses led to it
+      }
+      for (Target target : targets) {
+        if (target.target().covers(address)) {
+          offer(new Post(target, id.get(), address, now));
+        }
+      }
+    }
+  }
+
+  /** The id of the copy that mail to {@code address} became, as the store named its inbox. */
+  private static Optional<MessageId> idFor(String address, Map<InboxName, MessageId> ids) {
+    InboxName name;
+    try {
+      name = InboxName.fromAddress(address);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    MessageId id = ids.get(name);
+    return Optional.ofNullable(id != null ? id : ids.get(name.withoutTag()));
+  }
+
+  private void offer(Post post) {
+    if (held.incrementAndGet() > settings.queue()) {
+      held.decrementAndGet();
+      dropped.increment();
+      long suppressed = droppedLog.admit(System.nanoTime());
+      if (suppressed >= 0) {
+        log.warn(
+            "webhook queue full ({} posts held): dropped the post of {} to {}{}",
+            settings.queue(),
+            post.id.value(),
+            post.target.target().url(),
+            suppressed > 0 ? " (and " + suppressed + " more since the last such line)" : "");
+      }
+      return;
+    }
+    try {
+      posting.execute(() -> attempt(post));
+    } catch (RejectedExecutionException e) {
+      held.decrementAndGet(); // closed
+    }
+  }
+
+  private void attempt(Post post) {
+    post.attempts++;
+    String failure;
+    try {
+      post.target.inFlight().acquire();
+      try {
+        failure = send(post);
+      } finally {
+        post.target.inFlight().release();
+      }
+    } catch (InterruptedException e) {
+      held.decrementAndGet();
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (failure == null) {
+      held.decrementAndGet();
+      sent.increment();
+      latency.record(System.nanoTime() - post.deliveredNanos, TimeUnit.NANOSECONDS);
+      return;
+    }
+    Duration delay = backoff(post.attempts);
+    long elapsed = System.nanoTime() - post.deliveredNanos;
+    if (elapsed + delay.toNanos() > settings.retryFor().toNanos()) {
+      held.decrementAndGet();
+      gaveUp.increment();
+      logFailure(post, failure, "gave up after " + post.attempts + " attempts");
+      return;
+    }
+    retried.increment();
+    logFailure(post, failure, "retrying in " + delay.toMillis() + " ms");
+    try {
+      retrying.schedule(
+          () -> {
+            try {
+              posting.execute(() -> attempt(post));
+            } catch (RejectedExecutionException e) {
+              held.decrementAndGet();
+            }
+          },
+          delay.toNanos(),
+          TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      held.decrementAndGet(); // closed
+    }
+  }
+
+  /** 1 s, 2 s, 4 s ... at most 5 min, ±10%. */
+  static Duration backoff(int attempts) {
+    long millis = FIRST_RETRY.toMillis() << Math.min(attempts - 1, 20);
+    millis = Math.min(millis, LONGEST_RETRY.toMillis());
+    double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+    return Duration.ofMillis(Math.round(millis * jitter));
+  }
+
+  /** Posts once; null if the receiver answered 2xx, else what went wrong. */
+  private String send(Post post) throws InterruptedException {
+    try {
+      if (post.body == null) {
+        post.body = body(post);
+      }
+      long seconds = clock.instant().getEpochSecond();
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(post.target.target().url())
+              .timeout(settings.timeout())
+              .header("Content-Type", "application/json")
+              .header("User-Agent", "Burnbox/" + BurnboxVersion.current())
+              .header("X-Burnbox-Event", "mail")
+              .header("X-Burnbox-Delivery", post.deliveryId)
+              .header("X-Burnbox-Attempt", Integer.toString(post.attempts))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(post.body));
+      if (settings.secret() != null) {
+        request.header("X-Burnbox-Signature", signature(settings.secret(), seconds, post.body));
+      }
+      HttpResponse<Void> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.discarding());
+      int status = response.statusCode();
+      return status >= 200 && status < 300 ? null : "HTTP " + status;
+    } catch (IOException e) {
+      return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+  }
+
+  /** The JSON of a post: the listing entry, the recipient address, the links. */
+  private byte[] body(Post post) throws JsonProcessingException {
+    Optional<StoredMessage> stored = store.get(post.id);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("event", "mail");
+    if (stored.isPresent()) {
+      body.putAll(MailJson.summary(stored.get().summary(), scanner.threshold()));
+    } else {
+      body.put("id", post.id.value());
+      body.put("evicted", true);
+    }
+    body.put("address", post.address);
+    body.put(
+        "links",
+        stored.isPresent()
+            ? MailJson.links(MailLinks.of(decoder.decode(stored.get().raw())))
+            : List.of());
+    return json.writeValueAsBytes(body);
+  }
+
+  /** {@code t=SECONDS,v1=HEX}: HMAC-SHA256 of {@code SECONDS + "." + body} with {@code secret}. */
+  public static String signature(byte[] secret, long seconds, byte[] body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      mac.update((seconds + ".").getBytes(StandardCharsets.US_ASCII));
+      return "t=" + seconds + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
+    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  private void logFailure(Post post, String failure, String next) {
+    long suppressed = failedLog.admit(System.nanoTime());
+    if (suppressed >= 0) {
+      log.warn(
+          "webhook post of {} to {} failed ({}): {}{}",
+          post.id.value(),
+          post.target.target().url(),
+          failure,
+          next,
+          suppressed > 0 ? " (and " + suppressed + " more failures since the last such line)" : "");
+    }
+  }
+
+  /** Posts held now: waiting, in flight, or waiting to be retried. */
+  int held() {
+    return held.get();
+  }
+
+  /** Stops posting; posts still held are lost. */
+  @Override
+  public void close() {
+    retrying.shutdownNow();
+    posting.shutdownNow();
+    http.close();
+  }
+}

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.burnbox.mailstore.RedisServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +21,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 8's deployment in miniature: two Burnbox processes ({@code ./burnbox serve --store=redis},
  * as {@link ServeIT} starts one) on one real redis-server. Mail is delivered over SMTP to node A
  * and read over HTTP and live events from node B; a delete through B is seen by A; both exit 0 on
- * SIGTERM. Skipped, saying why, when redis-server is not installed.
+ * SIGTERM; each node posts the mail it took to the webhook once. Skipped, saying why, when
+ * redis-server is not installed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(OrderAnnotation.class)
@@ -50,12 +56,23 @@ class TwoNodeRedisIT {
   private static final Duration LIVE_WITHIN = Duration.ofSeconds(3);
 
   private RedisServerProcess redis;
+  private HttpServer hookReceiver;
+  private final BlockingQueue<JsonNode> hookPosts = new LinkedBlockingQueue<>();
   private BurnboxProcess nodeA;
   private BurnboxProcess nodeB;
 
   @BeforeAll
   void startRedisAndTwoNodes(@TempDir Path logs) throws Exception {
     redis = RedisServerProcess.start();
+    hookReceiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    hookReceiver.createContext(
+        "/hook",
+        exchange -> {
+          hookPosts.add(JSON.readTree(exchange.getRequestBody().readAllBytes()));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    hookReceiver.start();
     // both at once (failsafe runs after package, so the launcher finds the jar fresh)
     nodeA = startNode(logs.resolve("node-a.log"));
     nodeB = startNode(logs.resolve("node-b.log"));
@@ -76,7 +93,9 @@ class TwoNodeRedisIT {
         "--hostname",
         "burnbox.test",
         "--shutdown-grace",
-        "5s");
+        "5s",
+        "--webhook",
+        "hook-*@burnbox.test=http://127.0.0.1:" + hookReceiver.getAddress().getPort() + "/hook");
   }
 
   @AfterAll
@@ -88,6 +107,9 @@ class TwoNodeRedisIT {
     }
     if (redis != null) {
       redis.stop();
+    }
+    if (hookReceiver != null) {
+      hookReceiver.stop(0);
     }
   }
 
@@ -170,6 +192,27 @@ class TwoNodeRedisIT {
     assertThat(message.get("subject").asText()).isEqualTo("awaited");
     assertThat(took).isLessThan(LIVE_WITHIN);
     System.out.println("node B's wait had the mail " + took.toMillis() + " ms after 250");
+  }
+
+  @Test
+  @Order(2)
+  void eachMessageIsPostedOnceByTheNodeThatTookItAndReadableOnTheOther() throws Exception {
+    String idA =
+        deliver(nodeA, "hook-a@burnbox.test", "Subject: via A\r\n\r\nhttps://a.example/x\r\n");
+    String idB = deliver(nodeB, "hook-b@burnbox.test", "Subject: via B\r\n\r\nhi\r\n");
+
+    Map<String, JsonNode> posts = new HashMap<>();
+    for (int i = 0; i < 2; i++) {
+      JsonNode post = hookPosts.poll(20, TimeUnit.SECONDS);
+      assertThat(post).as("a webhook post within 20 s").isNotNull();
+      posts.put(post.get("id").asText(), post);
+    }
+    assertThat(posts).containsOnlyKeys(idA, idB);
+    assertThat(posts.get(idA).get("links").get(0).get("url").asText())
+        .isEqualTo("https://a.example/x");
+    assertThat(get(nodeB, "/api/v1/messages/" + idA).statusCode()).isEqualTo(200);
+    Thread.sleep(500);
+    assertThat(hookPosts).as("no node posts the other's mail").isEmpty();
   }
 
   @Test

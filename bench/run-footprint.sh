@@ -3,13 +3,13 @@
 # (compressed bytes by top-level package), the time from launch to the first 200 from /healthz, and
 # the resident memory after 5 s idle (RUNS launches, default 3, each on its own free ports).
 #
-# Usage: bench/run-footprint.sh          Environment: RUNS. Builds smtp-server's jar if missing.
+# Usage: bench/run-footprint.sh   Environment: RUNS, JAR (another jar), JAVA_OPTS. Builds smtp-server's jar if missing.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 java="$JAVA_HOME/bin/java"
-jar=smtp-server/target/burnbox.jar
-[[ -f "$jar" ]] || mvn -q -B -pl smtp-server -am package -DskipTests
+jar="${JAR:-smtp-server/target/burnbox.jar}"
+[[ -f "$jar" || -n "${JAR:-}" ]] || mvn -q -B -pl smtp-server -am package -DskipTests
 echo "jar: $(stat -c %s "$jar") bytes"
 python3 - "$jar" <<'PY'
 import collections, sys, zipfile
@@ -38,7 +38,7 @@ echo "|---:|---:|---:|"
 for run in $(seq 1 "${RUNS:-3}"); do
   http=$((20000 + RANDOM % 20000))
   start="$(date +%s.%N)"
-  "$java" -jar "$jar" serve --smtp-port=0 --http-port="$http" --bind=127.0.0.1 >/dev/null 2>&1 &
+  "$java" ${JAVA_OPTS:-} -jar "$jar" serve --smtp-port=0 --http-port="$http" --bind=127.0.0.1 >/dev/null 2>&1 &
   pid=$!
   until curl -sf "http://127.0.0.1:$http/healthz" >/dev/null 2>&1; do sleep 0.02; done
   ready="$(date +%s.%N)"

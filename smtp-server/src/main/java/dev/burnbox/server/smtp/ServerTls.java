@@ -1,28 +1,17 @@
 package dev.burnbox.server.smtp;
 
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
-import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /** Builds the server side {@link SSLContext} for STARTTLS. Stateless. */
 final class ServerTls {
@@ -79,30 +68,10 @@ final class ServerTls {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
     generator.initialize(new ECGenParameterSpec("secp256r1"));
     KeyPair pair = generator.generateKeyPair();
-    X500Name subject = new X500Name("CN=" + hostName.replaceAll("[,=+<>#;\"\\\\]", "_"));
     Instant now = Instant.now();
-    JcaX509v3CertificateBuilder builder =
-        new JcaX509v3CertificateBuilder(
-            subject,
-            new BigInteger(64, new SecureRandom()),
-            Date.from(now.minus(Duration.ofDays(1))),
-            Date.from(now.plus(Duration.ofDays(365))),
-            subject,
-            pair.getPublic());
-    builder.addExtension(
-        Extension.subjectAlternativeName,
-        false,
-        new GeneralNames(new GeneralName(GeneralName.dNSName, hostName)));
-    X509Certificate certificate;
-    try {
-      certificate =
-          new JcaX509CertificateConverter()
-              .getCertificate(
-                  builder.build(
-                      new JcaContentSignerBuilder("SHA256withECDSA").build(pair.getPrivate())));
-    } catch (OperatorCreationException e) {
-      throw new GeneralSecurityException(e);
-    }
+    X509Certificate certificate =
+        SelfSignedCertificate.create(
+            pair, hostName, now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(365)));
     KeyStore keys = KeyStore.getInstance("PKCS12");
     keys.load(null, null);
     keys.setKeyEntry(

@@ -3,6 +3,7 @@ package dev.burnbox.server;
 import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionCatalog;
 import java.io.PrintWriter;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,8 +18,9 @@ import picocli.CommandLine.Command;
     name = "burnbox",
     mixinStandardHelpOptions = true,
     versionProvider = BurnboxCli.Version.class,
-    description = "Burnbox: a disposable-mail service. With no command, runs `serve`.",
-    subcommands = {ServeCommand.class, ScanCommand.class})
+    description =
+        "Burnbox: a disposable-mail service. With no command (or only options), runs `serve`.",
+    subcommands = {ServeCommand.class, ScanCommand.class, StartupTrainingCommand.class})
 public final class BurnboxCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -45,10 +47,22 @@ public final class BurnboxCli implements Runnable {
     return burnbox;
   }
 
-  /** No arguments at all means {@code serve}: {@code ./burnbox} starts the service. */
-  private static String[] withDefaultCommand(String[] args) {
-    return args.length == 0 ? new String[] {"serve"} : args;
+  /**
+   * No command means {@code serve}: {@code ./burnbox} starts the service, and so does {@code
+   * ./burnbox --smtp-port=25} (options only; {@code --help} and {@code --version} stay the whole
+   * command line's).
+   */
+  static String[] withDefaultCommand(String[] args) {
+    if (args.length > 0 && !(args[0].startsWith("-") && !HELP_AND_VERSION.contains(args[0]))) {
+      return args;
+    }
+    String[] serve = new String[args.length + 1];
+    serve[0] = "serve";
+    System.arraycopy(args, 0, serve, 1, args.length);
+    return serve;
   }
+
+  private static final Set<String> HELP_AND_VERSION = Set.of("-h", "--help", "-V", "--version");
 
   @Override
   public void run() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,5 +70,46 @@ class BurnboxLauncherIT {
     Run help = burnbox("--help");
     assertThat(help.exitCode()).isZero();
     assertThat(help.out()).contains("scan");
+  }
+
+  @Test
+  void serveRecordsTheStartUpCacheOnceAndStartsFromIt() throws Exception {
+    Path cache = LAUNCHER.resolveSibling("smtp-server/target/burnbox.aot");
+    Assumptions.assumeTrue(
+        Runtime.version().feature() >= 25,
+        "the ahead-of-time cache needs JDK 25 (the build's JDK is " + Runtime.version() + ")");
+    Files.deleteIfExists(cache);
+
+    String first = startAndStop();
+    assertThat(first).contains("recording the start-up cache").contains("Opened AOT cache");
+    assertThat(cache).exists();
+
+    String second = startAndStop();
+    assertThat(second).doesNotContain("recording the start-up cache").contains("Opened AOT cache");
+  }
+
+  /** Starts {@code ./burnbox} with options only (so: serve), waits until it listens, stops it. */
+  private String startAndStop() throws Exception {
+    Path log = Files.createTempFile(dir, "serve", ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                LAUNCHER.toString(), "--bind=127.0.0.1", "--smtp-port=0", "--http-port=0")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().put("BURNBOX_JAVA_OPTS", "-Xlog:aot=info");
+    builder.environment().remove("BURNBOX_AOT");
+    Process process = builder.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (!Files.readString(log).contains("listening smtp=")) {
+        assertThat(process.isAlive()).as(Files.readString(log)).isTrue();
+        assertThat(System.nanoTime()).as("listening within 90 s").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+    } finally {
+      process.destroy();
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+    return Files.readString(log);
   }
 }

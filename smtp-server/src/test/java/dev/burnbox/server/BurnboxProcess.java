@@ -52,6 +52,8 @@ final class BurnboxProcess implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("BURNBOX_JAVA_OPTS", javaOptions);
+    // no start-up cache: nodes start at once, and BurnboxLauncherIT tests the cache on its own
+    builder.environment().put("BURNBOX_AOT", "off");
     return new BurnboxProcess(builder.start(), log);
   }
 

@@ -41,6 +41,17 @@ class ServeCommandTest {
   }
 
   @Test
+  void optionsWithoutACommandMeanServeWhileHelpAndVersionStayTheWholeCommandLines() {
+    assertThat(BurnboxCli.withDefaultCommand(new String[0])).containsExactly("serve");
+    assertThat(BurnboxCli.withDefaultCommand(new String[] {"--smtp-port=25", "--ttl", "1h"}))
+        .containsExactly("serve", "--smtp-port=25", "--ttl", "1h");
+    assertThat(BurnboxCli.withDefaultCommand(new String[] {"scan", "x"}))
+        .containsExactly("scan", "x");
+    assertThat(BurnboxCli.withDefaultCommand(new String[] {"--help"})).containsExactly("--help");
+    assertThat(BurnboxCli.withDefaultCommand(new String[] {"-V"})).containsExactly("-V");
+  }
+
+  @Test
   void theEnvironmentSetsAnOptionAndTheCommandLineWins() {
     Map<String, String> environment =
         Map.of(

@@ -107,7 +107,9 @@ final class MemoryInboxStore implements InboxStore {
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
-  private long rawBytes;
+  private long logicalBytes; // each entry's message's raw size
+  private long rawBytes; // distinct pieces' raw size
+  private long encodedBytes; // distinct pieces' stored size
   private long storedBytes; // bodies and index; the budget also counts codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
 
@@ -246,6 +248,11 @@ final class MemoryInboxStore implements InboxStore {
       this.body = body;
       this.storedAtMillis = storedAtMillis;
       this.cost = cost;
+    }
+
+    /** The message's raw size: its header block and body. */
+    long rawSize() {
+      return (long) header.rawLength + body.rawLength;
     }
   }
 
@@ -426,6 +433,7 @@ final class MemoryInboxStore implements InboxStore {
         entries.put(e.id(), e);
         delivery.liveEntries++;
         storedBytes += ENTRY_OVERHEAD;
+        logicalBytes += delivery.rawSize();
         added.add(e);
         result.put(t, e.id());
         if (inbox.bySeq.size() > inboxCap) {
@@ -451,6 +459,7 @@ final class MemoryInboxStore implements InboxStore {
       piece = new Piece(part.key, part.stored);
       pieces.put(piece, piece);
       rawBytes += piece.rawLength;
+      encodedBytes += piece.stored.length;
       storedBytes += piece.cost();
     }
     piece.uses++;
@@ -462,6 +471,7 @@ final class MemoryInboxStore implements InboxStore {
     if (--piece.uses == 0) {
       pieces.remove(piece);
       storedBytes -= piece.cost();
+      encodedBytes -= piece.stored.length;
       rawBytes -= piece.rawLength;
     }
   }
@@ -511,6 +521,7 @@ final class MemoryInboxStore implements InboxStore {
     Inbox inbox = inboxes.get(e.inbox());
     inbox.bySeq.remove(e);
     storedBytes -= ENTRY_OVERHEAD;
+    logicalBytes -= e.delivery().rawSize();
     if (inbox.bySeq.isEmpty()) {
       inboxes.remove(e.inbox());
       storedBytes -= inbox.cost;
@@ -674,7 +685,14 @@ final class MemoryInboxStore implements InboxStore {
         byCause.put(c, evictions[c.ordinal()]);
       }
       return new StoreStats(
-          entries.size(), inboxes.size(), rawBytes, storedBytes + codecBytes, byCause);
+          entries.size(),
+          inboxes.size(),
+          logicalBytes,
+          rawBytes,
+          encodedBytes,
+          storedBytes - encodedBytes,
+          codecBytes,
+          byCause);
     } finally {
       lock.unlock();
     }
@@ -752,6 +770,7 @@ final class MemoryInboxStore implements InboxStore {
     try {
       long entryCount = 0;
       long expectStored = 0;
+      long expectLogical = 0;
       Map<Delivery, Integer> liveByDelivery = new HashMap<>();
       for (Map.Entry<InboxName, Inbox> ie : inboxes.entrySet()) {
         Inbox inbox = ie.getValue();
@@ -766,6 +785,7 @@ final class MemoryInboxStore implements InboxStore {
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox().equals(ie.getKey()), "entry in the wrong inbox: " + e.id());
           liveByDelivery.merge(e.delivery(), 1, Integer::sum);
+          expectLogical += e.delivery().rawSize();
           entryCount++;
         }
       }
@@ -785,12 +805,16 @@ final class MemoryInboxStore implements InboxStore {
       }
       check(usesByPiece.size() == pieces.size(), "pieces held without deliveries");
       long expectRaw = 0;
+      long expectEncoded = 0;
       for (Piece p : pieces.values()) {
         check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
         check(pieces.get(p) == p, "piece under another hash");
         expectStored += p.cost();
         expectRaw += p.rawLength;
+        expectEncoded += p.stored.length;
       }
+      check(expectLogical == logicalBytes, "logicalBytes " + logicalBytes + " != " + expectLogical);
+      check(expectEncoded == encodedBytes, "encodedBytes " + encodedBytes + " != " + expectEncoded);
       check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
       check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);
       check(storedBytes + codecBytes <= maxBytes, "over budget: " + (storedBytes + codecBytes));

@@ -467,7 +467,7 @@ final class RedisInboxStore implements InboxStore {
    */
   @Override
   public StoreStats stats() {
-    long[] sums = new long[7];
+    long[] sums = new long[9];
     for (int p = 0; p < partitions.size(); p++) {
       List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
       while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
@@ -481,7 +481,17 @@ final class RedisInboxStore implements InboxStore {
     evictions.put(EvictionCause.INBOX_CAP, sums[4]);
     evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
     evictions.put(EvictionCause.TTL, sums[6]);
-    return new StoreStats(sums[0], sums[1], sums[2], sums[3] + codec.retainedBytes(), evictions);
+    // sums: messages, inboxes, raw (distinct), stored (pieces and index), the three eviction
+    // counts, logical, encoded (the pieces alone)
+    return new StoreStats(
+        sums[0],
+        sums[1],
+        sums[7],
+        sums[2],
+        sums[8],
+        sums[3] - sums[8],
+        codec.retainedBytes(),
+        evictions);
   }
 
   // ---- events ----

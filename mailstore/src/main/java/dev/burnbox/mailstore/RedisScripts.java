@@ -42,19 +42,21 @@ final class RedisScripts {
       -- removes entry id with everything only it used; cause is a counter name or false (a delete)
       local function evict(id, cause)
         local e = entryKey(id)
-        local f = redis.call('HMGET', e, 'i', 'p', 'c')
+        local f = redis.call('HMGET', e, 'i', 'p', 'c', 'l')
         redis.call('ZREM', Q, id)
         if not f[1] then return false end
         local inbox = inboxKey(f[1])
         redis.call('ZREM', inbox, id)
         if redis.call('EXISTS', inbox) == 0 then redis.call('HINCRBY', S, 'inboxes', -1) end
         redis.call('DEL', e)
+        redis.call('HINCRBY', S, 'logical', -tonumber(f[4] or 0))
         local freed = tonumber(f[3])
         for sha in string.gmatch(f[2], '%S+') do
           local b = pieceKey(sha)
           if redis.call('HINCRBY', b, 'r', -1) <= 0 then
             local piece = redis.call('HMGET', b, 'n', 'c')
             redis.call('HINCRBY', S, 'raw', -tonumber(piece[1]))
+            redis.call('HINCRBY', S, 'encoded', -redis.call('HSTRLEN', b, 'd'))
             freed = freed + tonumber(piece[2])
             redis.call('DEL', b)
           end
@@ -97,11 +99,12 @@ final class RedisScripts {
           local entryCost, meta = tonumber(ARGV[6]), ARGV[7]
           local pieceCount = tonumber(ARGV[8])
           local pos = 9
-          local pieces, shas, alone = {}, {}, 0
+          local pieces, shas, alone, logical = {}, {}, 0, 0
           for k = 1, pieceCount do
             pieces[k] = {ARGV[pos], ARGV[pos + 1], ARGV[pos + 2], tonumber(ARGV[pos + 3])}
             shas[k] = ARGV[pos]
             alone = alone + pieces[k][4]
+            logical = logical + tonumber(pieces[k][3])
             pos = pos + 4
           end
           local inboxCount = tonumber(ARGV[pos])
@@ -123,6 +126,7 @@ final class RedisScripts {
             if redis.call('HINCRBY', b, 'r', inboxCount) == inboxCount then
               redis.call('HSET', b, 'd', pieces[k][2], 'n', pieces[k][3], 'c', pieces[k][4])
               redis.call('HINCRBY', S, 'raw', pieces[k][3])
+              redis.call('HINCRBY', S, 'encoded', #pieces[k][2])
               redis.call('HINCRBY', S, 'stored', pieces[k][4])
             end
           end
@@ -130,7 +134,8 @@ final class RedisScripts {
           for k = 0, inboxCount - 1 do
             local name, id = ARGV[pos + 2 * k], ARGV[pos + 2 * k + 1]
             redis.call('HSET', entryKey(id), 'i', name, 'q', seq, 'x', expires, 'p', pieceList,
-              'c', entryCost, 'm', meta)
+              'c', entryCost, 'm', meta, 'l', logical)
+            redis.call('HINCRBY', S, 'logical', logical)
             if redis.call('ZADD', inboxKey(name), seq, id) == 1
                 and redis.call('ZCARD', inboxKey(name)) == 1 then
               redis.call('HINCRBY', S, 'inboxes', 1)
@@ -213,7 +218,7 @@ final class RedisScripts {
   /**
    * The counters, after sweeping every expired entry (in batches, so stats are exact on the
    * caller's clock). ARGV: now. Returns messages, inboxes, raw, stored, then evictions for cap,
-   * budget, ttl; or {@code {'more'}} if another batch is due.
+   * budget, ttl, then logical and encoded bytes; or {@code {'more'}} if another batch is due.
    */
   static final String STATS =
       FREES_MEMORY_ONLY
@@ -221,7 +226,7 @@ final class RedisScripts {
           + """
           if sweep(tonumber(ARGV[1]), SWEEP_BATCH) == SWEEP_BATCH then return {'more'} end
           local c = redis.call('HMGET', S, 'messages', 'inboxes', 'raw', 'stored', 'cap', 'budget',
-            'ttl')
+            'ttl', 'logical', 'encoded')
           for k = 1, #c do c[k] = tonumber(c[k] or 0) end
           return c
           """

@@ -8,21 +8,34 @@ import java.util.Map;
  * A consistent snapshot of a store's contents and counters; field names are those of the {@code
  * /api/v1/stats} JSON.
  *
+ * <p>The byte counts, each for what it is: {@code logicalBytes} is what the held mail would take as
+ * received, copy by copy; {@code distinctBytes} is the same with each shared piece counted once
+ * (deduplication's share is the gap between the two); {@code messageBytes} is those distinct pieces
+ * as stored (compression's share is the gap to {@code distinctBytes}); {@code indexBytes} and
+ * {@code codecBytes} are the overheads. {@link #storedBytes()}, their sum with {@code
+ * messageBytes}, is what the byte budget bounds.
+ *
  * @param messages inbox entries held (a message listed in three inboxes counts three)
  * @param inboxes inboxes holding at least one entry
- * @param rawBytes raw size of the distinct mail held: a message shared by several entries or
- *     deliveries counts once (the memory backend also counts a body shared by messages whose header
- *     blocks differ once)
- * @param storedBytes what the byte budget counts: stored (encoded) bodies plus the backend's
- *     estimate of its index overhead plus the heap its compression holds for itself (so not 0 when
- *     empty); never above the budget between operations
+ * @param logicalBytes raw size of every held entry's message, as received: a message listed in
+ *     three inboxes counts three times
+ * @param distinctBytes raw size of the distinct content held: each stored piece (a header block, a
+ *     body) once, however many entries and deliveries share it
+ * @param messageBytes the stored (encoded: compressed) bytes of those distinct pieces
+ * @param indexBytes the backend's estimate of the heap (or Redis memory) its bookkeeping takes:
+ *     entries, deliveries and their metadata, pieces' keys, inboxes
+ * @param codecBytes the heap the compression holds for itself (dictionaries, the trainer's sample
+ *     reservoir): counted from the start, so not 0 when the store is empty
  * @param evictions entries evicted since the store started, by cause; every cause is present
  */
 public record StoreStats(
     long messages,
     long inboxes,
-    long rawBytes,
-    long storedBytes,
+    long logicalBytes,
+    long distinctBytes,
+    long messageBytes,
+    long indexBytes,
+    long codecBytes,
     Map<EvictionCause, Long> evictions) {
 
   /** Copies {@code evictions}, filling absent causes with 0. */
@@ -32,6 +45,14 @@ public record StoreStats(
       all.put(cause, evictions.getOrDefault(cause, 0L));
     }
     evictions = Collections.unmodifiableMap(all);
+  }
+
+  /**
+   * What the byte budget counts: {@code messageBytes + indexBytes + codecBytes}; never above the
+   * budget between operations.
+   */
+  public long storedBytes() {
+    return messageBytes + indexBytes + codecBytes;
   }
 
   /** Evictions for every cause together. */

@@ -29,9 +29,9 @@ import java.util.function.ToIntFunction;
  * <p>Checked while running: pages list each writer's entries in delivery order (newest first) with
  * no id twice, read bodies are exactly the bytes delivered and match their listing. Checked at
  * quiescence: every delivered entry is retrievable unless its eviction or deletion was counted,
- * listing, reading and stats agree on counts, the byte budget and inbox cap hold, {@code rawBytes}
- * equals the distinct bodies held in each partition (a partitioned store keeps a body once per
- * partition), and every entry produced one event.
+ * listing, reading and stats agree on counts, the byte budget and inbox cap hold, {@code
+ * distinctBytes} equals the distinct bodies held in each partition (a partitioned store keeps a
+ * body once per partition), and every entry produced one event.
  */
 final class ConcurrentStoreScenario {
   private static final int INBOXES = 8;
@@ -224,7 +224,7 @@ final class ConcurrentStoreScenario {
     assertThat(deliveredIds.size() - present)
         .as("every missing entry was counted as evicted or deleted")
         .isEqualTo(stats.totalEvictions() + deleted.get());
-    assertThat(stats.rawBytes())
+    assertThat(stats.distinctBytes())
         .isEqualTo(distinctBodies.values().stream().mapToLong(Integer::longValue).sum());
     await().atMost(Duration.ofSeconds(10)).until(() -> events.get() == deliveredIds.size());
   }

@@ -279,7 +279,7 @@ abstract class InboxStoreContractTest {
     long copies = partitionsSpanned("a", "b", "c"); // 1 unless partitioned
     assertThat(stats.messages()).isEqualTo(3);
     assertThat(stats.inboxes()).isEqualTo(3);
-    assertThat(stats.rawBytes()).isEqualTo(copies * 20_000);
+    assertThat(stats.distinctBytes()).isEqualTo(copies * 20_000);
     assertThat(stats.storedBytes() - emptyBytes).isLessThan((copies + 1) * 20_000);
     for (MessageId id : ids.values()) {
       assertThat(store.get(id).orElseThrow().raw()).isEqualTo(body);
@@ -290,7 +290,7 @@ abstract class InboxStoreContractTest {
     StoreStats after = store.stats();
     long newCopies = partitionsSpanned("a", "b", "c", "d") - copies; // 0 unless partitioned
     assertThat(after.messages()).isEqualTo(4);
-    assertThat(after.rawBytes()).isEqualTo((copies + newCopies) * 20_000);
+    assertThat(after.distinctBytes()).isEqualTo((copies + newCopies) * 20_000);
     assertThat(after.storedBytes() - stats.storedBytes()).isLessThan((newCopies + 1) * 20_000);
   }
 
@@ -339,7 +339,7 @@ abstract class InboxStoreContractTest {
     StoreStats half = store.stats();
     assertThat(half.messages()).isEqualTo(1);
     assertThat(half.inboxes()).isEqualTo(1);
-    assertThat(half.rawBytes()).isEqualTo(10_000);
+    assertThat(half.distinctBytes()).isEqualTo(10_000);
     assertThat(half.storedBytes())
         .as("the shared body is still held")
         .isLessThan(bothBytes)
@@ -350,7 +350,7 @@ abstract class InboxStoreContractTest {
     StoreStats empty = store.stats();
     assertThat(empty.messages()).isZero();
     assertThat(empty.inboxes()).isZero();
-    assertThat(empty.rawBytes()).isZero();
+    assertThat(empty.distinctBytes()).isZero();
     assertThat(empty.storedBytes()).as("back to the empty store's").isEqualTo(emptyBytes);
     assertThat(empty.totalEvictions()).as("a delete is not an eviction").isZero();
   }
@@ -500,7 +500,7 @@ abstract class InboxStoreContractTest {
     StoreStats stats = store.stats();
     assertThat(stats.messages()).isEqualTo(live);
     assertThat(stats.evictions()).containsEntry(EvictionCause.MEMORY_BUDGET, 30L - live);
-    assertThat(stats.rawBytes()).isEqualTo(live * 8_000L);
+    assertThat(stats.distinctBytes()).isEqualTo(live * 8_000L);
   }
 
   @Test
@@ -540,14 +540,14 @@ abstract class InboxStoreContractTest {
     assertThat(subjects(store.list(inbox("a"), 10, null).messages())).containsExactly("second");
     StoreStats stats = store.stats();
     assertThat(stats.messages()).isEqualTo(2);
-    assertThat(stats.rawBytes()).isEqualTo(1000 * partitionsSpanned("a", "b"));
+    assertThat(stats.distinctBytes()).isEqualTo(1000 * partitionsSpanned("a", "b"));
     assertThat(stats.evictions()).containsEntry(EvictionCause.TTL, 1L);
 
     clock.advance(Duration.ofMinutes(30));
     StoreStats empty = store.stats();
     assertThat(empty.messages()).isZero();
     assertThat(empty.inboxes()).isZero();
-    assertThat(empty.rawBytes()).isZero();
+    assertThat(empty.distinctBytes()).isZero();
     assertThat(empty.storedBytes()).isEqualTo(emptyBytes);
     assertThat(empty.evictions()).containsEntry(EvictionCause.TTL, 3L);
   }

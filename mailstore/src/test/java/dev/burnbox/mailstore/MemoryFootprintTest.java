@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.openjdk.jol.info.GraphLayout;
@@ -79,5 +80,48 @@ class MemoryFootprintTest {
         .as("estimate %d vs measured %d bytes", estimated, measured)
         .isGreaterThanOrEqualTo(measured)
         .isLessThan(measured * 2 + reserved);
+  }
+
+  /**
+   * Issue 21's check on the figures a user reads: with the default codec after its dictionary is
+   * trained, the documented sum {@code messageBytes + indexBytes + codecBytes} is within 20% of the
+   * heap the store really retains (JOL, the store's object graph less an empty store's), and the
+   * parts are what their names say.
+   */
+  @Test
+  void theReportedPartsAddUpToWithinAFifthOfTheMeasuredHeap() {
+    InboxStore empty = InboxStore.memory().build();
+    MemoryInboxStore store =
+        (MemoryInboxStore) InboxStore.memory().inboxCap(1000).maxBytes(512L << 20).build();
+    Random random = new Random(21);
+    long logical = 0;
+    for (int i = 0; i < 3000; i++) { // past the 1,000 bodies that train the first dictionary
+      byte[] raw = TestMail.message(random, 150 + random.nextInt(600));
+      List<InboxName> to = List.of(InboxName.of("user" + random.nextInt(500)));
+      IncomingMessage m =
+          new IncomingMessage(
+              raw,
+              "sender" + i + "@example.com",
+              to,
+              Instant.ofEpochSecond(1_700_000_000L + i),
+              "Sender " + i + " <sender" + i + "@example.com>",
+              "Subject number " + i,
+              SpamVerdict.ofScore(List.of("offer"), 0.5));
+      assertThat(store.deliver(m).isDelivered()).isTrue();
+      logical += raw.length;
+    }
+    store.checkInvariants();
+    StoreStats stats = store.stats();
+    long measured =
+        GraphLayout.parseInstance(store).totalSize() - GraphLayout.parseInstance(empty).totalSize();
+
+    assertThat(stats.logicalBytes()).isGreaterThanOrEqualTo(logical);
+    assertThat(stats.distinctBytes()).isLessThanOrEqualTo(stats.logicalBytes());
+    assertThat(stats.messageBytes()).isLessThan(stats.distinctBytes());
+    assertThat(stats.storedBytes())
+        .isEqualTo(stats.messageBytes() + stats.indexBytes() + stats.codecBytes());
+    assertThat((double) stats.storedBytes())
+        .as("reported %s vs measured %d bytes", stats, measured)
+        .isBetween(measured * 0.8, measured * 1.2);
   }
 }

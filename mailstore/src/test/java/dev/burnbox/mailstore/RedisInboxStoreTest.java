@@ -124,7 +124,7 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
               .distinct()
               .count();
       assertThat(reached).isEqualTo(partitions == 1 ? 1 : 5); // fixed by the hash
-      assertThat(store.stats().rawBytes())
+      assertThat(store.stats().distinctBytes())
           .as("%d partitions", partitions)
           .isEqualTo(reached * 20_000);
       try (Jedis jedis = redis.connect()) {

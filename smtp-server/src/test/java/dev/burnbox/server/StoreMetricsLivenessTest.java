@@ -94,9 +94,18 @@ class StoreMetricsLivenessTest {
     assertThat(meters).allSatisfy((name, value) -> assertThat(value).as(name).isFinite());
     assertThat(meters.get("burnbox_store_messages")).isEqualTo(stats.get("messages").asDouble());
     assertThat(meters.get("burnbox_store_inboxes")).isEqualTo(stats.get("inboxes").asDouble());
-    assertThat(meters.get("burnbox_store_raw_bytes")).isEqualTo(stats.get("rawBytes").asDouble());
-    assertThat(meters.get("burnbox_store_stored_bytes"))
-        .isEqualTo(stats.get("storedBytes").asDouble());
+    for (String bytes :
+        new String[] {"logical", "distinct", "message", "index", "codec", "stored"}) {
+      assertThat(meters.get("burnbox_store_" + bytes + "_bytes"))
+          .as(bytes)
+          .isEqualTo(stats.get(bytes + "Bytes").asDouble());
+    }
+    assertThat(
+            stats.get("messageBytes").asLong()
+                + stats.get("indexBytes").asLong()
+                + stats.get("codecBytes").asLong())
+        .as("the parts add up to what the budget counts")
+        .isEqualTo(stats.get("storedBytes").asLong());
     long evicted = 0;
     for (String cause : new String[] {"inbox_cap", "memory_budget", "ttl"}) {
       long byCause = stats.get("evictions").get(cause).asLong();

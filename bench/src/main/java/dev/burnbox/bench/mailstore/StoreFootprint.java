@@ -162,7 +162,7 @@ public final class StoreFootprint {
               "| `%s` | %,d | %,.1f | %,.0f | %,.0f | %,.0f | %.2f | %.2fx | %,d | %,.0f msg/s |%n",
               f.codec(),
               f.stats().messages(),
-              f.stats().rawBytes() / 1e6,
+              f.stats().distinctBytes() / 1e6,
               f.rawPerMessage(),
               f.storedPerMessage(),
               f.heapPerMessage(),

@@ -14,11 +14,13 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes an {@link InboxStore}'s {@link dev.burnbox.mailstore.StoreStats} as metrics: gauges
- * {@code burnbox.store.messages}, {@code .inboxes}, {@code .raw.bytes}, {@code .stored.bytes} and
- * the counter {@code burnbox.store.evictions} tagged by {@code cause}. Values are read from the
- * store when the registry is scraped, once per scrape (a result or failure is reused for {@value
- * #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store one round trip, and one timeout, not one
- * per meter); while the store is unavailable the meters read NaN. Thread-safe.
+ * {@code burnbox.store.messages}, {@code .inboxes}, the byte counts {@code .logical.bytes}, {@code
+ * .distinct.bytes}, {@code .message.bytes}, {@code .index.bytes}, {@code .codec.bytes} and {@code
+ * .stored.bytes} (their documented sum) and the counter {@code burnbox.store.evictions} tagged by
+ * {@code cause}. Values are read from the store when the registry is scraped, once per scrape (a
+ * result or failure is reused for {@value #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store
+ * one round trip, and one timeout, not one per meter); while the store is unavailable the meters
+ * read NaN. Thread-safe.
  *
  * <p>Micrometer holds a meter's object weakly unless told otherwise: the gauges hold this object
  * strongly, so the registry keeps it (and the eviction counters, which can only hold it weakly)
@@ -80,13 +82,33 @@ public final class StoreMetrics implements MeterBinder {
     gauge(registry, "burnbox.store.inboxes", "inboxes holding mail", StoreStats::inboxes);
     gauge(
         registry,
-        "burnbox.store.raw.bytes",
-        "raw size of the distinct bodies held",
-        StoreStats::rawBytes);
+        "burnbox.store.logical.bytes",
+        "raw size of every held copy, as received",
+        StoreStats::logicalBytes);
+    gauge(
+        registry,
+        "burnbox.store.distinct.bytes",
+        "raw size of the distinct pieces held, each once",
+        StoreStats::distinctBytes);
+    gauge(
+        registry,
+        "burnbox.store.message.bytes",
+        "stored (compressed) size of the distinct pieces",
+        StoreStats::messageBytes);
+    gauge(
+        registry,
+        "burnbox.store.index.bytes",
+        "estimated bookkeeping: entries, deliveries, piece keys, inboxes",
+        StoreStats::indexBytes);
+    gauge(
+        registry,
+        "burnbox.store.codec.bytes",
+        "compression's own heap: dictionaries, sample reservoir",
+        StoreStats::codecBytes);
     gauge(
         registry,
         "burnbox.store.stored.bytes",
-        "bytes the store's budget counts",
+        "what the byte budget counts: message + index + codec bytes",
         StoreStats::storedBytes);
     for (EvictionCause cause : EvictionCause.values()) {
       FunctionCounter.builder(

@@ -292,7 +292,11 @@ public final class WebServer implements AutoCloseable {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("messages", stats.messages());
     json.put("inboxes", stats.inboxes());
-    json.put("rawBytes", stats.rawBytes());
+    json.put("logicalBytes", stats.logicalBytes());
+    json.put("distinctBytes", stats.distinctBytes());
+    json.put("messageBytes", stats.messageBytes());
+    json.put("indexBytes", stats.indexBytes());
+    json.put("codecBytes", stats.codecBytes());
     json.put("storedBytes", stats.storedBytes());
     json.put("evictions", evictions);
     return json;

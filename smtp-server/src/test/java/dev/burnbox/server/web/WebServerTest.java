@@ -84,7 +84,8 @@ class WebServerTest {
     JsonNode json = new ObjectMapper().readTree(response.body());
     assertThat(json.get("messages").asLong()).isEqualTo(2);
     assertThat(json.get("inboxes").asLong()).isEqualTo(2);
-    assertThat(json.get("rawBytes").asLong()).isPositive();
+    assertThat(json.get("distinctBytes").asLong()).isPositive();
+    assertThat(json.get("logicalBytes").asLong()).isPositive();
     assertThat(json.get("storedBytes").asLong()).isPositive();
     assertThat(json.get("evictions").get("inbox_cap").asLong()).isZero();
     assertThat(json.get("evictions").has("memory_budget")).isTrue();

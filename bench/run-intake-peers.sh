@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Intake speed against real peers, driven by Postfix's own load generator (issue 16): for ROUNDS
+# rounds (default 3), each server in turn gets a fresh process on loopback, a warm-up of 5,000
+# mails, then `smtp-source -d -s S -m MAILS -l 2048` (S default 100, MAILS default 20000) is timed.
+# Servers: Postfix's smtp-sink (stores nothing: the reference), Inbucket (Go, memory store, message
+# cap off; set INBUCKET to its binary, built from github.com/inbucket/inbucket with `go build
+# ./cmd/inbucket`, else it is left out with a note), bare SubEtha 7.2.2 and Burnbox's bare intake
+# (no-op acceptors, virtual threads; bench NoOpSmtpServer), and the whole Burnbox service (`serve
+# --threads=virtual`, inbox cap and byte budget lifted so nothing is evicted). One row per run:
+# mails/s from smtp-source's wall time, server CPU per mail (/proc/PID/stat) and RSS after the run;
+# then the medians and each server's ratio to smtp-sink's median. The machine is shared: rounds
+# alternate the servers, so compare medians of one run, not runs of different days.
+#
+# Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, INBUCKET, SKIP_BUILD=1
+# Needs smtp-source and smtp-sink (Debian: postfix; or bench/run-smtp-bench.sh unpacks them).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+JAVA_HOME="$(scripts/java-home.sh)"
+java="$JAVA_HOME/bin/java"
+jar=bench/target/benchmarks.jar
+[[ -f "$jar" && -n "${SKIP_BUILD:-}" ]] || mvn -q -B -pl bench -am package -DskipTests
+postfix_bin=/usr/sbin
+ld_path=""
+if [[ ! -x "$postfix_bin/smtp-source" && -x bench/target/postfix/usr/sbin/smtp-source ]]; then
+  postfix_bin=bench/target/postfix/usr/sbin
+  ld_path=bench/target/postfix/usr/lib/postfix
+fi
+[[ -x "$postfix_bin/smtp-source" ]] || {
+  echo "error: smtp-source not found (apt-get install postfix, or run bench/run-smtp-bench.sh once)" >&2
+  exit 1
+}
+run_postfix() { LD_LIBRARY_PATH="$ld_path" "$postfix_bin/$1" "${@:2}"; }
+out=bench/target/intake-peers
+mkdir -p "$out"
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+ticks="$(getconf CLK_TCK)"
+sessions="${S:-100}"
+mails="${MAILS:-20000}"
+servers=(smtp-sink bare-subetha bare-intake burnbox)
+if [[ -n "${INBUCKET:-}" && -x "${INBUCKET:-}" ]]; then
+  servers=(smtp-sink inbucket bare-subetha bare-intake burnbox)
+else
+  echo "note: INBUCKET not set to a built inbucket binary; Inbucket is left out" >&2
+fi
+
+await_port() {
+  for _ in $(seq 1 200); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# starts server $1 in the background (on port $2 where the server takes one); sets pid and port
+start() {
+  local log="$out/$1.log"
+  port="$2"
+  case "$1" in
+    smtp-sink) # started directly, so that $! is smtp-sink itself (its CPU and RSS are read)
+      LD_LIBRARY_PATH="$ld_path" "$postfix_bin/smtp-sink" -u nobody -m 20000 "127.0.0.1:$2" 1024 \
+        >"$log" 2>&1 &
+      ;;
+    inbucket)
+      INBUCKET_SMTP_ADDR="127.0.0.1:$2" INBUCKET_WEB_ADDR="127.0.0.1:$(($2 + 1))" \
+        INBUCKET_POP3_ADDR="127.0.0.1:$(($2 + 2))" INBUCKET_STORAGE_TYPE=memory \
+        INBUCKET_STORAGE_MAILBOXMSGCAP=0 INBUCKET_STORAGE_MEMORY_MAXSIZE=0 INBUCKET_LOGLEVEL=warn \
+        INBUCKET_WEB_UIDIR="$out" INBUCKET_SMTP_MAXRECIPIENTS=1000 "$INBUCKET" >"$log" 2>&1 &
+      ;;
+    bare-subetha | bare-intake)
+      local kind="${1#bare-}"
+      [[ "$kind" == intake ]] || kind=subetha
+      "$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.NoOpSmtpServer "$kind" virtual 20000 \
+        >"$log" 2>&1 &
+      ;;
+    burnbox)
+      "$java" -Xmx1g -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
+        --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=5000 \
+        --inbox-cap=1000000 --store-max-bytes=512MiB >"$log" 2>&1 &
+      ;;
+  esac
+  pid=$!
+  if [[ "$1" == bare-* || "$1" == burnbox ]]; then # the JVM servers pick a free port and log it
+    port=""
+    for _ in $(seq 1 200); do
+      port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log" | head -1)"
+      [[ -n "$port" ]] && break
+      sleep 0.1
+    done
+  fi
+}
+
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+echo "| round | server | mails | seconds | mails/s | server CPU per mail µs | RSS MiB |"
+echo "|---:|---|---:|---:|---:|---:|---:|"
+results="$out/results.tsv"
+: >"$results"
+for round in $(seq 1 "${ROUNDS:-3}"); do
+  for server in "${servers[@]}"; do
+    start "$server" $((30000 + RANDOM % 20000))
+    if [[ -z "$port" ]] || ! await_port "$port"; then
+      echo "error: $server did not listen on $port; see $out/$server.log" >&2
+      kill "$pid" 2>/dev/null || true
+      exit 1
+    fi
+    run_postfix smtp-source -d -s 20 -m 5000 -l 2048 -f load@bench.test -t sink@bench.test \
+      "127.0.0.1:$port"
+    before="$(cpu "$pid")"
+    t0="$(date +%s.%N)"
+    run_postfix smtp-source -d -s "$sessions" -m "$mails" -l 2048 -f load@bench.test \
+      -t sink@bench.test "127.0.0.1:$port"
+    t1="$(date +%s.%N)"
+    after="$(cpu "$pid")"
+    rss="$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")"
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    awk -v r="$round" -v s="$server" -v m="$mails" -v a="$t0" -v b="$t1" -v c0="$before" \
+      -v c1="$after" -v hz="$ticks" -v k="$rss" 'BEGIN {
+        secs = b - a; rate = m / secs; per = (c1 - c0) / hz / m * 1e6
+        printf "| %d | %s | %d | %.2f | %.0f | %.0f | %.0f |\n", r, s, m, secs, rate, per, k / 1024
+        printf "%s\t%.1f\t%.1f\t%.0f\n", s, rate, per, k / 1024 >> "'"$results"'" }'
+  done
+done
+
+echo
+echo "medians over the rounds (S=$sessions, $mails mails of 2,048 bytes; load average at the end:" \
+  "$(cut -d' ' -f1-3 /proc/loadavg)):"
+echo
+echo "| server | mails/s | vs smtp-sink | server CPU per mail µs | RSS MiB |"
+echo "|---|---:|---:|---:|---:|"
+python3 - "$results" "${servers[@]}" <<'PY'
+import statistics, sys
+rows = [line.split("\t") for line in open(sys.argv[1]) if line.strip()]
+med = {}
+for s in sys.argv[2:]:
+    mine = [r for r in rows if r[0] == s]
+    med[s] = [statistics.median(float(r[k]) for r in mine) for k in (1, 2, 3)]
+sink = med["smtp-sink"][0]
+for s in sys.argv[2:]:
+    rate, per, rss = med[s]
+    print(f"| {s} | {rate:,.0f} | {rate / sink:.2f} | {per:.0f} | {rss:.0f} |")
+PY

@@ -102,18 +102,26 @@ public final class BurnboxExtension
     stop();
   }
 
+  /**
+   * The settings a test's service starts from: the defaults, on free loopback ports (SMTP and web),
+   * host name {@code burnbox.test}, a 2 s shutdown grace. For a test that starts {@link
+   * BurnboxService} itself with settings of its own.
+   */
+  public static ServiceSettings.Builder testSettings() {
+    return ServiceSettings.builder()
+        .smtp(
+            IntakeSettings.builder()
+                .port(0)
+                .bindAddress(InetAddress.getLoopbackAddress())
+                .hostName("burnbox.test")
+                .build())
+        .httpBindAddress(InetAddress.getLoopbackAddress())
+        .httpPort(0)
+        .shutdownGrace(Duration.ofSeconds(2));
+  }
+
   private void start() {
-    ServiceSettings.Builder settings =
-        ServiceSettings.builder()
-            .smtp(
-                IntakeSettings.builder()
-                    .port(0)
-                    .bindAddress(InetAddress.getLoopbackAddress())
-                    .hostName("burnbox.test")
-                    .build())
-            .httpBindAddress(InetAddress.getLoopbackAddress())
-            .httpPort(0)
-            .shutdownGrace(Duration.ofSeconds(2));
+    ServiceSettings.Builder settings = testSettings();
     configuration.accept(settings);
     try {
       service = BurnboxService.start(settings.build());

@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.server.BurnboxService;
-import dev.burnbox.server.ServiceSettings;
-import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.junit.BurnboxExtension;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -118,19 +117,7 @@ class WebhooksTest {
 
   private BurnboxService start(Webhooks.Settings webhooks) throws IOException {
     BurnboxService service =
-        BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .bindAddress(InetAddress.getLoopbackAddress())
-                        .hostName("burnbox.test")
-                        .build())
-                .httpBindAddress(InetAddress.getLoopbackAddress())
-                .httpPort(0)
-                .shutdownGrace(Duration.ofSeconds(1))
-                .webhooks(webhooks)
-                .build());
+        BurnboxService.start(BurnboxExtension.testSettings().webhooks(webhooks).build());
     open.add(service);
     return service;
   }

@@ -389,7 +389,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   @Override
   public void close() {
     retrying.shutdownNow();
+    http.shutdownNow(); // requests in flight fail now rather than wait for a silent receiver
     posting.shutdownNow();
-    http.close();
   }
 }

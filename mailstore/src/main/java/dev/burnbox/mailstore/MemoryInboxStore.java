@@ -1,6 +1,7 @@
 package dev.burnbox.mailstore;
 
-import com.google.common.hash.Hashing;
+import dev.burnbox.mailstore.PieceTable.Part;
+import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,11 +37,12 @@ import java.util.function.Consumer;
  *       never before the previous one's), so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
- *   <li>{@code pieces}: the stored (encoded) parts of raw messages by SHA-256 of their raw bytes,
- *       each with the number of deliveries using it. A message's raw bytes are two parts, split
- *       after the first empty line: its header block and its body. A delivery (sender, from,
- *       subject, verdict, header block and body) is shared by its entries and counts its live
- *       entries. An entry's removal releases its delivery, whose removal releases its two pieces.
+ *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) parts of raw messages by SHA-256
+ *       of their raw bytes, each with the number of deliveries using it. A message's raw bytes are
+ *       two parts, split after the first empty line: its header block and its body. A delivery
+ *       (sender, from, subject, verdict, header block and body) is shared by its entries and counts
+ *       its live entries. An entry's removal releases its delivery, whose removal releases its two
+ *       pieces.
  * </ul>
  *
  * <p>So bulk mail whose copies differ only in their headers ({@code To:}, {@code Received:}, {@code
@@ -74,18 +76,17 @@ import java.util.function.Consumer;
  * linked-hash-map node and table slot, a slot of its inbox's ring), {@value #DELIVERY_OVERHEAD}
  * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
- * terms, {@value #PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array header,
- * map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per non-empty
- * inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though Latin-1
- * text is stored in one, so the estimate errs on the large side; an entry of a message listed in
- * one inbox costs about 1 KB before its body. Without compressed references (heaps of 32 GiB and
- * more) objects are larger than estimated.
+ * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
+ * header, map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per
+ * non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though
+ * Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a message
+ * listed in one inbox costs about 1 KB before its body. Without compressed references (heaps of 32
+ * GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 160;
   static final int DELIVERY_OVERHEAD = 280;
   static final int TERM_OVERHEAD = 48;
-  static final int PIECE_OVERHEAD = 144;
   static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -103,14 +104,12 @@ final class MemoryInboxStore implements InboxStore {
   // all guarded by lock
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
-  private final HashMap<Piece, Piece> pieces = new HashMap<>(); // a piece is its own key
+  private final PieceTable pieces = new PieceTable();
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long logicalBytes; // each entry's message's raw size
-  private long rawBytes; // distinct pieces' raw size
-  private long encodedBytes; // distinct pieces' stored size
-  private long storedBytes; // bodies and index; the budget also counts codecBytes
+  private long indexBytes; // entries, deliveries, inboxes; the budget adds pieces and codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
 
   private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> listeners =
@@ -125,81 +124,6 @@ final class MemoryInboxStore implements InboxStore {
     this.listenerExecutor = builder.listenerExecutor();
     this.codec = builder.codec();
     this.codecBytes = codec.retainedBytes();
-  }
-
-  /**
-   * A stored header block or body, shared by every delivery whose raw bytes contain it; {@code
-   * uses} counts the deliveries using it (twice for a delivery whose header block and body are
-   * equal).
-   */
-  private static final class Piece {
-    // the SHA-256 of the raw bytes, held inline: pieces are equal when their hashes are
-    final long hash0;
-    final long hash1;
-    final long hash2;
-    final long hash3;
-    final byte[] stored; // null in a lookup key
-    final int rawLength;
-    int uses;
-
-    Piece(byte[] sha256, byte[] stored, int rawLength) {
-      ByteBuffer hash = ByteBuffer.wrap(sha256);
-      this.hash0 = hash.getLong();
-      this.hash1 = hash.getLong();
-      this.hash2 = hash.getLong();
-      this.hash3 = hash.getLong();
-      this.stored = stored;
-      this.rawLength = rawLength;
-    }
-
-    Piece(Piece key, byte[] stored) {
-      this.hash0 = key.hash0;
-      this.hash1 = key.hash1;
-      this.hash2 = key.hash2;
-      this.hash3 = key.hash3;
-      this.stored = stored;
-      this.rawLength = key.rawLength;
-    }
-
-    long cost() {
-      return PIECE_OVERHEAD + (long) stored.length;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Piece p
-          && hash0 == p.hash0
-          && hash1 == p.hash1
-          && hash2 == p.hash2
-          && hash3 == p.hash3;
-    }
-
-    @Override
-    public int hashCode() {
-      return (int) hash0;
-    }
-  }
-
-  /** One part of a delivery's raw bytes (header block or body) on its way to a {@link Piece}. */
-  private static final class Part {
-    final byte[] raw;
-    final int from;
-    final int to;
-    final Piece key; // the hash and length, to look the piece up with
-    boolean missing; // no piece holds these bytes: set under the lock
-    byte[] stored; // encoded outside the lock once missing
-
-    Part(byte[] raw, int from, int to) {
-      this.raw = raw;
-      this.from = from;
-      this.to = to;
-      this.key =
-          new Piece(Hashing.sha256().hashBytes(raw, from, to - from).asBytes(), null, to - from);
-    }
-
-    int length() {
-      return to - from;
-    }
   }
 
   /**
@@ -372,22 +296,19 @@ final class MemoryInboxStore implements InboxStore {
       expire(now);
       codecBytes = codec.retainedBytes();
       long budget = maxBytes - codecBytes;
-      while (storedBytes > budget && !entries.isEmpty()) {
+      while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
       long alone = deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
       boolean ready = true;
       for (Part part : List.of(headerPart, bodyPart)) {
-        Piece piece = pieces.get(part.key);
-        if (piece != null && piece.rawLength != part.length()) {
-          throw new IllegalStateException("SHA-256 collision between parts of different lengths");
-        }
+        Piece piece = pieces.find(part);
         part.missing = piece == null;
         ready &= piece != null || part.stored != null;
         alone +=
             piece != null
                 ? piece.cost()
-                : PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
+                : PieceTable.PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
       }
       if (!ready) {
         return null;
@@ -412,13 +333,13 @@ final class MemoryInboxStore implements InboxStore {
           throw new IllegalArgumentException("message id already in use: " + id);
         }
       }
-      Piece header = acquire(headerPart);
-      Piece body = acquire(bodyPart);
+      Piece header = pieces.acquire(headerPart);
+      Piece body = pieces.acquire(bodyPart);
       // a restored time is kept, but never after now: the id index stays in stored-at order
       long storedAt =
           storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
       Delivery delivery = new Delivery(message, header, body, storedAt, deliveryCost);
-      storedBytes += deliveryCost;
+      indexBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
       for (InboxName t : targets) {
@@ -426,13 +347,13 @@ final class MemoryInboxStore implements InboxStore {
         if (inbox == null) {
           inbox = new Inbox(t);
           inboxes.put(t, inbox);
-          storedBytes += inbox.cost;
+          indexBytes += inbox.cost;
         }
         Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
         inbox.bySeq.addNewest(e);
         entries.put(e.id(), e);
         delivery.liveEntries++;
-        storedBytes += ENTRY_OVERHEAD;
+        indexBytes += ENTRY_OVERHEAD;
         logicalBytes += delivery.rawSize();
         added.add(e);
         result.put(t, e.id());
@@ -441,7 +362,7 @@ final class MemoryInboxStore implements InboxStore {
         }
       }
       // the new entries are the newest and cost at most the budget alone: they are never reached
-      while (storedBytes > budget) {
+      while (usedBytes() > budget) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET);
       }
       return new DeliveryResult.Delivered(result);
@@ -450,30 +371,9 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /**
-   * The piece holding {@code part}'s bytes, stored now if none does; counts a use. Under the lock.
-   */
-  private Piece acquire(Part part) {
-    Piece piece = pieces.get(part.key);
-    if (piece == null) {
-      piece = new Piece(part.key, part.stored);
-      pieces.put(piece, piece);
-      rawBytes += piece.rawLength;
-      encodedBytes += piece.stored.length;
-      storedBytes += piece.cost();
-    }
-    piece.uses++;
-    return piece;
-  }
-
-  /** Counts a use of {@code piece} gone, dropping the piece with its last use. Under the lock. */
-  private void release(Piece piece) {
-    if (--piece.uses == 0) {
-      pieces.remove(piece);
-      storedBytes -= piece.cost();
-      encodedBytes -= piece.stored.length;
-      rawBytes -= piece.rawLength;
-    }
+  /** What the budget counts besides the codec's heap: the index and the pieces. Under the lock. */
+  private long usedBytes() {
+    return indexBytes + pieces.costBytes();
   }
 
   /** The clock's time, never before a time already used. Under the lock. */
@@ -520,17 +420,17 @@ final class MemoryInboxStore implements InboxStore {
     entries.remove(e.id());
     Inbox inbox = inboxes.get(e.inbox());
     inbox.bySeq.remove(e);
-    storedBytes -= ENTRY_OVERHEAD;
+    indexBytes -= ENTRY_OVERHEAD;
     logicalBytes -= e.delivery().rawSize();
     if (inbox.bySeq.isEmpty()) {
       inboxes.remove(e.inbox());
-      storedBytes -= inbox.cost;
+      indexBytes -= inbox.cost;
     }
     Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
-      storedBytes -= d.cost;
-      release(d.header);
-      release(d.body);
+      indexBytes -= d.cost;
+      pieces.release(d.header);
+      pieces.release(d.body);
     }
     if (cause != null) {
       evictions[cause.ordinal()]++;
@@ -688,9 +588,9 @@ final class MemoryInboxStore implements InboxStore {
           entries.size(),
           inboxes.size(),
           logicalBytes,
-          rawBytes,
-          encodedBytes,
-          storedBytes - encodedBytes,
+          pieces.rawBytes(),
+          pieces.encodedBytes(),
+          indexBytes + pieces.costBytes() - pieces.encodedBytes(),
           codecBytes,
           byCause);
     } finally {
@@ -769,14 +669,14 @@ final class MemoryInboxStore implements InboxStore {
     lock.lock();
     try {
       long entryCount = 0;
-      long expectStored = 0;
+      long expectIndex = 0;
       long expectLogical = 0;
       Map<Delivery, Integer> liveByDelivery = new HashMap<>();
       for (Map.Entry<InboxName, Inbox> ie : inboxes.entrySet()) {
         Inbox inbox = ie.getValue();
         check(!inbox.bySeq.isEmpty(), "empty inbox kept: " + ie.getKey());
         check(inbox.bySeq.size() <= inboxCap, "inbox over cap: " + ie.getKey());
-        expectStored += inbox.cost;
+        expectIndex += inbox.cost;
         long prev = 0;
         for (int i = 0; i < inbox.bySeq.size(); i++) {
           Entry e = inbox.bySeq.get(i);
@@ -790,7 +690,7 @@ final class MemoryInboxStore implements InboxStore {
         }
       }
       check(entryCount == entries.size(), "id index and inboxes disagree");
-      expectStored += entryCount * ENTRY_OVERHEAD;
+      expectIndex += entryCount * ENTRY_OVERHEAD;
       long prevSeq = 0;
       for (Entry e : entries.values()) {
         check(e.seq() > prevSeq, "id index out of delivery order");
@@ -799,25 +699,14 @@ final class MemoryInboxStore implements InboxStore {
       Map<Piece, Integer> usesByPiece = new HashMap<>();
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
         check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
-        expectStored += de.getKey().cost;
+        expectIndex += de.getKey().cost;
         usesByPiece.merge(de.getKey().header, 1, Integer::sum);
         usesByPiece.merge(de.getKey().body, 1, Integer::sum);
       }
-      check(usesByPiece.size() == pieces.size(), "pieces held without deliveries");
-      long expectRaw = 0;
-      long expectEncoded = 0;
-      for (Piece p : pieces.values()) {
-        check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
-        check(pieces.get(p) == p, "piece under another hash");
-        expectStored += p.cost();
-        expectRaw += p.rawLength;
-        expectEncoded += p.stored.length;
-      }
+      pieces.checkInvariants(usesByPiece);
       check(expectLogical == logicalBytes, "logicalBytes " + logicalBytes + " != " + expectLogical);
-      check(expectEncoded == encodedBytes, "encodedBytes " + encodedBytes + " != " + expectEncoded);
-      check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
-      check(expectStored == storedBytes, "storedBytes " + storedBytes + " != " + expectStored);
-      check(storedBytes + codecBytes <= maxBytes, "over budget: " + (storedBytes + codecBytes));
+      check(expectIndex == indexBytes, "indexBytes " + indexBytes + " != " + expectIndex);
+      check(usedBytes() + codecBytes <= maxBytes, "over budget: " + (usedBytes() + codecBytes));
     } finally {
       lock.unlock();
     }

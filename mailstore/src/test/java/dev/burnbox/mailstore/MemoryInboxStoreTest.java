@@ -172,7 +172,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
             SpamVerdict.ofScore(List.of("spam", "ham"), 1)); // 7
     store.deliver(m);
     long expected =
-        2 * MemoryInboxStore.PIECE_OVERHEAD // header block and body
+        2 * PieceTable.PIECE_OVERHEAD // header block and body
             + 3000
             + MemoryInboxStore.DELIVERY_OVERHEAD
             + 2 * MemoryInboxStore.TERM_OVERHEAD

@@ -94,6 +94,15 @@ public interface InboxStore extends AutoCloseable {
   InboxPage list(InboxName inbox, int limit, String cursor);
 
   /**
+   * The newest entries of the whole store, every inbox together, newest first: at most {@code
+   * limit}. What an operator's monitor lists. Newest means latest delivered on one node's store; a
+   * store spread over partitions (Redis) orders them by received time, to the millisecond.
+   *
+   * @throws IllegalArgumentException if {@code limit} is below 1
+   */
+  List<MessageSummary> newest(int limit);
+
+  /**
    * The entry {@code id} with its raw bytes exactly as received, or empty if there is no such entry
    * (never delivered, deleted or evicted).
    *

@@ -576,6 +576,27 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   @Override
+  public List<MessageSummary> newest(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1: " + limit);
+    }
+    lock.lock();
+    try {
+      expire(now());
+      List<MessageSummary> newest = new ArrayList<>(Math.min(limit, entries.size()));
+      for (Entry e : entries.sequencedValues().reversed()) { // delivery order, newest first
+        if (newest.size() == limit) {
+          break;
+        }
+        newest.add(e.summary());
+      }
+      return newest;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
   public StoreStats stats() {
     lock.lock();
     try {

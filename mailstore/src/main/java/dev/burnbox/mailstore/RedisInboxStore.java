@@ -15,6 +15,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,6 +171,7 @@ final class RedisInboxStore implements InboxStore {
   private final BodyCodec codec;
   private final RedisScripts.Script deliverScript;
   private final RedisScripts.Script listScript;
+  private final RedisScripts.Script newestScript;
   private final RedisScripts.Script getScript;
   private final RedisScripts.Script deleteScript;
   private final RedisScripts.Script statsScript;
@@ -208,6 +210,7 @@ final class RedisInboxStore implements InboxStore {
         builder.explicitCodec().orElseGet(() -> ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL));
     this.deliverScript = RedisScripts.Script.of("deliver", RedisScripts.DELIVER);
     this.listScript = RedisScripts.Script.of("list", RedisScripts.LIST);
+    this.newestScript = RedisScripts.Script.of("newest", RedisScripts.NEWEST);
     this.getScript = RedisScripts.Script.of("get", RedisScripts.GET);
     this.deleteScript = RedisScripts.Script.of("delete", RedisScripts.DELETE);
     this.statsScript = RedisScripts.Script.of("stats", RedisScripts.STATS);
@@ -415,6 +418,31 @@ final class RedisInboxStore implements InboxStore {
     }
     return new InboxPage(
         page, more && lastSeq > 0 ? Optional.of(Long.toString(lastSeq)) : Optional.empty());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each partition's newest {@code limit}, merged by received time (newest first).
+   */
+  @Override
+  public List<MessageSummary> newest(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1: " + limit);
+    }
+    List<MessageSummary> all = new ArrayList<>();
+    for (int p = 0; p < partitions.size(); p++) {
+      List<?> reply = (List<?>) run(newestScript, p, List.of(number(now()), number(limit)));
+      for (int k = 0; k + 2 < reply.size(); k += 3) {
+        all.add(
+            decodeMeta(
+                MessageId.parse(text(reply.get(k))),
+                InboxName.of(text(reply.get(k + 1))),
+                (byte[]) reply.get(k + 2)));
+      }
+    }
+    all.sort(Comparator.comparing(MessageSummary::receivedAt).reversed());
+    return all.size() > limit ? List.copyOf(all.subList(0, limit)) : all;
   }
 
   private static long parseCursor(String cursor) {

@@ -204,6 +204,27 @@ final class RedisScripts {
           return out
           """;
 
+  /**
+   * The newest entries of one partition. ARGV: now, limit. Returns per entry: id, inbox name,
+   * metadata blob, newest first; expired entries the sweep has not reached yet are left out.
+   */
+  static final String NEWEST =
+      READS_ONLY
+          + COMMON
+          + """
+          local now = tonumber(ARGV[1])
+          local out = {}
+          for _, id in ipairs(redis.call('ZREVRANGE', Q, 0, tonumber(ARGV[2]) - 1)) do
+            local f = redis.call('HMGET', entryKey(id), 'x', 'i', 'm')
+            if f[1] and tonumber(f[1]) > now then
+              table.insert(out, id)
+              table.insert(out, f[2])
+              table.insert(out, f[3])
+            end
+          end
+          return out
+          """;
+
   /** Deletes one entry. ARGV: now, id. Returns 1 if it existed (and had not expired), else 0. */
   static final String DELETE =
       FREES_MEMORY_ONLY

@@ -2,6 +2,7 @@ package dev.burnbox.mailstore;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -197,6 +198,45 @@ abstract class InboxStoreContractTest {
   }
 
   // ---- names and ids ----
+
+  @Test
+  void newestListsTheLatestEntriesOfEveryInboxNewestFirst() {
+    InboxStore store = store();
+    assertThat(store.newest(10)).isEmpty();
+    for (int i = 0; i < 5; i++) {
+      store.deliver(
+          new IncomingMessage(
+              ("Subject: m" + i + "\r\n\r\nbody " + i + "\r\n").getBytes(UTF_8),
+              "sender@example.net",
+              List.of(inbox("ann" + i), inbox("bob")),
+              T0.plusSeconds(i), // partitions are merged by received time
+              "Sender <sender@example.net>",
+              "m" + i,
+              SpamVerdict.CLEAN));
+    }
+
+    List<MessageSummary> newest = store.newest(4);
+
+    assertThat(newest).hasSize(4);
+    assertThat(subjects(newest)).containsExactly("m4", "m4", "m3", "m3");
+    assertThat(newest.subList(0, 2))
+        .extracting(MessageSummary::inbox)
+        .containsExactlyInAnyOrder(inbox("ann4"), inbox("bob"));
+    assertThat(store.newest(100)).hasSize(10);
+    assertThatIllegalArgumentException().isThrownBy(() -> store.newest(0));
+  }
+
+  @Test
+  void newestLeavesOutWhatExpiredOrWasDeleted() {
+    InboxStore store = store(Limits.defaults().withTtl(Duration.ofMinutes(10)));
+    store.deliver(message("old", "ann"));
+    clock.advance(Duration.ofMinutes(11));
+    MessageId doomed = deliverOne(store, message("doomed", "ann"));
+    deliverOne(store, message("kept", "bob"));
+    store.delete(doomed);
+
+    assertThat(subjects(store.newest(10))).containsExactly("kept");
+  }
 
   @Test
   void inboxNamesAreCaseInsensitive() {

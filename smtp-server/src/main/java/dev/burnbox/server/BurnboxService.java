@@ -88,7 +88,7 @@ public final class BurnboxService implements AutoCloseable {
             settings.httpPort(),
             settings.webLimits(),
             settings.metrics(),
-            settings.cors(),
+            settings.access(),
             store,
             decoder,
             scanner,

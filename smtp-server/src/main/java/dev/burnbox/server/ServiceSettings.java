@@ -8,8 +8,8 @@ import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.pipeline.PipelineOptions;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.web.CorsPolicy;
 import dev.burnbox.server.web.MetricsEndpoint;
+import dev.burnbox.server.web.WebAccess;
 import dev.burnbox.server.web.WebLimits;
 import dev.burnbox.server.web.WebOptions;
 import dev.burnbox.server.web.WebhookOptions;
@@ -36,6 +36,8 @@ import java.util.Objects;
  * @param httpHeadTimeout the deadline for a whole request head (see {@link WebLimits#headTimeout}).
  * @param metrics where {@code /metrics} is served: on the web port, on its own address and port, or
  *     nowhere
+ * @param access which other origins may read the API, and the operator token (see {@link
+ *     WebAccess})
  * @param inboxCap entries per inbox (see {@link InboxStore.Builder#inboxCap})
  * @param storeMaxBytes the store's byte budget (see {@link InboxStore.Builder#maxBytes})
  * @param ttl how long mail is kept (see {@link InboxStore.Builder#ttl})
@@ -64,7 +66,7 @@ public record ServiceSettings(
     int httpMaxConnectionsPerIp,
     Duration httpHeadTimeout,
     MetricsEndpoint metrics,
-    CorsPolicy cors,
+    WebAccess access,
     int inboxCap,
     long storeMaxBytes,
     Duration ttl,
@@ -98,7 +100,7 @@ public record ServiceSettings(
     new WebLimits( // checks the web limits, as webLimits() builds them
         httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
     Objects.requireNonNull(metrics, "metrics");
-    Objects.requireNonNull(cors, "cors");
+    Objects.requireNonNull(access, "access");
     if (spamThreshold != null) {
       SpamModel.checkThreshold(spamThreshold);
     }
@@ -151,7 +153,7 @@ public record ServiceSettings(
     private int httpMaxConnectionsPerIp;
     private Duration httpHeadTimeout;
     private MetricsEndpoint metrics;
-    private CorsPolicy cors;
+    private WebAccess access;
     private int inboxCap;
     private long storeMaxBytes;
     private Duration ttl;
@@ -178,7 +180,7 @@ public record ServiceSettings(
           .httpMaxConnectionsPerIp(limits.maxConnectionsPerIp())
           .httpHeadTimeout(limits.headTimeout())
           .metrics(web.metrics())
-          .cors(web.cors());
+          .access(web.access());
     }
 
     /** Sets every value of the message pipeline's options. */
@@ -225,8 +227,8 @@ public record ServiceSettings(
       return this;
     }
 
-    public Builder cors(CorsPolicy cors) {
-      this.cors = cors;
+    public Builder access(WebAccess access) {
+      this.access = access;
       return this;
     }
 
@@ -317,7 +319,7 @@ public record ServiceSettings(
           httpMaxConnectionsPerIp,
           httpHeadTimeout,
           metrics,
-          cors,
+          access,
           inboxCap,
           storeMaxBytes,
           ttl,

@@ -103,7 +103,7 @@ final class InboxApi {
         newestFirst(store, inbox)
             .limit(MAX_SEARCHED)
             .peek(summary -> searched.incrementAndGet())
-            .filter(summary -> matches(summary, query))
+            .filter(summary -> reader.matches(summary, query))
             .limit(limit)
             .map(summary -> MailJson.summary(summary, threshold))
             .toList();
@@ -113,20 +113,6 @@ final class InboxApi {
     json.put("nextCursor", null);
     json.put("searched", searched.get());
     ctx.json(json);
-  }
-
-  private boolean matches(MessageSummary summary, String lowerCaseQuery) {
-    return contains(summary.subject(), lowerCaseQuery)
-        || contains(summary.from(), lowerCaseQuery)
-        || contains(summary.envelopeSender(), lowerCaseQuery)
-        || reader
-            .decoded(summary.id())
-            .map(mail -> contains(mail.scanText(), lowerCaseQuery))
-            .orElse(false);
-  }
-
-  private static boolean contains(String text, String lowerCaseQuery) {
-    return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);
   }
 
   /** {@code DELETE /api/v1/inboxes/{name}}: every message of the inbox; answers how many. */

@@ -2,10 +2,12 @@ package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,6 +40,24 @@ final class MailReader {
   /** The message decoded, without sanitizing its HTML (for searching its text). */
   Optional<DecodedMail> decoded(MessageId id) {
     return store.get(id).map(stored -> decoder.decode(stored.raw()));
+  }
+
+  /**
+   * Whether the subject, sender or text (text parts and the HTML's visible text) of {@code
+   * summary}'s message contains {@code lowerCaseQuery}, case-insensitively; decodes the message
+   * only when the headers do not match. False if the message is gone.
+   */
+  boolean matches(MessageSummary summary, String lowerCaseQuery) {
+    return contains(summary.subject(), lowerCaseQuery)
+        || contains(summary.from(), lowerCaseQuery)
+        || contains(summary.envelopeSender(), lowerCaseQuery)
+        || decoded(summary.id())
+            .map(mail -> contains(mail.scanText(), lowerCaseQuery))
+            .orElse(false);
+  }
+
+  private static boolean contains(String text, String lowerCaseQuery) {
+    return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);
   }
 
   /** The message exactly as received. */

@@ -86,18 +86,30 @@ public final class WebOptions {
       description = "let those origins delete messages through the API too")
   boolean corsWrites;
 
+  @Option(
+      names = "--admin-token",
+      paramLabel = "SECRET",
+      description =
+          "operator token (16+ characters) that opens `GET /api/v1/messages` (the newest mail of"
+              + " every inbox, searchable) and the `/monitor` page, sent as `Authorization: Bearer"
+              + " TOKEN`; see [Operators](#operators)")
+  @WhenUnset("operator endpoints off")
+  String adminToken;
+
   /** These options without a command line or environment: every one at its default. */
   public static WebOptions defaults() {
     return DEFAULTS;
   }
 
   /**
-   * {@code --cors-origins} and {@code --cors-writes} as one policy.
+   * {@code --cors-origins}, {@code --cors-writes} and {@code --admin-token} as one setting.
    *
-   * @throws IllegalArgumentException if an entry is not an origin
+   * @throws IllegalArgumentException if an entry is not an origin or the token is too short
    */
-  public CorsPolicy cors() {
-    return CorsPolicy.parse(corsOrigins, corsWrites);
+  public WebAccess access() {
+    return new WebAccess(
+        CorsPolicy.parse(corsOrigins, corsWrites),
+        adminToken == null || adminToken.isBlank() ? null : adminToken);
   }
 
   /** {@code --http-port}. */

@@ -60,7 +60,7 @@ public final class WebServer implements AutoCloseable {
   /**
    * A server on {@code port} (0 picks a free port) with the default {@link WebLimits} (loopback
    * trusted) and the metrics on the web port; see {@link #WebServer(String, int, WebLimits,
-   * MetricsEndpoint, CorsPolicy, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)},
+   * MetricsEndpoint, WebAccess, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)},
    * with no other origin allowed.
    */
   public WebServer(
@@ -75,7 +75,7 @@ public final class WebServer implements AutoCloseable {
         port,
         defaultLimits(),
         MetricsEndpoint.webPort(),
-        CorsPolicy.NONE,
+        WebAccess.SAME_ORIGIN,
         store,
         decoder,
         scanner,
@@ -90,7 +90,7 @@ public final class WebServer implements AutoCloseable {
    *
    * @param bindAddress the address to listen on, or null for every interface
    * @param limits the connection caps and the request head deadline of the web port
-   * @param cors which other origins' pages may use the JSON API
+   * @param access which other origins' pages may use the JSON API, and the operator token
    * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
    *     it explains verdicts and marks spam terms when a message is read
    */
@@ -99,7 +99,7 @@ public final class WebServer implements AutoCloseable {
       int port,
       WebLimits limits,
       MetricsEndpoint metrics,
-      CorsPolicy cors,
+      WebAccess access,
       InboxStore store,
       MailDecoder decoder,
       SpamScanner scanner,
@@ -109,7 +109,7 @@ public final class WebServer implements AutoCloseable {
         port,
         limits,
         metrics,
-        cors,
+        access,
         store,
         decoder,
         scanner,
@@ -130,7 +130,7 @@ public final class WebServer implements AutoCloseable {
         port,
         defaultLimits(),
         MetricsEndpoint.webPort(),
-        CorsPolicy.NONE,
+        WebAccess.SAME_ORIGIN,
         store,
         decoder,
         scanner,
@@ -143,7 +143,7 @@ public final class WebServer implements AutoCloseable {
       int port,
       WebLimits limits,
       MetricsEndpoint metrics,
-      CorsPolicy cors,
+      WebAccess access,
       InboxStore store,
       MailDecoder decoder,
       SpamScanner scanner,
@@ -151,7 +151,7 @@ public final class WebServer implements AutoCloseable {
       Duration heartbeat) {
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(metrics, "metrics");
-    Objects.requireNonNull(cors, "cors");
+    Objects.requireNonNull(access, "access");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(decoder, "decoder");
     Objects.requireNonNull(scanner, "scanner");
@@ -169,6 +169,7 @@ public final class WebServer implements AutoCloseable {
             events,
             new InboxWaits(store, reader, scanner, limits.trustedNetworks()));
     MessagePages pages = new MessagePages(store, reader, scanner);
+    OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
     this.app =
         Javalin.create(
@@ -197,8 +198,8 @@ public final class WebServer implements AutoCloseable {
                     files.location = Location.CLASSPATH;
                   });
               config.routes.before(SecurityHeaders::standard);
-              config.routes.before("/api/*", cors::onRequest);
-              config.routes.options("/api/*", cors::onPreflight);
+              config.routes.before("/api/*", access.cors()::onRequest);
+              config.routes.options("/api/*", access.cors()::onPreflight);
               config.routes.get(
                   "/healthz",
                   ctx -> ctx.json(Map.of("status", "ok", "version", BurnboxVersion.current())));
@@ -210,6 +211,7 @@ public final class WebServer implements AutoCloseable {
                   "/api/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
               api.addRoutes(config.routes);
               pages.addRoutes(config.routes);
+              monitor.addRoutes(config.routes);
               config.routes.error(
                   404,
                   ctx -> {

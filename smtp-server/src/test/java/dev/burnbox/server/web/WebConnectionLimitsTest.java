@@ -47,7 +47,7 @@ class WebConnectionLimitsTest {
             0,
             limits,
             MetricsEndpoint.webPort(),
-            CorsPolicy.NONE,
+            WebAccess.SAME_ORIGIN,
             InboxStore.memory().build(),
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

@@ -14,6 +14,7 @@ import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
+import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.wordlists.SpamModel;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -47,6 +48,10 @@ final class WebFixture implements AutoCloseable {
   final AtomicInteger openSubscriptions = new AtomicInteger();
   final InboxStore store;
   final SpamScanner scanner;
+
+  /** The operator token of the fixture's server. */
+  static final String ADMIN_TOKEN = "fixture-admin-token-0123";
+
   final WebServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -57,6 +62,9 @@ final class WebFixture implements AutoCloseable {
         new WebServer(
             "127.0.0.1",
             0,
+            WebLimits.defaults(IntakeSettings.defaultTrustedNetworks()),
+            MetricsEndpoint.webPort(),
+            new WebAccess(CorsPolicy.NONE, ADMIN_TOKEN),
             store,
             decoder,
             scanner,
@@ -82,14 +90,19 @@ final class WebFixture implements AutoCloseable {
    * exempt from the per-address limits and {@code cors} for other origins; the caller closes it.
    */
   static WebServer startedServer(NetworkList trusted, CorsPolicy cors) {
+    return startedServer(trusted, new WebAccess(cors, null), InboxStore.memory().build());
+  }
+
+  /** A started server on a free loopback port with {@code access}, serving {@code store}. */
+  static WebServer startedServer(NetworkList trusted, WebAccess access, InboxStore store) {
     WebServer server =
         new WebServer(
             "127.0.0.1",
             0,
             WebLimits.defaults(trusted),
             MetricsEndpoint.webPort(),
-            cors,
-            InboxStore.memory().build(),
+            access,
+            store,
             MailDecoder.withDefaults(),
             plainListScanner(),
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -179,6 +192,11 @@ final class WebFixture implements AutoCloseable {
     @Override
     public InboxPage list(InboxName inbox, int limit, String cursor) {
       return delegate.list(inbox, limit, cursor);
+    }
+
+    @Override
+    public List<MessageSummary> newest(int limit) {
+      return delegate.newest(limit);
     }
 
     @Override

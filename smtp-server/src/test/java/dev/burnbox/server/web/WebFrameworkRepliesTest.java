@@ -15,6 +15,7 @@ import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.MailDecoder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -196,6 +197,11 @@ class WebFrameworkRepliesTest {
 
     @Override
     public InboxPage list(InboxName inbox, int limit, String cursor) {
+      return fail();
+    }
+
+    @Override
+    public List<MessageSummary> newest(int limit) {
       return fail();
     }
 

@@ -31,7 +31,7 @@ class WebMetricsEndpointTest {
             0,
             WebLimits.defaults(NetworkList.parse("127.0.0.1")),
             metrics,
-            CorsPolicy.NONE,
+            WebAccess.SAME_ORIGIN,
             InboxStore.memory().build(),
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

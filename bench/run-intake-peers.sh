@@ -14,6 +14,7 @@
 # Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, INBUCKET, SKIP_BUILD=1
 # Needs smtp-source and smtp-sink (Debian: postfix; or bench/run-smtp-bench.sh unpacks them).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 java="$JAVA_HOME/bin/java"
@@ -80,12 +81,7 @@ start() {
   esac
   pid=$!
   if [[ "$1" == bare-* || "$1" == burnbox ]]; then # the JVM servers pick a free port and log it
-    port=""
-    for _ in $(seq 1 200); do
-      port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log" | head -1)"
-      [[ -n "$port" ]] && break
-      sleep 0.1
-    done
+    port="$(listening_port "$log")" || port=""
   fi
 }
 

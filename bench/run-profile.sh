@@ -8,6 +8,7 @@
 #
 # Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, JAVA_HOME
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 export JAVA_HOME
@@ -29,13 +30,7 @@ log="$out/server.log"
   >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
-port=""
-for _ in $(seq 1 120); do
-  port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log")"
-  [[ -n "$port" ]] && break
-  sleep 0.5
-done
-[[ -n "$port" ]] || { echo "error: the service did not start; see $log" >&2; exit 1; }
+port="$(listening_port "$log")" || { echo "error: the service did not start; see $log" >&2; exit 1; }
 bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
   --server-pid "$pid")
 "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1

@@ -9,6 +9,7 @@
 # Usage: bench/run-smtp-ab.sh REF [REF...]     e.g. bench/run-smtp-ab.sh 724286c 6bdf9e9 HEAD
 # Environment: ROUNDS, C, JAVA_HOME (JDK 21+).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 if (($# < 1)); then
   sed -n '2,10p' "$0" >&2
   exit 2
@@ -43,12 +44,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     "$java" -Xmx1g -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
       --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 >"$log" 2>&1 &
     pid=$!
-    port=""
-    for _ in $(seq 1 120); do
-      port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log")"
-      [[ -n "$port" ]] && break
-      sleep 0.5
-    done
+    port="$(listening_port "$log")" || true
     if [[ -z "$port" ]]; then
       echo "error: the service did not start; see $log" >&2
       kill "$pid" || true

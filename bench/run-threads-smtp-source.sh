@@ -9,6 +9,7 @@
 # Usage: bench/run-threads-smtp-source.sh        Environment: ROUNDS, MAILS (default 20000)
 # Needs smtp-source (Debian: postfix, or bench/run-smtp-bench.sh unpacks it under bench/target/).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 java="$JAVA_HOME/bin/java"
@@ -35,13 +36,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
       --hostname=bench.test --threads="$threads" --max-connections=5000 --inbox-cap=1000000 \
       --store-max-bytes=512MiB >"$log" 2>&1 &
     pid=$!
-    port=""
-    for _ in $(seq 1 120); do
-      port="$(sed -n 's/.*listening smtp=\([0-9]*\).*/\1/p' "$log")"
-      [[ -n "$port" ]] && break
-      sleep 0.5
-    done
-    [[ -n "$port" ]] || { echo "error: the service did not start; see $log" >&2; kill "$pid"; exit 1; }
+    port="$(listening_port "$log")" || { echo "error: the service did not start; see $log" >&2; kill "$pid"; exit 1; }
     "$source_bin" -d -s 20 -m 5000 -l 2048 -f load@bench.test -t sink@bench.test "127.0.0.1:$port"
     for sessions in 10 100 1000; do
       before="$(cpu "$pid")"

@@ -100,6 +100,11 @@ say "jlink --add-modules $modules"
 # would bring Perl). No documentation, manual pages or translations. The hooks add the burnbox
 # user and the service's files.
 say "mmdebstrap: Debian $suite root filesystem (about 30 s; log in $out/mmdebstrap.log)"
+# The start-up cache (JDK 25+, recorded below by the hidden aot-training command, run in the root
+# filesystem) is valid only for the very jar it was recorded with, mtime included: mmdebstrap clamps
+# every mtime to SOURCE_DATE_EPOCH in the tarball, so the service's files get that time before the
+# recording, and keep it.
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(date +%s)}"
 if ! mmdebstrap --quiet --variant=essential --include=ca-certificates \
   --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
@@ -111,6 +116,8 @@ if ! mmdebstrap --quiet --variant=essential --include=ca-certificates \
   --customize-hook="mkdir -p \"\$1/opt/burnbox\" && cp -a '$out/runtime' \"\$1/opt/burnbox/java\"" \
   --customize-hook="cp '$jar' \"\$1/opt/burnbox/burnbox.jar\"" \
   --customize-hook="install -m 0755 '$root/packaging/healthcheck' \"\$1/opt/burnbox/healthcheck\"" \
+  --customize-hook='find "$1/opt/burnbox" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +' \
+  --customize-hook='chroot "$1" /opt/burnbox/java/bin/java -XX:AOTCacheOutput=/opt/burnbox/burnbox.aot -Xlog:aot=off -Xlog:cds=off -jar /opt/burnbox/burnbox.jar aot-training >/dev/null' \
   "$suite" "$out/rootfs.tar" \
   "deb $mirror $suite main" "deb $mirror $suite-updates main" \
   "deb $security_mirror $suite-security main" >"$out/mmdebstrap.log" 2>&1; then
@@ -135,7 +142,7 @@ bah config \
   --env JAVA_HOME=/opt/burnbox/java \
   --env LANG=C.UTF-8 \
   --port 2525/tcp --port 8080/tcp \
-  --entrypoint '["/opt/burnbox/java/bin/java", "-XX:MaxRAMPercentage=75", "-jar", "/opt/burnbox/burnbox.jar", "serve"]' \
+  --entrypoint '["/opt/burnbox/java/bin/java", "-XX:MaxRAMPercentage=75", "-XX:AOTCache=/opt/burnbox/burnbox.aot", "-Xlog:aot=off", "-Xlog:cds=off", "-jar", "/opt/burnbox/burnbox.jar", "serve"]' \
   --stop-signal SIGTERM \
   --healthcheck 'CMD /opt/burnbox/healthcheck' \
   --healthcheck-interval 30s --healthcheck-timeout 5s --healthcheck-start-period 30s \

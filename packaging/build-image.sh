@@ -8,8 +8,10 @@
 # Steps: (1) the runnable jar (built with Maven when missing or older than the sources), (2) a Java
 # runtime made by jlink from the JDK that builds Burnbox, with only the modules it needs, (3) a
 # Debian root filesystem from Debian packages with mmdebstrap (variant essential, plus
-# ca-certificates), (4) the image assembled with buildah from scratch: one layer, user burnbox
-# (uid 10001), ports 2525 and 8080, a HEALTHCHECK on /healthz, OCI labels.
+# ca-certificates) holding the runtime, the jar and, on JDK 25+, a start-up cache recorded with
+# them (the hidden `aot-training` command, under chroot), (4) the image assembled with buildah from
+# scratch: one layer, user burnbox (uid 10001), ports 2525 and 8080, a HEALTHCHECK on /healthz,
+# OCI labels.
 #
 # Needs: root (mmdebstrap in root mode), the Debian packages mmdebstrap and buildah
 # (`apt-get install mmdebstrap buildah`), a JDK 21+ with jlink and jdeps (scripts/java-home.sh finds
@@ -105,6 +107,17 @@ say "mmdebstrap: Debian $suite root filesystem (about 30 s; log in $out/mmdebstr
 # every mtime to SOURCE_DATE_EPOCH in the tarball, so the service's files get that time before the
 # recording, and keep it.
 export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(date +%s)}"
+aot_hooks=()
+aot_flags=""
+if "$out/runtime/bin/java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
+  aot_hooks=(
+    --customize-hook='find "$1/opt/burnbox" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +'
+    --customize-hook='chroot "$1" /opt/burnbox/java/bin/java -XX:AOTCacheOutput=/opt/burnbox/burnbox.aot -Xlog:aot=off -Xlog:cds=off -jar /opt/burnbox/burnbox.jar aot-training >/dev/null'
+  )
+  aot_flags='"-XX:AOTCache=/opt/burnbox/burnbox.aot", "-Xlog:aot=off", "-Xlog:cds=off", '
+else
+  say "this JDK has no ahead-of-time cache (JDK 25+): the image starts without one"
+fi
 if ! mmdebstrap --quiet --variant=essential --include=ca-certificates \
   --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
@@ -116,8 +129,7 @@ if ! mmdebstrap --quiet --variant=essential --include=ca-certificates \
   --customize-hook="mkdir -p \"\$1/opt/burnbox\" && cp -a '$out/runtime' \"\$1/opt/burnbox/java\"" \
   --customize-hook="cp '$jar' \"\$1/opt/burnbox/burnbox.jar\"" \
   --customize-hook="install -m 0755 '$root/packaging/healthcheck' \"\$1/opt/burnbox/healthcheck\"" \
-  --customize-hook='find "$1/opt/burnbox" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +' \
-  --customize-hook='chroot "$1" /opt/burnbox/java/bin/java -XX:AOTCacheOutput=/opt/burnbox/burnbox.aot -Xlog:aot=off -Xlog:cds=off -jar /opt/burnbox/burnbox.jar aot-training >/dev/null' \
+  "${aot_hooks[@]}" \
   "$suite" "$out/rootfs.tar" \
   "deb $mirror $suite main" "deb $mirror $suite-updates main" \
   "deb $security_mirror $suite-security main" >"$out/mmdebstrap.log" 2>&1; then
@@ -142,7 +154,7 @@ bah config \
   --env JAVA_HOME=/opt/burnbox/java \
   --env LANG=C.UTF-8 \
   --port 2525/tcp --port 8080/tcp \
-  --entrypoint '["/opt/burnbox/java/bin/java", "-XX:MaxRAMPercentage=75", "-XX:AOTCache=/opt/burnbox/burnbox.aot", "-Xlog:aot=off", "-Xlog:cds=off", "-jar", "/opt/burnbox/burnbox.jar", "serve"]' \
+  --entrypoint "[\"/opt/burnbox/java/bin/java\", \"-XX:MaxRAMPercentage=75\", $aot_flags\"-jar\", \"/opt/burnbox/burnbox.jar\", \"serve\"]" \
   --stop-signal SIGTERM \
   --healthcheck 'CMD /opt/burnbox/healthcheck' \
   --healthcheck-interval 30s --healthcheck-timeout 5s --healthcheck-start-period 30s \

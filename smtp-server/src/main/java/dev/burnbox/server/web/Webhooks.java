@@ -62,9 +62,9 @@ import org.slf4j.LoggerFactory;
  * Each attempt carries the same {@code X-Burnbox-Delivery} id (receivers deduplicate by it) and,
  * with a secret, a fresh {@code X-Burnbox-Signature: t=SECONDS,v1=HEX}: HMAC-SHA256 of {@code t +
  * "." + body}, so a receiver can reject replays older than it likes. At most {@value #PER_URL}
- * posts are in flight to one URL at once. Posts still held at {@link #close} are lost. The JSON is
- * built when the post is first attempted, from the store: a message evicted before then is posted
- * with no links.
+ * posts are in flight to one URL at once. Posts still held at {@link #close} are lost. A copy's
+ * JSON is built once, at its first attempt to any URL, from the store: a message evicted before
+ * then is posted with no links.
  *
  * <p>Thread-safe.
  */
@@ -102,30 +102,38 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
         throw new IllegalArgumentException("--webhook-queue must be at least 1: " + queue);
       }
     }
-
-    /** No webhooks. */
-    public static Settings none() {
-      return WebhookOptions.defaults().settings();
-    }
   }
 
   private record Target(WebhookTarget target, Semaphore inFlight) {}
 
-  /** One post: a message copy to one URL, through its retries. */
-  private static final class Post {
-    final Target target;
+  /**
+   * One delivered copy to post: its JSON is built once, on the first attempt to any URL, and shared
+   * by the posts of every URL that covers it.
+   */
+  private final class Copy {
     final MessageId id;
     final String address;
     final long deliveredNanos;
-    final String deliveryId = UUID.randomUUID().toString();
-    byte[] body; // built on the first attempt
-    int attempts;
+    private byte[] body;
 
-    Post(Target target, MessageId id, String address, long deliveredNanos) {
-      this.target = target;
+    Copy(MessageId id, String address, long deliveredNanos) {
       this.id = id;
       this.address = address;
       this.deliveredNanos = deliveredNanos;
+    }
+
+    synchronized byte[] body() throws JsonProcessingException {
+      if (body == null) {
+        body = json(this);
+      }
+      return body;
+    }
+  }
+
+  /** One post: a copy to one URL, through its retries. */
+  private record Post(Target target, Copy copy, String deliveryId, AtomicInteger attempts) {
+    Post(Target target, Copy copy) {
+      this(target, copy, UUID.randomUUID().toString(), new AtomicInteger());
     }
   }
 
@@ -193,11 +201,6 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     registry.gauge("burnbox.webhook.held", held);
   }
 
-  /** Whether any webhook is configured. */
-  public boolean enabled() {
-    return !targets.isEmpty();
-  }
-
   @Override
   public void delivered(Envelope envelope, Map<InboxName, MessageId> ids) {
     if (targets.isEmpty()) {
@@ -210,9 +213,10 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
       if (id.isEmpty() || !done.add(id.get())) {
         continue; // one post per inbox copy, however many addresses led to it
       }
+      Copy copy = new Copy(id.get(), address, now);
       for (Target target : targets) {
         if (target.target().covers(address)) {
-          offer(new Post(target, id.get(), address, now));
+          offer(new Post(target, copy));
         }
       }
     }
@@ -239,12 +243,17 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
         log.warn(
             "webhook queue full ({} posts held): dropped the post of {} to {}{}",
             settings.queue(),
-            post.id.value(),
-            post.target.target().url(),
-            suppressed > 0 ? " (and " + suppressed + " more since the last such line)" : "");
+            post.copy().id.value(),
+            post.target().target().url(),
+            andMore(suppressed, "since the last such line"));
       }
       return;
     }
+    dispatch(post);
+  }
+
+  /** Starts an attempt of {@code post} on its own virtual thread; after close, lets it go. */
+  private void dispatch(Post post) {
     try {
       posting.execute(() -> attempt(post));
     } catch (RejectedExecutionException e) {
@@ -252,15 +261,20 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     }
   }
 
+  /** {@code " (and N more WHAT)"} for a throttled log line, or "" when none were left out. */
+  private static String andMore(long suppressed, String what) {
+    return suppressed > 0 ? " (and " + suppressed + " more " + what + ")" : "";
+  }
+
   private void attempt(Post post) {
-    post.attempts++;
+    int attempts = post.attempts().incrementAndGet();
     String failure;
     try {
-      post.target.inFlight().acquire();
+      post.target().inFlight().acquire();
       try {
-        failure = send(post);
+        failure = send(post, attempts);
       } finally {
-        post.target.inFlight().release();
+        post.target().inFlight().release();
       }
     } catch (InterruptedException e) {
       held.decrementAndGet();
@@ -270,30 +284,21 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     if (failure == null) {
       held.decrementAndGet();
       sent.increment();
-      latency.record(System.nanoTime() - post.deliveredNanos, TimeUnit.NANOSECONDS);
+      latency.record(System.nanoTime() - post.copy().deliveredNanos, TimeUnit.NANOSECONDS);
       return;
     }
-    Duration delay = backoff(post.attempts);
-    long elapsed = System.nanoTime() - post.deliveredNanos;
+    Duration delay = backoff(attempts);
+    long elapsed = System.nanoTime() - post.copy().deliveredNanos;
     if (elapsed + delay.toNanos() > settings.retryFor().toNanos()) {
       held.decrementAndGet();
       gaveUp.increment();
-      logFailure(post, failure, "gave up after " + post.attempts + " attempts");
+      logFailure(post, failure, "gave up after " + attempts + " attempts");
       return;
     }
     retried.increment();
     logFailure(post, failure, "retrying in " + delay.toMillis() + " ms");
     try {
-      retrying.schedule(
-          () -> {
-            try {
-              posting.execute(() -> attempt(post));
-            } catch (RejectedExecutionException e) {
-              held.decrementAndGet();
-            }
-          },
-          delay.toNanos(),
-          TimeUnit.NANOSECONDS);
+      retrying.schedule(() -> dispatch(post), delay.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       held.decrementAndGet(); // closed
     }
@@ -308,23 +313,21 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   }
 
   /** Posts once; null if the receiver answered 2xx, else what went wrong. */
-  private String send(Post post) throws InterruptedException {
+  private String send(Post post, int attempt) throws InterruptedException {
     try {
-      if (post.body == null) {
-        post.body = body(post);
-      }
+      byte[] body = post.copy().body();
       long seconds = clock.instant().getEpochSecond();
       HttpRequest.Builder request =
-          HttpRequest.newBuilder(post.target.target().url())
+          HttpRequest.newBuilder(post.target().target().url())
               .timeout(settings.timeout())
               .header("Content-Type", "application/json")
               .header("User-Agent", "Burnbox/" + BurnboxVersion.current())
               .header("X-Burnbox-Event", "mail")
-              .header("X-Burnbox-Delivery", post.deliveryId)
-              .header("X-Burnbox-Attempt", Integer.toString(post.attempts))
-              .POST(HttpRequest.BodyPublishers.ofByteArray(post.body));
+              .header("X-Burnbox-Delivery", post.deliveryId())
+              .header("X-Burnbox-Attempt", Integer.toString(attempt))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body));
       if (settings.secret() != null) {
-        request.header("X-Burnbox-Signature", signature(settings.secret(), seconds, post.body));
+        request.header("X-Burnbox-Signature", signature(settings.secret(), seconds, body));
       }
       HttpResponse<Void> response =
           http.send(request.build(), HttpResponse.BodyHandlers.discarding());
@@ -335,18 +338,18 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     }
   }
 
-  /** The JSON of a post: the listing entry, the recipient address, the links. */
-  private byte[] body(Post post) throws JsonProcessingException {
-    Optional<StoredMessage> stored = store.get(post.id);
+  /** The JSON of a copy: the listing entry, the recipient address, the links. */
+  private byte[] json(Copy copy) throws JsonProcessingException {
+    Optional<StoredMessage> stored = store.get(copy.id);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("event", "mail");
     if (stored.isPresent()) {
       body.putAll(MailJson.summary(stored.get().summary(), scanner.threshold()));
     } else {
-      body.put("id", post.id.value());
+      body.put("id", copy.id.value());
       body.put("evicted", true);
     }
-    body.put("address", post.address);
+    body.put("address", copy.address);
     body.put(
         "links",
         stored.isPresent()
@@ -372,17 +375,12 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     if (suppressed >= 0) {
       log.warn(
           "webhook post of {} to {} failed ({}): {}{}",
-          post.id.value(),
-          post.target.target().url(),
+          post.copy().id.value(),
+          post.target().target().url(),
           failure,
           next,
-          suppressed > 0 ? " (and " + suppressed + " more failures since the last such line)" : "");
+          andMore(suppressed, "failures since the last such line"));
     }
-  }
-
-  /** Posts held now: waiting, in flight, or waiting to be retried. */
-  int held() {
-    return held.get();
   }
 
   /** Stops posting; posts still held are lost. */

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
@@ -96,22 +95,16 @@ final class InboxApi {
    * case-insensitively; no further pages.
    */
   private void search(Context ctx, InboxName inbox, String query) {
-    int limit = limit(ctx.queryParam("limit"));
+    MailReader.Found found =
+        reader.search(
+            newestFirst(store, inbox), query, MAX_SEARCHED, limit(ctx.queryParam("limit")));
     double threshold = scanner.threshold();
-    AtomicInteger searched = new AtomicInteger();
-    List<Map<String, Object>> messages =
-        newestFirst(store, inbox)
-            .limit(MAX_SEARCHED)
-            .peek(summary -> searched.incrementAndGet())
-            .filter(summary -> reader.matches(summary, query))
-            .limit(limit)
-            .map(summary -> MailJson.summary(summary, threshold))
-            .toList();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());
-    json.put("messages", messages);
+    json.put(
+        "messages", found.messages().stream().map(s -> MailJson.summary(s, threshold)).toList());
     json.put("nextCursor", null);
-    json.put("searched", searched.get());
+    json.put("searched", found.searched());
     ctx.json(json);
   }
 

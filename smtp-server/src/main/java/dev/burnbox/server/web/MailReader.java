@@ -7,9 +7,12 @@ import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * Reads messages from the store for the API and the pages: decoded, with their HTML sanitized.
@@ -55,6 +58,26 @@ final class MailReader {
             .map(mail -> contains(mail.scanText(), lowerCaseQuery))
             .orElse(false);
   }
+
+  /**
+   * The first {@code limit} of {@code newestFirst}'s first {@code maxSearched} messages that {@link
+   * #matches} {@code lowerCaseQuery}, and how many were searched.
+   */
+  Found search(
+      Stream<MessageSummary> newestFirst, String lowerCaseQuery, int maxSearched, int limit) {
+    AtomicInteger searched = new AtomicInteger();
+    List<MessageSummary> found =
+        newestFirst
+            .limit(maxSearched)
+            .peek(summary -> searched.incrementAndGet())
+            .filter(summary -> matches(summary, lowerCaseQuery))
+            .limit(limit)
+            .toList();
+    return new Found(found, searched.get());
+  }
+
+  /** What {@link #search} found, newest first, and how many messages it read to find it. */
+  record Found(List<MessageSummary> messages, int searched) {}
 
   private static boolean contains(String text, String lowerCaseQuery) {
     return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);

@@ -1,16 +1,13 @@
 package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.InboxStore;
-import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
 import io.javalin.router.JavalinDefaultRoutingApi;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What an operator sees across every inbox, behind {@code --admin-token}:
@@ -59,23 +56,19 @@ final class OperatorMonitor {
     }
     int limit = InboxApi.limit(ctx.queryParam("limit"));
     String query = ctx.queryParam("q");
+    MailReader.Found found =
+        query == null || query.isBlank()
+            ? new MailReader.Found(store.newest(limit), 0)
+            : reader.search(
+                store.newest(InboxApi.MAX_SEARCHED).stream(),
+                query.strip().toLowerCase(Locale.ROOT),
+                InboxApi.MAX_SEARCHED,
+                limit);
     double threshold = scanner.threshold();
-    AtomicInteger searched = new AtomicInteger();
-    List<MessageSummary> found;
-    if (query == null || query.isBlank()) {
-      found = store.newest(limit);
-    } else {
-      String lowerCase = query.strip().toLowerCase(Locale.ROOT);
-      found =
-          store.newest(InboxApi.MAX_SEARCHED).stream()
-              .peek(summary -> searched.incrementAndGet())
-              .filter(summary -> reader.matches(summary, lowerCase))
-              .limit(limit)
-              .toList();
-    }
     Map<String, Object> json = new LinkedHashMap<>();
-    json.put("messages", found.stream().map(s -> MailJson.summary(s, threshold)).toList());
-    json.put("searched", searched.get());
+    json.put(
+        "messages", found.messages().stream().map(s -> MailJson.summary(s, threshold)).toList());
+    json.put("searched", found.searched());
     ctx.json(json);
   }
 

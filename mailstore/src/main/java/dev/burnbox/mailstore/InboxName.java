@@ -5,7 +5,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The name of an inbox: the local part of a recipient address, lower-cased.
+ * The name of an inbox: the local part of a recipient address, lower-cased; or, for an inbox kept
+ * apart for one domain (a private domain, whose mail is not shared with the same local part at the
+ * other domains), the local part, {@code @} and that domain: {@code bob@team.example}.
  *
  * <p>Names are case-insensitive ({@code Bob} and {@code bob} are one inbox) and made of letters and
  * digits of any script (with their combining marks: {@code jörg}, {@code 张伟}, {@code иван}, as
@@ -16,13 +18,18 @@ import java.util.Objects;
  * refused. Non-ASCII names need percent-encoding in a URL. A {@code +tag} (everything from the
  * first {@code +}) is part of the name; {@link #withoutTag()} drops it, which a store does for
  * every name when built with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the
- * first {@code +} obeys the same rules as the whole name, so it is never empty.
+ * first {@code +} obeys the same rules as the whole name, so it is never empty. A domain is
+ * lower-cased ASCII (an internationalised domain in its {@code xn--} form): labels of letters,
+ * digits and hyphens, separated by single dots, at most {@value #MAX_DOMAIN_LENGTH} characters.
  *
  * <p>Immutable and thread-safe; equal names have equal {@link #value()}s.
  */
 public final class InboxName implements Comparable<InboxName> {
   /** The longest name accepted, in characters (the SMTP limit on a local part). */
   public static final int MAX_LENGTH = 64;
+
+  /** The longest domain accepted in a name, in characters (the DNS limit on a name). */
+  public static final int MAX_DOMAIN_LENGTH = 253;
 
   private final String value;
 
@@ -31,13 +38,62 @@ public final class InboxName implements Comparable<InboxName> {
   }
 
   /**
-   * The inbox for a local part such as {@code Bob+news}.
+   * The inbox for a local part such as {@code Bob+news}, or for {@code local@domain}: the inbox
+   * kept apart for that domain (what {@link #value()} gives back for such an inbox).
    *
-   * @throws NullPointerException if {@code localPart} is null
+   * @throws NullPointerException if {@code name} is null
    * @throws IllegalArgumentException if it is not a valid name (see the class comment)
    */
-  public static InboxName of(String localPart) {
+  public static InboxName of(String name) {
+    Objects.requireNonNull(name, "name");
+    int at = name.lastIndexOf('@');
+    return at < 0
+        ? new InboxName(localName(name))
+        : of(name.substring(0, at), name.substring(at + 1));
+  }
+
+  /**
+   * The inbox of {@code localPart} kept apart for {@code domain}: {@code bob@team.example}.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the local part is not a valid name or the domain not a
+   *     valid domain (see the class comment)
+   */
+  public static InboxName of(String localPart, String domain) {
     Objects.requireNonNull(localPart, "localPart");
+    return new InboxName(localName(localPart) + "@" + domainName(domain));
+  }
+
+  /**
+   * A domain as names hold it: lower-cased ASCII.
+   *
+   * @throws NullPointerException if {@code domain} is null
+   * @throws IllegalArgumentException if it is not a valid domain (see the class comment)
+   */
+  public static String domainName(String domain) {
+    Objects.requireNonNull(domain, "domain");
+    String d = domain.toLowerCase(Locale.ROOT);
+    if (d.isEmpty() || d.length() > MAX_DOMAIN_LENGTH) {
+      throw new IllegalArgumentException(
+          "domain must have 1 to " + MAX_DOMAIN_LENGTH + " characters: " + excerpt(domain));
+    }
+    for (String label : d.split("\\.", -1)) {
+      boolean ok = !label.isEmpty() && label.charAt(0) != '-' && !label.endsWith("-");
+      for (int i = 0; ok && i < label.length(); i++) {
+        char c = label.charAt(i);
+        ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+      }
+      if (!ok) {
+        throw new IllegalArgumentException(
+            "domain must be labels of ASCII letters, digits and inner hyphens separated by single"
+                + " dots: "
+                + excerpt(domain));
+      }
+    }
+    return d;
+  }
+
+  private static String localName(String localPart) {
     validate(localPart, "inbox name");
     int plus = localPart.indexOf('+');
     if (plus >= 0) {
@@ -50,12 +106,13 @@ public final class InboxName implements Comparable<InboxName> {
             Normalizer.normalize(localPart, Normalizer.Form.NFC).toLowerCase(Locale.ROOT),
             Normalizer.Form.NFC);
     validate(name, "inbox name");
-    return new InboxName(name);
+    return name;
   }
 
   /**
-   * The inbox for a full address {@code local@domain}; the domain is not checked beyond being
-   * non-empty (which domains are served is the SMTP layer's business).
+   * The inbox every domain shares for a full address {@code local@domain}: its local part's. The
+   * domain is not checked beyond being non-empty (which domains are served, and which keep their
+   * inboxes apart, is the SMTP layer's business).
    *
    * @throws NullPointerException if {@code address} is null
    * @throws IllegalArgumentException if there is no {@code @}, the domain is empty, or the local
@@ -70,7 +127,7 @@ public final class InboxName implements Comparable<InboxName> {
     if (at == address.length() - 1) {
       throw new IllegalArgumentException("address has an empty domain: " + excerpt(address));
     }
-    return of(address.substring(0, at));
+    return new InboxName(localName(address.substring(0, at)));
   }
 
   private static void validate(String s, String what) {
@@ -128,20 +185,37 @@ public final class InboxName implements Comparable<InboxName> {
     return out.append(s.length() > n ? "\"..." : "\"").toString();
   }
 
-  /** The lower-cased name, including any {@code +tag}. */
+  /** The lower-cased name, including any {@code +tag} and any {@code @domain}. */
   public String value() {
     return value;
   }
 
-  /** True if the name has a {@code +tag}. */
-  public boolean hasTag() {
-    return value.indexOf('+') >= 0;
+  /** The domain this inbox is kept apart for, or null for an inbox shared by every domain. */
+  public String domain() {
+    int at = value.indexOf('@');
+    return at < 0 ? null : value.substring(at + 1);
   }
 
-  /** This name without its {@code +tag} ({@code bob+news} becomes {@code bob}); this if none. */
-  public InboxName withoutTag() {
+  /** True if the name has a {@code +tag}. */
+  public boolean hasTag() {
     int plus = value.indexOf('+');
-    return plus < 0 ? this : new InboxName(value.substring(0, plus));
+    return plus >= 0 && plus < localEnd();
+  }
+
+  /**
+   * This name without its {@code +tag} ({@code bob+news} becomes {@code bob}, {@code
+   * bob+news@team.example} becomes {@code bob@team.example}); this if none.
+   */
+  public InboxName withoutTag() {
+    if (!hasTag()) {
+      return this;
+    }
+    return new InboxName(value.substring(0, value.indexOf('+')) + value.substring(localEnd()));
+  }
+
+  private int localEnd() {
+    int at = value.indexOf('@');
+    return at < 0 ? value.length() : at;
   }
 
   @Override

@@ -53,7 +53,8 @@ class InboxNameTest {
         "bob\u00a0x", // a space separator (no-break space)
         "\u0301bob", // a mark with no letter before it
         "bob!",
-        "bob@x",
+        "@team.example",
+        "bob@@team.example",
         "<bob>",
         "+tag",
         "bob.+tag",
@@ -86,6 +87,40 @@ class InboxNameTest {
         .hasMessageContaining("empty");
     assertThatThrownBy(() -> InboxName.fromAddress("\"a@b\"@example.com"))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void anInboxKeptApartForADomainCarriesIt() {
+    InboxName name = InboxName.of("Bob+CI", "Team.Example");
+    assertThat(name.value()).isEqualTo("bob+ci@team.example");
+    assertThat(name.domain()).isEqualTo("team.example");
+    assertThat(name).isEqualTo(InboxName.of("bob+ci@team.example"));
+    assertThat(name).isNotEqualTo(InboxName.of("bob+ci"));
+    assertThat(name.hasTag()).isTrue();
+    assertThat(name.withoutTag()).isEqualTo(InboxName.of("bob", "team.example"));
+    assertThat(InboxName.of("bob").domain()).isNull();
+    assertThat(InboxName.of("bob-x@a-1.example").hasTag()).isFalse();
+    assertThat(InboxName.of("bob@xn--bcher-kva.example").domain())
+        .isEqualTo("xn--bcher-kva.example");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "bob@",
+        "bob@team..example",
+        "bob@.team.example",
+        "bob@team.example.",
+        "bob@-team.example",
+        "bob@team-.example",
+        "bob@team_x.example",
+        "bob@bücher.example",
+        "bob@team example",
+      })
+  void refusesBadDomains(String bad) {
+    assertThatThrownBy(() -> InboxName.of(bad))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("domain");
   }
 
   @Test

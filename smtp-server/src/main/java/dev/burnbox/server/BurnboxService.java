@@ -80,7 +80,14 @@ public final class BurnboxService implements AutoCloseable {
         new Webhooks(settings.webhooks(), store, decoder, scanner, registry, Clock.systemUTC());
     IntakePipeline pipeline =
         new IntakePipeline(
-            decoder, scanner, settings.spamPolicy(), floodFilter, store, webhooks, registry);
+            decoder,
+            scanner,
+            settings.spamPolicy(),
+            floodFilter,
+            store,
+            settings.access().privateDomains(),
+            webhooks,
+            registry);
     this.intake = new SmtpIntake(settings.smtp(), pipeline, registry);
     this.web =
         new WebServer(

@@ -36,8 +36,8 @@ import java.util.Objects;
  * @param httpHeadTimeout the deadline for a whole request head (see {@link WebLimits#headTimeout}).
  * @param metrics where {@code /metrics} is served: on the web port, on its own address and port, or
  *     nowhere
- * @param access which other origins may read the API, and the operator token (see {@link
- *     WebAccess})
+ * @param access which other origins may read the API, the operator token, and the private domains
+ *     and their tokens (see {@link WebAccess})
  * @param inboxCap entries per inbox (see {@link InboxStore.Builder#inboxCap})
  * @param storeMaxBytes the store's byte budget (see {@link InboxStore.Builder#maxBytes})
  * @param ttl how long mail is kept (see {@link InboxStore.Builder#ttl})
@@ -101,6 +101,12 @@ public record ServiceSettings(
         httpMaxConnections, httpMaxConnectionsPerIp, httpHeadTimeout, smtp.trustedNetworks());
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(access, "access");
+    for (String domain : access.privateDomains().domains()) {
+      if (!smtp.serves(domain)) {
+        throw new IllegalArgumentException(
+            "private domain " + domain + " is not one of --domains " + smtp.domains());
+      }
+    }
     if (spamThreshold != null) {
       SpamModel.checkThreshold(spamThreshold);
     }

@@ -1,6 +1,5 @@
 package dev.burnbox.server.pipeline;
 
-import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.server.smtp.Envelope;
 import java.util.Map;
@@ -17,8 +16,8 @@ public interface DeliveryListener {
 
   /**
    * @param envelope the SMTP envelope (its recipients are the addresses the mail was sent to)
-   * @param ids the new entry's id in each recipient inbox, as {@code DeliveryResult.Delivered} has
-   *     them
+   * @param ids by recipient address, in the envelope's order, the id of the inbox copy its mail
+   *     became (addresses that led to one inbox share its id)
    */
-  void delivered(Envelope envelope, Map<InboxName, MessageId> ids);
+  void delivered(Envelope envelope, Map<String, MessageId> ids);
 }

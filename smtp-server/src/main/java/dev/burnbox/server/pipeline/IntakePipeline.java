@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.DeliveryResult;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.IncomingMessage;
+import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.RefusalReason;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.DecodedMail;
@@ -18,7 +19,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -54,6 +57,7 @@ public final class IntakePipeline implements MessageAcceptor {
   private final SpamPolicy policy;
   private final SubjectFloodFilter floodFilter;
   private final InboxStore store;
+  private final PrivateDomains privateDomains;
   private final DeliveryListener listener;
   private final Timer decodeTimer;
   private final Timer scanTimer;
@@ -62,6 +66,7 @@ public final class IntakePipeline implements MessageAcceptor {
 
   /**
    * @param floodFilter the subject flood ban, or null when filters are off
+   * @param privateDomains the domains whose mail goes to inboxes of their own
    * @param listener told of each message delivered (the webhooks), or {@link DeliveryListener#NONE}
    */
   public IntakePipeline(
@@ -70,6 +75,7 @@ public final class IntakePipeline implements MessageAcceptor {
       SpamPolicy policy,
       SubjectFloodFilter floodFilter,
       InboxStore store,
+      PrivateDomains privateDomains,
       DeliveryListener listener,
       MeterRegistry registry) {
     this.decoder = Objects.requireNonNull(decoder, "decoder");
@@ -77,6 +83,7 @@ public final class IntakePipeline implements MessageAcceptor {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.floodFilter = floodFilter;
     this.store = Objects.requireNonNull(store, "store");
+    this.privateDomains = Objects.requireNonNull(privateDomains, "privateDomains");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.decodeTimer =
         Timer.builder("burnbox.pipeline.decode")
@@ -105,7 +112,7 @@ public final class IntakePipeline implements MessageAcceptor {
   @Override
   public Optional<Refused> checkRecipient(String address) {
     try {
-      InboxName.fromAddress(address);
+      privateDomains.inboxOf(address);
       return Optional.empty();
     } catch (IllegalArgumentException e) {
       return Optional.of(Refusal.BAD_MAILBOX_NAME.because(e.getMessage()));
@@ -139,7 +146,7 @@ public final class IntakePipeline implements MessageAcceptor {
 
     List<InboxName> inboxes = new ArrayList<>(envelope.recipients().size());
     for (String address : envelope.recipients()) {
-      inboxes.add(InboxName.fromAddress(address));
+      inboxes.add(privateDomains.inboxOf(address));
     }
     IncomingMessage message =
         new IncomingMessage(
@@ -156,7 +163,7 @@ public final class IntakePipeline implements MessageAcceptor {
         if (spam) {
           taggedSpam.increment();
         }
-        tell(envelope, delivered);
+        tell(envelope, inboxes, delivered);
         var first = delivered.ids().entrySet().iterator().next();
         // the id is one inbox's copy: say whose when there are several, and keep it last
         yield SmtpReply.ok(
@@ -174,9 +181,19 @@ public final class IntakePipeline implements MessageAcceptor {
   }
 
   /** Tells the listener; the mail is stored, so nothing it does may turn the 250 into an error. */
-  private void tell(Envelope envelope, DeliveryResult.Delivered delivered) {
+  private void tell(
+      Envelope envelope, List<InboxName> inboxes, DeliveryResult.Delivered delivered) {
     try {
-      listener.delivered(envelope, delivered.ids());
+      Map<String, MessageId> ids = new LinkedHashMap<>();
+      for (int i = 0; i < inboxes.size(); i++) {
+        // the store files a +tag under the inbox without it when it strips tags
+        MessageId id = delivered.ids().get(inboxes.get(i));
+        id = id != null ? id : delivered.ids().get(inboxes.get(i).withoutTag());
+        if (id != null) {
+          ids.putIfAbsent(envelope.recipients().get(i), id);
+        }
+      }
+      listener.delivered(envelope, ids);
     } catch (RuntimeException e) {
       log.error("a delivery listener failed; the message is stored and answered 250", e);
     }

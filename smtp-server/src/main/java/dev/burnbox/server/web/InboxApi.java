@@ -43,26 +43,29 @@ final class InboxApi {
   private final SpamScanner scanner;
   private final InboxEvents events;
   private final InboxWaits waits;
+  private final WebAccess access;
 
   InboxApi(
       InboxStore store,
       MailReader reader,
       SpamScanner scanner,
       InboxEvents events,
-      InboxWaits waits) {
+      InboxWaits waits,
+      WebAccess access) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.events = Objects.requireNonNull(events, "events");
     this.waits = Objects.requireNonNull(waits, "waits");
+    this.access = Objects.requireNonNull(access, "access");
   }
 
   /** Declares the API routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/api/v1/inboxes/{name}", this::list);
     routes.delete("/api/v1/inboxes/{name}", this::deleteInbox);
-    routes.get("/api/v1/inboxes/{name}/events", events::stream);
-    routes.get("/api/v1/inboxes/{name}/next", waits::next);
+    routes.get("/api/v1/inboxes/{name}/events", ctx -> events.stream(ctx, access.inbox(ctx)));
+    routes.get("/api/v1/inboxes/{name}/next", ctx -> waits.next(ctx, access.inbox(ctx)));
     routes.get("/api/v1/messages/{id}", this::message);
     routes.get("/api/v1/messages/{id}/raw", this::raw);
     routes.get("/api/v1/messages/{id}/links", this::links);
@@ -72,7 +75,7 @@ final class InboxApi {
   }
 
   private void list(Context ctx) {
-    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    InboxName inbox = access.inbox(ctx);
     String query = ctx.queryParam("q");
     if (query != null && !query.isBlank()) {
       search(ctx, inbox, query.strip().toLowerCase(Locale.ROOT));
@@ -110,7 +113,7 @@ final class InboxApi {
 
   /** {@code DELETE /api/v1/inboxes/{name}}: every message of the inbox; answers how many. */
   private void deleteInbox(Context ctx) {
-    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+    InboxName inbox = access.inbox(ctx);
     List<MessageId> ids = newestFirst(store, inbox).map(MessageSummary::id).toList();
     long deleted = ids.stream().filter(store::delete).count();
     ctx.json(Map.of("inbox", inbox.value(), "deleted", deleted));
@@ -133,13 +136,13 @@ final class InboxApi {
   static final int MAX_SEARCHED = 1_000;
 
   private void message(Context ctx) {
-    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = open(ctx);
     SpamExplanation why = scanner.explain(opened.mail().scanParts());
     ctx.json(MailJson.message(opened, why));
   }
 
   private void links(Context ctx) {
-    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = open(ctx);
     ctx.json(
         Map.of(
             "id",
@@ -149,7 +152,7 @@ final class InboxApi {
   }
 
   private void codes(Context ctx) {
-    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = open(ctx);
     List<Map<String, Object>> codes = new ArrayList<>();
     for (VerificationCodes.Code code : VerificationCodes.of(opened.mail())) {
       codes.add(Map.of("code", code.code(), "context", code.context()));
@@ -158,7 +161,7 @@ final class InboxApi {
   }
 
   private void raw(Context ctx) {
-    StoredMessage stored = reader.stored(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    StoredMessage stored = stored(ctx);
     ctx.contentType("message/rfc822");
     ctx.header("Content-Disposition", "attachment; filename=\"" + stored.id() + ".eml\"");
     ctx.result(stored.raw());
@@ -167,7 +170,7 @@ final class InboxApi {
   private void attachment(Context ctx) {
     MessageId id = id(ctx);
     int index = attachmentIndex(ctx.pathParam("n"));
-    StoredMessage stored = reader.stored(id).orElseThrow(InboxApi::noSuchMessage);
+    StoredMessage stored = stored(ctx);
     Attachment attachment =
         reader
             .attachment(stored, index)
@@ -182,10 +185,27 @@ final class InboxApi {
 
   private void delete(Context ctx) {
     MessageId id = id(ctx);
+    if (!access.privateDomains().isEmpty()) {
+      stored(ctx); // a private inbox's mail is deleted only by those who may read it
+    }
     if (!store.delete(id)) {
       throw noSuchMessage();
     }
     ctx.status(204);
+  }
+
+  /** The message of the {@code id} path parameter, decoded, once the request may read it. */
+  private OpenedMessage open(Context ctx) {
+    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    access.require(ctx, opened.summary().inbox());
+    return opened;
+  }
+
+  /** The message of the {@code id} path parameter as received, once the request may read it. */
+  private StoredMessage stored(Context ctx) {
+    StoredMessage stored = reader.stored(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    access.require(ctx, stored.summary().inbox());
+    return stored;
   }
 
   static MessageId id(Context ctx) {

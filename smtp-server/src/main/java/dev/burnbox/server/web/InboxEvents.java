@@ -50,9 +50,11 @@ final class InboxEvents implements AutoCloseable {
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
   }
 
-  /** Serves one stream until the client goes or {@link #close()} is called. */
-  void stream(Context ctx) throws IOException {
-    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+  /**
+   * Serves one stream of {@code inbox} (which the request may read) until the client goes or {@link
+   * #close()} is called.
+   */
+  void stream(Context ctx, InboxName inbox) throws IOException {
     BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
       streams.add(queue);

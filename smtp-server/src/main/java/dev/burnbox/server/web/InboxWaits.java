@@ -64,9 +64,8 @@ final class InboxWaits {
     this.trusted = Objects.requireNonNull(trusted, "trusted");
   }
 
-  /** Serves one wait. */
-  void next(Context ctx) throws InterruptedException {
-    InboxName inbox = InboxName.of(ctx.pathParam("name"));
+  /** Serves one wait on {@code inbox}, which the request may read. */
+  void next(Context ctx, InboxName inbox) throws InterruptedException {
     Duration timeout = timeout(ctx.queryParam("timeout"));
     Predicate<MessageSummary> wanted = filter(ctx.queryParam("from"), ctx.queryParam("subject"));
     String after = ctx.queryParam("after");

@@ -50,11 +50,13 @@ final class MessagePages {
   private final InboxStore store;
   private final MailReader reader;
   private final SpamScanner scanner;
+  private final WebAccess access;
 
-  MessagePages(InboxStore store, MailReader reader, SpamScanner scanner) {
+  MessagePages(InboxStore store, MailReader reader, SpamScanner scanner, WebAccess access) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
+    this.access = Objects.requireNonNull(access, "access");
   }
 
   /** Declares the page routes listed in the class comment. */
@@ -65,11 +67,84 @@ final class MessagePages {
     routes.get("/message/{id}", this::message);
     routes.get("/message/{id}/html", this::mailHtml);
     routes.post("/message/{id}/delete", this::delete);
+    routes.post("/session", this::signIn);
+    routes.post("/session/end", this::signOut);
   }
 
   /** True if {@code path} is one of these pages, whose errors are shown as pages too. */
   static boolean isPage(String path) {
-    return path.equals("/") || path.startsWith("/inbox") || path.startsWith("/message/");
+    return path.equals("/")
+        || path.startsWith("/inbox")
+        || path.startsWith("/message/")
+        || path.startsWith("/session");
+  }
+
+  /**
+   * The page a private inbox or its mail answers without a token that opens it: a form that asks
+   * for the token and posts it to {@code /session}, which keeps it in a cookie for the browser
+   * session and comes back to {@code path}.
+   */
+  static String tokenPage(WebAccess.PrivateInboxException e, String path) {
+    return tokenForm(
+        e.status() == 403 ? "Not with this token" : "Private inbox", e.getMessage(), path);
+  }
+
+  private static String tokenForm(String heading, String message, String next) {
+    return Html.page(
+        heading,
+        """
+        <h1>%s</h1>
+        <p class="error">%s</p>
+        <form class="token" method="post" action="/session">
+        <label for="token">Token</label>
+        <div class="row">
+        <input id="token" name="token" type="password" required autofocus
+               autocomplete="current-password" spellcheck="false">
+        <input type="hidden" name="next" value="%s">
+        <button type="submit">Open</button>
+        </div>
+        </form>
+        <p>The token is kept in a cookie of this browser session only, never in an address.</p>
+        """
+            .formatted(escape(heading), escape(message), escape(next)));
+  }
+
+  /**
+   * {@code POST /session}: keeps a known token in the {@value WebAccess#COOKIE} cookie and goes
+   * back to {@code next}, a path on this server; an unknown token gets the form again.
+   */
+  private void signIn(Context ctx) {
+    String token = Objects.requireNonNullElse(ctx.formParam("token"), "").strip();
+    String next = localPath(ctx.formParam("next"));
+    if (!access.knows(token)) {
+      ctx.status(401).html(tokenForm("Unknown token", "That token opens nothing here.", next));
+      return;
+    }
+    ctx.header(
+        "Set-Cookie",
+        WebAccess.COOKIE
+            + "="
+            + WebAccess.cookieValue(token)
+            + "; Path=/; HttpOnly; SameSite=Strict");
+    ctx.redirect(next, HttpStatus.SEE_OTHER);
+  }
+
+  /** {@code POST /session/end}: forgets the token cookie. */
+  private void signOut(Context ctx) {
+    ctx.header("Set-Cookie", WebAccess.COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    ctx.redirect("/", HttpStatus.SEE_OTHER);
+  }
+
+  /** {@code next} if it is a path on this server, else {@code /}: never a redirect elsewhere. */
+  static String localPath(String next) {
+    if (next == null
+        || !next.startsWith("/")
+        || next.startsWith("//")
+        || next.contains("\\")
+        || next.chars().anyMatch(c -> c < 0x21 || c == 0x7f)) {
+      return "/";
+    }
+    return next;
   }
 
   /** An error page with {@code message} (escaped here). */
@@ -107,12 +182,12 @@ final class MessagePages {
 
   private void goToInbox(Context ctx) {
     String typed = Objects.requireNonNullElse(ctx.queryParam("name"), "").strip();
-    InboxName name = typed.contains("@") ? InboxName.fromAddress(typed) : InboxName.of(typed);
+    InboxName name = access.privateDomains().inboxNamed(typed);
     ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
   }
 
   private void inbox(Context ctx) {
-    InboxName name = InboxName.of(ctx.pathParam("name"));
+    InboxName name = access.inbox(ctx);
     InboxPage page = store.list(name, InboxApi.DEFAULT_LIMIT, ctx.queryParam("cursor"));
     Instant now = Instant.now();
     StringBuilder body = new StringBuilder();
@@ -124,6 +199,11 @@ final class MessagePages {
         without reloading.</p>
         """
             .formatted(escape(name.value()), escape(urlName(name))));
+    if (name.domain() != null) {
+      body.append(
+          "<form class=\"sign-out\" method=\"post\" action=\"/session/end\">"
+              + "<button type=\"submit\">Forget my token</button></form>\n");
+    }
     body.append("<ol id=\"messages\" class=\"messages\">\n");
     for (MessageSummary summary : page.messages()) {
       body.append(row(summary, now));
@@ -178,7 +258,7 @@ final class MessagePages {
   }
 
   private void message(Context ctx) {
-    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = open(ctx);
     MessageSummary summary = opened.summary();
     DecodedMail mail = opened.mail();
     StringBuilder body = new StringBuilder();
@@ -392,7 +472,7 @@ final class MessagePages {
   }
 
   private void mailHtml(Context ctx) {
-    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = open(ctx);
     SecurityHeaders.mailView(ctx, "1".equals(ctx.queryParam("images")));
     ctx.html(
         """
@@ -408,7 +488,15 @@ final class MessagePages {
   private void delete(Context ctx) {
     MessageId id = InboxApi.id(ctx);
     MessageSummary summary = reader.stored(id).orElseThrow(InboxApi::noSuchMessage).summary();
+    access.require(ctx, summary.inbox());
     store.delete(id);
     ctx.redirect("/inbox/" + urlName(summary.inbox()), HttpStatus.SEE_OTHER);
+  }
+
+  /** The message of the {@code id} path parameter, decoded, once the request may read it. */
+  private OpenedMessage open(Context ctx) {
+    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    access.require(ctx, opened.summary().inbox());
+    return opened;
   }
 }

@@ -3,7 +3,10 @@ package dev.burnbox.server.web;
 import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
+import dev.burnbox.server.pipeline.PrivateDomains;
 import dev.burnbox.server.smtp.NetworkList;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -91,10 +94,30 @@ public final class WebOptions {
       paramLabel = "SECRET",
       description =
           "operator token (16+ characters) that opens `GET /api/v1/messages` (the newest mail of"
-              + " every inbox, searchable) and the `/monitor` page, sent as `Authorization: Bearer"
-              + " TOKEN`; see [Operators](#operators)")
+              + " every inbox, searchable), the `/monitor` page and every private domain's inboxes,"
+              + " sent as `Authorization: Bearer TOKEN`; see [Operators](#operators)")
   @WhenUnset("operator endpoints off")
   String adminToken;
+
+  @Option(
+      names = "--private-domains",
+      paramLabel = "DOMAINS",
+      description =
+          "comma-separated domains of `--domains` whose mail goes to inboxes of their own"
+              + " (`bob@team.example`, apart from the shared `bob`), read only with a token of"
+              + " `--api-tokens-file` or `--admin-token`; see [Private domains](#private-domains)")
+  @WhenUnset("none")
+  String privateDomains;
+
+  @Option(
+      names = "--api-tokens-file",
+      paramLabel = "FILE",
+      description =
+          "tokens that open private domains' inboxes, one `TOKEN DOMAIN[,DOMAIN...]` (or `TOKEN"
+              + " *`) a line, read again when it changes; sent as `Authorization: Bearer TOKEN`"
+              + " or typed into the page's form")
+  @WhenUnset("none")
+  Path apiTokensFile;
 
   /** These options without a command line or environment: every one at its default. */
   public static WebOptions defaults() {
@@ -102,14 +125,25 @@ public final class WebOptions {
   }
 
   /**
-   * {@code --cors-origins}, {@code --cors-writes} and {@code --admin-token} as one setting.
+   * {@code --cors-origins}, {@code --cors-writes}, {@code --admin-token}, {@code --private-domains}
+   * and {@code --api-tokens-file} as one setting.
    *
-   * @throws IllegalArgumentException if an entry is not an origin or the token is too short
+   * @throws IllegalArgumentException if an entry is not an origin, the token is too short, a domain
+   *     is not a domain, or the tokens file cannot be read or has a bad line (the message says
+   *     which)
    */
   public WebAccess access() {
+    ApiTokens tokens;
+    try {
+      tokens = apiTokensFile == null ? ApiTokens.none() : ApiTokens.read(apiTokensFile);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--api-tokens-file: cannot read " + e.getMessage(), e);
+    }
     return new WebAccess(
         CorsPolicy.parse(corsOrigins, corsWrites),
-        adminToken == null || adminToken.isBlank() ? null : adminToken);
+        adminToken == null || adminToken.isBlank() ? null : adminToken,
+        PrivateDomains.parse(privateDomains),
+        tokens);
   }
 
   /** {@code --http-port}. */

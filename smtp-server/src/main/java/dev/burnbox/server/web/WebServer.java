@@ -167,8 +167,9 @@ public final class WebServer implements AutoCloseable {
             reader,
             scanner,
             events,
-            new InboxWaits(store, reader, scanner, limits.trustedNetworks()));
-    MessagePages pages = new MessagePages(store, reader, scanner);
+            new InboxWaits(store, reader, scanner, limits.trustedNetworks()),
+            access);
+    MessagePages pages = new MessagePages(store, reader, scanner, access);
     OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
     this.app =
@@ -224,6 +225,8 @@ public final class WebServer implements AutoCloseable {
                   (e, ctx) -> error(ctx.status(400), e.getMessage()));
               config.routes.exception(
                   NotFoundResponse.class, (e, ctx) -> error(ctx.status(404), e.getMessage()));
+              config.routes.exception(
+                  WebAccess.PrivateInboxException.class, WebServer::privateInbox);
               config.routes.exception(
                   StoreUnavailableException.class,
                   (e, ctx) -> {
@@ -302,6 +305,20 @@ public final class WebServer implements AutoCloseable {
     json.put("storedBytes", stats.storedBytes());
     json.put("evictions", evictions);
     return json;
+  }
+
+  /**
+   * A private inbox asked for without a token that opens it: the pages answer with a form that asks
+   * for the token, the API with a bearer challenge.
+   */
+  private static void privateInbox(WebAccess.PrivateInboxException e, Context ctx) {
+    ctx.status(e.status());
+    if (MessagePages.isPage(ctx.path())) {
+      ctx.html(MessagePages.tokenPage(e, ctx.path()));
+    } else {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"burnbox\"");
+      ctx.json(Map.of("error", e.getMessage()));
+    }
   }
 
   /** An error body: an HTML page for the pages, JSON for everything else. */

@@ -2,7 +2,6 @@ package dev.burnbox.server.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
@@ -202,36 +201,23 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   }
 
   @Override
-  public void delivered(Envelope envelope, Map<InboxName, MessageId> ids) {
+  public void delivered(Envelope envelope, Map<String, MessageId> ids) {
     if (targets.isEmpty()) {
       return;
     }
     long now = System.nanoTime();
     Set<MessageId> done = new HashSet<>();
-    for (String address : envelope.recipients()) {
-      Optional<MessageId> id = idFor(address, ids);
-      if (id.isEmpty() || !done.add(id.get())) {
+    for (Map.Entry<String, MessageId> e : ids.entrySet()) {
+      if (!done.add(e.getValue())) {
         continue; // one post per inbox copy, however many addresses led to it
       }
-      Copy copy = new Copy(id.get(), address, now);
+      Copy copy = new Copy(e.getValue(), e.getKey(), now);
       for (Target target : targets) {
-        if (target.target().covers(address)) {
+        if (target.target().covers(e.getKey())) {
           offer(new Post(target, copy));
         }
       }
     }
-  }
-
-  /** The id of the copy that mail to {@code address} became, as the store named its inbox. */
-  private static Optional<MessageId> idFor(String address, Map<InboxName, MessageId> ids) {
-    InboxName name;
-    try {
-      name = InboxName.fromAddress(address);
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-    MessageId id = ids.get(name);
-    return Optional.ofNullable(id != null ? id : ids.get(name.withoutTag()));
   }
 
   private void offer(Post post) {

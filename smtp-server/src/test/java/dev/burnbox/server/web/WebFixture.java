@@ -13,17 +13,22 @@ import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.pipeline.PrivateDomains;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.wordlists.SpamModel;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,6 +57,14 @@ final class WebFixture implements AutoCloseable {
   /** The operator token of the fixture's server. */
   static final String ADMIN_TOKEN = "fixture-admin-token-0123";
 
+  /** The fixture's private domain: inbox {@code bob@team.test} needs a token. */
+  static final String PRIVATE_DOMAIN = "team.test";
+
+  /**
+   * A token of the fixture's tokens file that opens another domain, not {@link #PRIVATE_DOMAIN}.
+   */
+  static final String OTHER_DOMAIN_TOKEN = "fixture-other-domain-token";
+
   final WebServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -64,13 +77,29 @@ final class WebFixture implements AutoCloseable {
             0,
             WebLimits.defaults(IntakeSettings.defaultTrustedNetworks()),
             MetricsEndpoint.webPort(),
-            new WebAccess(CorsPolicy.NONE, ADMIN_TOKEN),
+            access(),
             store,
             decoder,
             scanner,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
             heartbeat);
     server.start();
+  }
+
+  /** The operator token, the private domain and a tokens file with {@link #OTHER_DOMAIN_TOKEN}. */
+  private static WebAccess access() {
+    try {
+      Path tokens = Files.createTempFile("burnbox-fixture-tokens", "");
+      tokens.toFile().deleteOnExit();
+      Files.writeString(tokens, OTHER_DOMAIN_TOKEN + " other.test\n");
+      return new WebAccess(
+          CorsPolicy.NONE,
+          ADMIN_TOKEN,
+          PrivateDomains.parse(PRIVATE_DOMAIN),
+          ApiTokens.read(tokens));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   WebFixture(Duration heartbeat) {

@@ -29,11 +29,13 @@ class WebOpenApiTest {
   private final WebFixture web = new WebFixture();
   private JsonNode spec;
   private String id;
+  private String privateId;
 
   @BeforeEach
   void setUp() throws Exception {
     spec = JSON.readTree(web.get("/api/openapi.json").body());
     id = web.deliver("alice", WebApiTest.MULTIPART).value();
+    privateId = web.deliver("alice@" + WebFixture.PRIVATE_DOMAIN, WebApiTest.MULTIPART).value();
   }
 
   @AfterEach
@@ -96,6 +98,10 @@ class WebOpenApiTest {
     if (status == 404 && template.endsWith("{n}")) {
       messageId = id; // a known message without that attachment
     }
+    if (status == 401 || status == 403) { // a private domain's inbox and message
+      name = "alice@" + WebFixture.PRIVATE_DOMAIN;
+      messageId = privateId;
+    }
     String url = template.replace("{name}", name).replace("{id}", messageId).replace("{n}", n);
     if (template.endsWith("/next")) {
       // alice has a message: since the epoch finds it at once; a short timeout finds nothing new
@@ -120,6 +126,9 @@ class WebOpenApiTest {
         && !url.startsWith("/api/v1/messages/")
         && status != 401) {
       builder.header("Authorization", "Bearer " + WebFixture.ADMIN_TOKEN); // the operator's list
+    }
+    if (status == 403) {
+      builder.header("Authorization", "Bearer " + WebFixture.OTHER_DOMAIN_TOKEN);
     }
     HttpRequest request = builder.build();
     try (HttpClient http = HttpClient.newHttpClient()) {

@@ -1,0 +1,163 @@
+package dev.burnbox.server.web;
+
+import dev.burnbox.server.pipeline.PrivateDomains;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tokens that open private domains' inboxes ({@code --api-tokens-file}), read from a file of
+ * lines {@code TOKEN DOMAIN[,DOMAIN...]} (or {@code TOKEN *} for every private domain; {@code #}
+ * starts a comment), each token at least {@value #MIN_TOKEN_LENGTH} characters:
+ *
+ * <pre>
+ * # team A's CI and its testers
+ * 7f3kq9v2m1x8c4r6t0ya  team-a.example
+ * ops-2b8e1d7c5a9f3e6b  *
+ * </pre>
+ *
+ * <p>The file is read again when its modification time changes (checked at most once a second), so
+ * a token is added or revoked without a restart; a file that no longer reads or parses is logged
+ * and the tokens read before stay. Tokens are looked up by their SHA-256, so the time an answer
+ * takes says nothing about how much of a guessed token was right.
+ *
+ * <p>Thread-safe.
+ */
+public final class ApiTokens {
+  /** The shortest token accepted: 16 characters. */
+  public static final int MIN_TOKEN_LENGTH = 16;
+
+  private static final Logger log = LoggerFactory.getLogger(ApiTokens.class);
+  private static final long RECHECK_NANOS = 1_000_000_000L;
+
+  private final Path file;
+  private volatile Grants grants;
+  private volatile long checkedAt;
+
+  private ApiTokens(Path file, Grants grants) {
+    this.file = file;
+    this.grants = grants;
+    this.checkedAt = System.nanoTime();
+  }
+
+  private static final ApiTokens NONE = new ApiTokens(null, new Grants(null, Map.of()));
+
+  /** No tokens: nothing private can be read with one. */
+  public static ApiTokens none() {
+    return NONE;
+  }
+
+  /**
+   * The tokens in {@code file}, watched for changes.
+   *
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException if a line is malformed (the message names the file and line)
+   */
+  public static ApiTokens read(Path file) throws IOException {
+    return new ApiTokens(file, parse(file));
+  }
+
+  /** The file the tokens come from, or null for {@link #none()}. */
+  public Path file() {
+    return file;
+  }
+
+  /**
+   * Whether {@code token} opens the inboxes of {@code domain} (a private domain, lower-case ASCII);
+   * false for a null token.
+   */
+  public boolean grants(String token, String domain) {
+    if (token == null || domain == null) {
+      return false;
+    }
+    Set<String> domains = current().byDigest().get(digest(token.strip()));
+    return domains != null && (domains.contains("*") || domains.contains(domain));
+  }
+
+  /** Whether {@code token} is one of the tokens at all (it may grant other domains only). */
+  public boolean knows(String token) {
+    return token != null && current().byDigest().containsKey(digest(token.strip()));
+  }
+
+  private Grants current() {
+    Grants known = grants;
+    long now = System.nanoTime();
+    if (file == null || now - checkedAt < RECHECK_NANOS) {
+      return known;
+    }
+    checkedAt = now;
+    try {
+      if (!Files.getLastModifiedTime(file).equals(known.modified())) {
+        synchronized (this) {
+          if (grants == known) {
+            grants = parse(file);
+            log.info("API tokens: read {} tokens from {}", grants.byDigest().size(), file);
+          }
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      log.warn("API tokens: keeping the {} tokens read before: {}", known.byDigest().size(), e);
+    }
+    return grants;
+  }
+
+  private static Grants parse(Path file) throws IOException {
+    FileTime modified = Files.getLastModifiedTime(file);
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    Map<String, Set<String>> byDigest = new HashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      int hash = line.indexOf('#');
+      String[] fields = (hash < 0 ? line : line.substring(0, hash)).strip().split("\\s+");
+      if (fields.length == 1 && fields[0].isEmpty()) {
+        continue;
+      }
+      String where = file + ":" + (i + 1) + ": ";
+      if (fields.length != 2) {
+        throw new IllegalArgumentException(where + "expected TOKEN DOMAIN[,DOMAIN...] or TOKEN *");
+      }
+      if (fields[0].length() < MIN_TOKEN_LENGTH) {
+        throw new IllegalArgumentException(
+            where + "token shorter than " + MIN_TOKEN_LENGTH + " characters");
+      }
+      Set<String> domains;
+      try {
+        domains = fields[1].equals("*") ? Set.of("*") : PrivateDomains.parse(fields[1]).domains();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + e.getMessage(), e);
+      }
+      if (byDigest.put(digest(fields[0]), domains) != null) {
+        throw new IllegalArgumentException(where + "the same token is on an earlier line");
+      }
+    }
+    return new Grants(modified, Map.copyOf(byDigest));
+  }
+
+  private static String digest(String token) {
+    try {
+      byte[] sha =
+          MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(sha);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return file == null ? "no tokens" : "tokens from " + file;
+  }
+
+  private record Grants(FileTime modified, Map<String, Set<String>> byDigest) {}
+}

@@ -267,6 +267,23 @@ abstract class InboxStoreContractTest {
   }
 
   @Test
+  void anInboxKeptApartForADomainIsItsOwnAndKeepsItsNameThroughTheStore() {
+    InboxStore store = store(Limits.defaults().withStrippedTags());
+    Map<InboxName, MessageId> ids =
+        delivered(store.deliver(message("team", "bob+ci@team.example", "bob")));
+    assertThat(ids).containsOnlyKeys(inbox("bob@team.example"), inbox("bob"));
+    MessageId kept = ids.get(inbox("bob@team.example"));
+    assertThat(store.list(inbox("bob@team.example"), 10, null).messages())
+        .extracting(MessageSummary::id)
+        .containsExactly(kept);
+    assertThat(store.get(kept).orElseThrow().summary().inbox().domain())
+        .isEqualTo("team.example");
+    assertThat(store.newest(10))
+        .extracting(summary -> summary.inbox().value())
+        .containsExactlyInAnyOrder("bob@team.example", "bob");
+  }
+
+  @Test
   void eachInboxEntryHasItsOwnParseableId() {
     InboxStore store = store();
     Map<InboxName, MessageId> ids = delivered(store.deliver(message("x", "a", "b", "c")));

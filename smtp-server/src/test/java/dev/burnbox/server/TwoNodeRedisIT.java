@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -58,6 +59,8 @@ class TwoNodeRedisIT {
   private RedisServerProcess redis;
   private HttpServer hookReceiver;
   private final BlockingQueue<JsonNode> hookPosts = new LinkedBlockingQueue<>();
+  private static final String TEAM_TOKEN = "team-token-0123456789ab";
+  private Path tokens;
   private BurnboxProcess nodeA;
   private BurnboxProcess nodeB;
 
@@ -74,6 +77,8 @@ class TwoNodeRedisIT {
         });
     hookReceiver.start();
     // both at once (failsafe runs after package, so the launcher finds the jar fresh)
+    tokens = logs.resolve("tokens");
+    Files.writeString(tokens, TEAM_TOKEN + " team.test\n");
     nodeA = startNode(logs.resolve("node-a.log"));
     nodeB = startNode(logs.resolve("node-b.log"));
     nodeA.awaitListening();
@@ -89,7 +94,11 @@ class TwoNodeRedisIT {
         "--redis-url",
         redis.url().toString(),
         "--domains",
-        "burnbox.test",
+        "burnbox.test,team.test",
+        "--private-domains",
+        "team.test",
+        "--api-tokens-file",
+        tokens.toString(),
         "--hostname",
         "burnbox.test",
         "--shutdown-grace",
@@ -213,6 +222,26 @@ class TwoNodeRedisIT {
     assertThat(get(nodeB, "/api/v1/messages/" + idA).statusCode()).isEqualTo(200);
     Thread.sleep(500);
     assertThat(hookPosts).as("no node posts the other's mail").isEmpty();
+  }
+
+  @Test
+  @Order(2)
+  void aPrivateDomainsMailTakenByNodeAOpensOnNodeBOnlyWithItsToken() throws Exception {
+    String id = deliver(nodeA, "ivy@team.test", "Subject: team only\r\n\r\nKey 4711.\r\n");
+
+    assertThat(get(nodeB, "/api/v1/inboxes/ivy@team.test").statusCode()).isEqualTo(401);
+    assertThat(get(nodeB, "/api/v1/messages/" + id).statusCode()).isEqualTo(401);
+    HttpResponse<String> opened =
+        HTTP.send(
+            request(nodeB, "/api/v1/messages/" + id)
+                .header("Authorization", "Bearer " + TEAM_TOKEN)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(opened.statusCode()).isEqualTo(200);
+    assertThat(json(opened).get("text").asText()).contains("Key 4711.");
+    assertThat(json(get(nodeB, "/api/v1/inboxes/ivy")).get("messages").findValuesAsText("subject"))
+        .as("the shared inbox of the same name")
+        .doesNotContain("team only");
   }
 
   @Test

@@ -276,8 +276,7 @@ abstract class InboxStoreContractTest {
     assertThat(store.list(inbox("bob@team.example"), 10, null).messages())
         .extracting(MessageSummary::id)
         .containsExactly(kept);
-    assertThat(store.get(kept).orElseThrow().summary().inbox().domain())
-        .isEqualTo("team.example");
+    assertThat(store.get(kept).orElseThrow().summary().inbox().domain()).isEqualTo("team.example");
     assertThat(store.newest(10))
         .extracting(summary -> summary.inbox().value())
         .containsExactlyInAnyOrder("bob@team.example", "bob");

@@ -54,6 +54,19 @@ public interface TermMatcher {
     return out;
   }
 
+  /**
+   * Adds every occurrence in {@code text} to {@code counts}: the same occurrences {@link
+   * #forEachMatch} reports, in an unspecified order, so a matcher may scan parts of the text side
+   * by side. Allocates nothing.
+   *
+   * @throws IllegalArgumentException if {@code counts} has room for fewer term ids than {@link
+   *     #terms()} has terms
+   */
+  default void count(String text, TermCounts counts) {
+    counts.checkRoomFor(terms());
+    forEachMatch(text, (term, start, end) -> counts.add(term));
+  }
+
   /** The distinct terms that occur in {@code text}, with their counts. */
   default MatchSummary summarize(String text) {
     int[] counts = new int[terms().size()];

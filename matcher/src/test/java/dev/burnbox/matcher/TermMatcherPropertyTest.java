@@ -77,7 +77,35 @@ class TermMatcherPropertyTest {
       String context = "seed " + seed + ", terms " + terms + ", text '" + text + "'";
       assertThat(matcher.findAll(text)).as(context).containsExactlyElementsOf(expected);
       assertThat(matcher.containsAny(text)).as(context).isEqualTo(!expected.isEmpty());
+      assertCountsAgree(matcher, expected, text, context);
+      // long enough for a matcher to count in parts side by side
+      String longText = randomString(random, alphabet, 256 + random.nextInt(900));
+      assertCountsAgree(
+          matcher,
+          MatcherKind.NAIVE.compile(set).findAll(longText),
+          longText,
+          "seed " + seed + ", terms " + terms + ", long text '" + longText + "'");
     }
+  }
+
+  /** {@link TermMatcher#count} counts exactly the occurrences {@code expected} lists. */
+  private static void assertCountsAgree(
+      TermMatcher matcher, List<Match> expected, String text, String context) {
+    int[] counts = new int[matcher.terms().size()];
+    expected.forEach(match -> counts[match.termIndex()]++);
+    TermCounts counted = new TermCounts(matcher.terms().size());
+    matcher.count(text, counted);
+    for (int term = 0; term < counts.length; term++) {
+      assertThat(counted.count(term)).as(context + ", term " + term).isEqualTo(counts[term]);
+    }
+    assertThat(counted.distinct())
+        .as(context)
+        .isEqualTo((int) Arrays.stream(counts).filter(c -> c > 0).count());
+    counted.clear();
+    matcher.count(text, counted);
+    assertThat(counted.distinct())
+        .as("counted again after clear(): " + context)
+        .isEqualTo((int) Arrays.stream(counts).filter(c -> c > 0).count());
   }
 
   private static List<String> randomTerms(Random random, Alphabet alphabet) {

@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatchOptions;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.matcher.NormalizedText;
+import dev.burnbox.matcher.TermCounts;
 import dev.burnbox.matcher.TermMatcher;
 import dev.burnbox.matcher.TermSet;
 import dev.burnbox.matcher.TextNormalizer;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -328,21 +330,24 @@ public final class SpamScanner {
   /** The model lines a message hit, their counts, and once scored their contributions. */
   private static final class Hits {
     final int[] counts; // by model line
-    int[] lines = new int[64]; // the lines hit, in first-hit order
+    final TermCounts partTerms; // one part's matcher terms, counted and cleared part by part
+    int[] lines = new int[64]; // the lines hit, in the order their part's counts listed them
     int size;
     double[] contributions = new double[64]; // by position in lines, once scored
 
-    Hits(int terms) {
-      counts = new int[terms];
+    Hits(int lines, int partTerms) {
+      counts = new int[lines];
+      this.partTerms = new TermCounts(partTerms);
     }
 
-    void hit(int line) {
-      if (counts[line]++ == 0) {
+    void hit(int line, int times) {
+      if (counts[line] == 0) {
         if (size == lines.length) {
           lines = Arrays.copyOf(lines, size * 2);
         }
         lines[size++] = line;
       }
+      counts[line] += times;
     }
   }
 
@@ -356,6 +361,7 @@ public final class SpamScanner {
       double threshold,
       double[] weights,
       double[] idfs,
+      int partTerms,
       Queue<Hits> spare,
       AtomicInteger spareCount) {
     /** The most cleared {@link Hits} kept for reuse, about the scans that run at once. */
@@ -368,6 +374,11 @@ public final class SpamScanner {
           threshold,
           model.terms().stream().mapToDouble(WeightedTerm::weight).toArray(),
           model.terms().stream().mapToDouble(WeightedTerm::idf).toArray(),
+          Arrays.stream(parts)
+              .filter(Objects::nonNull)
+              .mapToInt(part -> part.matcher().terms().size())
+              .max()
+              .orElse(0),
           new ConcurrentLinkedQueue<>(),
           new AtomicInteger());
     }
@@ -377,28 +388,29 @@ public final class SpamScanner {
       if (reused != null) {
         spareCount.decrementAndGet();
       }
-      Hits hits = reused != null ? reused : new Hits(model.terms().size());
+      Hits hits = reused != null ? reused : new Hits(model.terms().size(), partTerms);
       String[] texts = {text.subject(), text.body(), text.markup()};
+      TermCounts found = hits.partTerms;
       for (int p = 0; p < PARTS.length; p++) {
         PartMatcher part = parts[p];
         if (part == null || texts[p].isEmpty()) {
           continue;
         }
+        part.matcher().count(NORMALIZER.normalize(texts[p]).text(), found);
         int[][] lines = part.lines();
         int[] onlyLine = part.onlyLine();
-        part.matcher()
-            .forEachMatch(
-                NORMALIZER.normalize(texts[p]).text(),
-                (term, start, end) -> {
-                  int line = onlyLine[term];
-                  if (line >= 0) {
-                    hits.hit(line);
-                  } else {
-                    for (int each : lines[term]) {
-                      hits.hit(each);
-                    }
-                  }
-                });
+        for (int i = 0; i < found.distinct(); i++) {
+          int term = found.term(i);
+          int line = onlyLine[term];
+          if (line >= 0) {
+            hits.hit(line, found.count(term));
+          } else {
+            for (int each : lines[term]) {
+              hits.hit(each, found.count(term));
+            }
+          }
+        }
+        found.clear();
       }
       score(hits);
       return hits;

@@ -1,0 +1,80 @@
+package dev.burnbox.matcher;
+
+import java.util.Arrays;
+
+/**
+ * How often each term of a {@link TermSet} occurred in the texts counted into it with {@link
+ * TermMatcher#count}, and which terms occurred at all, in the order they were first counted: what
+ * scoring a text by its terms needs, without an object per occurrence.
+ *
+ * <p>Reusable: {@link #clear()} costs O(distinct terms counted), not O(terms). Memory: two {@code
+ * int}s per term of the set it was made for. Not thread-safe: one per scan at a time.
+ */
+public final class TermCounts {
+  private final int[] counts;
+  private final int[] found;
+  private int size;
+
+  /** Counts for a set of {@code terms} terms (term ids 0 to {@code terms - 1}), all zero. */
+  public TermCounts(int terms) {
+    this.counts = new int[terms];
+    this.found = new int[terms];
+  }
+
+  /** The number of term ids this can count. */
+  public int capacity() {
+    return counts.length;
+  }
+
+  /**
+   * @throws IllegalArgumentException if this has room for fewer term ids than {@code set} has terms
+   */
+  void checkRoomFor(TermSet set) {
+    if (counts.length < set.size()) {
+      throw new IllegalArgumentException(
+          "counts for " + counts.length + " terms, the matcher has " + set.size());
+    }
+  }
+
+  /** One more occurrence of {@code term}. */
+  void add(int term) {
+    if (counts[term]++ == 0) {
+      found[size++] = term;
+    }
+  }
+
+  /** How many distinct terms were counted. */
+  public int distinct() {
+    return size;
+  }
+
+  /** The {@code i}-th distinct term counted (0 is the first one counted). */
+  public int term(int i) {
+    if (i >= size) {
+      throw new IndexOutOfBoundsException(i);
+    }
+    return found[i];
+  }
+
+  /** How often {@code term} was counted. */
+  public int count(int term) {
+    return counts[term];
+  }
+
+  /** Sets every count back to zero. */
+  public void clear() {
+    for (int i = 0; i < size; i++) {
+      counts[found[i]] = 0;
+    }
+    size = 0;
+  }
+
+  @Override
+  public String toString() {
+    return "TermCounts[distinct="
+        + size
+        + ", found="
+        + Arrays.toString(Arrays.copyOf(found, Math.min(size, 8)))
+        + (size > 8 ? "...]" : "]");
+  }
+}

@@ -13,7 +13,7 @@ package dev.burnbox.server.mime;
  */
 public record MimeLimits(int maxDepth, long maxDecodedBytes, int maxParts) {
   /** The defaults of {@link MimeOptions}: 20 levels, 4 MiB of text and HTML, 500 parts. */
-  public static final MimeLimits DEFAULTS = MimeOptions.defaults().limits();
+  public static final MimeLimits DEFAULTS = MimeOptions.of().limits();
 
   /**
    * @throws IllegalArgumentException if a bound is negative, or {@code maxParts} is zero

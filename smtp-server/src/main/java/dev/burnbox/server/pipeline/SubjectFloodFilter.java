@@ -45,9 +45,6 @@ public final class SubjectFloodFilter {
    * @param ban how long the subject stays banned; positive
    */
   public record Settings(int count, Duration window, Duration ban) {
-    /** The defaults of {@link PipelineOptions}: 200 within 5 minutes ban a subject for an hour. */
-    public static final Settings DEFAULTS = PipelineOptions.defaults().subjectFlood();
-
     /**
      * @throws IllegalArgumentException if a value is out of range
      */

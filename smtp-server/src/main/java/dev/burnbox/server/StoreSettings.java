@@ -102,10 +102,10 @@ public record StoreSettings(
   public StoreSettings {
     Objects.requireNonNull(store, "--store");
     if (snapshot != null && store == StoreKind.REDIS) {
-      throw new IllegalArgumentException("a snapshot file is for the memory store, not Redis");
+      throw new IllegalArgumentException("--snapshot is for the memory store, not --store=redis");
     }
     if (redisPartitions < 1 || redisPartitions > 256) {
-      throw new IllegalArgumentException("redis partitions must be 1 to 256: " + redisPartitions);
+      throw new IllegalArgumentException("--redis-partitions must be 1 to 256: " + redisPartitions);
     }
   }
 

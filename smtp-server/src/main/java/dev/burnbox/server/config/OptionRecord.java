@@ -9,7 +9,7 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
-import java.util.List;
+import java.util.Collection;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
@@ -28,11 +28,12 @@ import picocli.CommandLine.Option;
  * serve}, the embedded service and tests all build settings through the same declarations ({@link
  * #parse}).
  *
- * <p>A value is converted by the option's {@code converter}, else by a public static {@code
- * parse(String)} of its type (or of a list's element type, a blank element giving null, as an empty
- * environment variable does), else as picocli converts it. An option not given takes its {@code
- * defaultValue}; without one, null (zero or false for a primitive). Not thread-safe; use one
- * instance per parse.
+ * <p>Of {@link Option} it reads {@code names}, {@code paramLabel}, {@code defaultValue}, {@code
+ * description}, {@code split}, {@code arity} and {@code converter}. A value is converted by the
+ * option's {@code converter}, else by a public static {@code parse(String)} of its type (or of a
+ * list's element type, a blank element giving null, as an empty environment variable does), else as
+ * picocli converts it. An option not given takes its {@code defaultValue}; without one, null (zero
+ * or false for a primitive). Not thread-safe; use one instance per parse.
  *
  * @param <T> the settings record
  */
@@ -194,8 +195,7 @@ public final class OptionRecord<T extends Record> {
     if (field.getType().isArray()) {
       return field.getType().getComponentType();
     }
-    if (List.class.isAssignableFrom(field.getType())
-        || java.util.Set.class.isAssignableFrom(field.getType())) {
+    if (Collection.class.isAssignableFrom(field.getType())) {
       return (Class<?>) ((ParameterizedType) field.getGenericType()).getActualTypeArguments()[0];
     }
     return field.getType();

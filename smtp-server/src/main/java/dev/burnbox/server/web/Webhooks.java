@@ -138,7 +138,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
       targets = targets == null ? List.of() : targets.stream().filter(Objects::nonNull).toList();
       if (retryFor.isNegative() || timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException(
-            "webhook timeout must be positive, retry-for not negative");
+            "--webhook-timeout must be positive, --webhook-retry-for not negative");
       }
       if (queue < 1) {
         throw new IllegalArgumentException("--webhook-queue must be at least 1: " + queue);

@@ -3,7 +3,7 @@ package dev.burnbox.server;
 import dev.burnbox.server.config.OptionRecord;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
-import dev.burnbox.server.mime.MimeOptions;
+import dev.burnbox.server.mime.MimeSettings;
 import dev.burnbox.server.pipeline.PipelineSettings;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.web.WebLimits;
@@ -55,7 +55,7 @@ public record ServiceSettings(
     @Mixin WebSettings web,
     @Mixin StoreSettings store,
     @Mixin PipelineSettings pipeline,
-    @Mixin MimeOptions mime,
+    @Mixin MimeSettings mime,
     @Mixin Webhooks.Settings webhooks) {
 
   /**

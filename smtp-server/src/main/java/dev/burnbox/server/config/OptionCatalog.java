@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * option's name, default and meaning are written once. The options are the components of the
  * settings records ({@link OptionRecord}): {@code ServiceSettings} and the slices it is made of,
  * each beside the code it configures ({@code IntakeSettings}, {@code WebSettings}, {@code
- * StoreSettings}, {@code PipelineSettings}, {@code MimeOptions}, {@code Webhooks.Settings}).
+ * StoreSettings}, {@code PipelineSettings}, {@code MimeSettings}, {@code Webhooks.Settings}).
  * Derived from them:
  *
  * <ul>

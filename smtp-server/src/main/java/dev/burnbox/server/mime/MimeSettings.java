@@ -7,9 +7,10 @@ import picocli.CommandLine.Option;
 /**
  * The MIME decoder's settings: each component is an option of {@code burnbox serve}, declared here
  * once (see {@link OptionRecord}); {@link #limits()} gives the {@link MimeLimits} the decoder runs
- * with, which {@link #of} checks at construction. Immutable.
+ * with. Immutable; make one with {@link #of}. Guarantees, checked at construction: neither limit is
+ * negative.
  */
-public record MimeOptions(
+public record MimeSettings(
     @Option(
             names = "--mime-max-depth",
             paramLabel = "N",
@@ -32,7 +33,7 @@ public record MimeOptions(
   /**
    * @throws IllegalArgumentException if a limit is negative
    */
-  public MimeOptions {
+  public MimeSettings {
     new MimeLimits(maxDepth, maxDecodedSize, MAX_PARTS);
   }
 
@@ -41,8 +42,8 @@ public record MimeOptions(
    *
    * @throws IllegalArgumentException if an option is unknown or a value invalid
    */
-  public static MimeOptions of(String... options) {
-    return OptionRecord.parse(MimeOptions.class, options);
+  public static MimeSettings of(String... options) {
+    return OptionRecord.parse(MimeSettings.class, options);
   }
 
   /** The decoder's limits these options give. */

@@ -76,7 +76,7 @@ public final class BurnboxService implements AutoCloseable {
             : SpamScanner.fromFile(
                 pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
     SubjectFloodFilter floodFilter =
-        settings.smtp().noFilters() ? null : new SubjectFloodFilter(pipeline.subjectFlood());
+        settings.smtp().noFilters() ? null : new SubjectFloodFilter(pipeline);
     MailDecoder decoder = new MailDecoder(settings.mime().limits());
     this.webhooks =
         new Webhooks(settings.webhooks(), store, decoder, scanner, registry, Clock.systemUTC());

@@ -211,8 +211,8 @@ class ServeCommandTest {
     assertThat(settings.store().inboxCap()).isEqualTo(7);
     assertThat(settings.store().storeMaxBytes()).isEqualTo(64L << 20);
     assertThat(settings.store().ttl()).isEqualTo(Duration.ofMinutes(90));
-    assertThat(settings.pipeline().subjectFlood().count()).isEqualTo(10);
-    assertThat(settings.pipeline().subjectFlood().ban()).isEqualTo(Duration.ofHours(2));
+    assertThat(settings.pipeline().subjectFloodCount()).isEqualTo(10);
+    assertThat(settings.pipeline().subjectFloodBan()).isEqualTo(Duration.ofHours(2));
   }
 
   @Test

@@ -8,14 +8,15 @@ import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.wordlists.SpamModel;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import picocli.CommandLine.Option;
 
 /**
  * The message pipeline's settings (the spam model and verdict, the subject flood ban): each
  * component is an option of {@code burnbox serve}, declared here once (see {@link OptionRecord}).
  * Immutable; make one with {@link #of}. Guarantees, checked at construction: the matcher is known,
- * the spam threshold (when given) is a probability strictly between 0 and 1, the subject flood ban
- * is valid ({@link SubjectFloodFilter.Settings}).
+ * the spam threshold (when given) is a probability strictly between 0 and 1, the subject flood
+ * count is at least 2 and its window and ban are positive (see {@link SubjectFloodFilter}).
  */
 public record PipelineSettings(
     @Option(
@@ -80,7 +81,12 @@ public record PipelineSettings(
    * @throws IllegalArgumentException if a value is invalid (see the type's guarantees)
    */
   public PipelineSettings {
-    new SubjectFloodFilter.Settings(subjectFloodCount, subjectFloodWindow, subjectFloodBan);
+    if (subjectFloodCount < 2) {
+      throw new IllegalArgumentException(
+          "--subject-flood-count must be at least 2: " + subjectFloodCount);
+    }
+    requirePositive(subjectFloodWindow, "--subject-flood-window");
+    requirePositive(subjectFloodBan, "--subject-flood-ban");
     if (!matcher.equals("best")) {
       MatcherKind.fromCliName(matcher);
     }
@@ -98,13 +104,15 @@ public record PipelineSettings(
     return OptionRecord.parse(PipelineSettings.class, options);
   }
 
-  /** The subject flood ban these options describe. */
-  public SubjectFloodFilter.Settings subjectFlood() {
-    return new SubjectFloodFilter.Settings(subjectFloodCount, subjectFloodWindow, subjectFloodBan);
-  }
-
   /** {@code --matcher}: null for {@code best}. */
   public MatcherKind matcherKind() {
     return matcher.equals("best") ? null : MatcherKind.fromCliName(matcher);
+  }
+
+  private static void requirePositive(Duration duration, String option) {
+    Objects.requireNonNull(duration, option);
+    if (duration.isZero() || duration.isNegative()) {
+      throw new IllegalArgumentException(option + " must be positive: " + duration);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package dev.burnbox.server;
 
 import dev.burnbox.server.config.BurnboxVersion;
-import dev.burnbox.server.config.OptionCatalog;
 import java.io.PrintWriter;
 import java.util.Set;
 import picocli.CommandLine;
@@ -19,8 +18,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = BurnboxCli.Version.class,
     description =
-        "Burnbox: a disposable-mail service. With no command (or only options), runs `serve`.",
-    subcommands = {ServeCommand.class, ScanCommand.class, StartupTrainingCommand.class})
+        "Burnbox: a disposable-mail service. With no command (or only options), runs `serve`.")
 public final class BurnboxCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -41,10 +39,11 @@ public final class BurnboxCli implements Runnable {
   }
 
   private static CommandLine commandLine() {
-    CommandLine burnbox =
-        new CommandLine(new BurnboxCli()).setCaseInsensitiveEnumValuesAllowed(true);
-    OptionCatalog.install(burnbox.getSubcommands().get("serve"), System.getenv());
-    return burnbox;
+    return new CommandLine(new BurnboxCli())
+        .addSubcommand("serve", new ServeCommand().commandLine())
+        .addSubcommand(ScanCommand.class)
+        .addSubcommand(StartupTrainingCommand.class)
+        .setCaseInsensitiveEnumValuesAllowed(true);
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreSnapshot;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.IntakePipeline;
+import dev.burnbox.server.pipeline.PipelineSettings;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.pipeline.SubjectFloodFilter;
 import dev.burnbox.server.pipeline.TermsFileWatcher;
@@ -68,34 +69,35 @@ public final class BurnboxService implements AutoCloseable {
     this.storeMetrics = new StoreMetrics(store);
     storeMetrics.bindTo(registry);
 
+    PipelineSettings pipeline = settings.pipeline();
     this.scanner =
-        settings.termsFile() == null
-            ? SpamScanner.withDefaultModel(settings.matcher(), settings.spamThreshold())
+        pipeline.terms() == null
+            ? SpamScanner.withDefaultModel(pipeline.matcherKind(), pipeline.spamThreshold())
             : SpamScanner.fromFile(
-                settings.matcher(), settings.spamThreshold(), settings.termsFile());
+                pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
     SubjectFloodFilter floodFilter =
-        settings.smtp().filtersEnabled() ? new SubjectFloodFilter(settings.subjectFlood()) : null;
-    MailDecoder decoder = new MailDecoder(settings.mimeLimits());
+        settings.smtp().noFilters() ? null : new SubjectFloodFilter(pipeline);
+    MailDecoder decoder = new MailDecoder(settings.mime().limits());
     this.webhooks =
         new Webhooks(settings.webhooks(), store, decoder, scanner, registry, Clock.systemUTC());
-    IntakePipeline pipeline =
+    IntakePipeline intakePipeline =
         new IntakePipeline(
             decoder,
             scanner,
-            settings.spamPolicy(),
+            pipeline.spam(),
             floodFilter,
             store,
-            settings.access().privateDomains(),
+            settings.web().privateDomains(),
             webhooks,
             registry);
-    this.intake = new SmtpIntake(settings.smtp(), pipeline, registry);
+    this.intake = new SmtpIntake(settings.smtp(), settings.bind(), intakePipeline, registry);
     this.web =
         new WebServer(
-            settings.httpBindAddress() == null ? null : settings.httpBindAddress().getHostAddress(),
-            settings.httpPort(),
+            settings.bind() == null ? null : settings.bind().getHostAddress(),
+            settings.web().port(),
             settings.webLimits(),
-            settings.metrics(),
-            settings.access(),
+            settings.web().metrics(),
+            settings.web().access(),
             store,
             decoder,
             scanner,
@@ -107,15 +109,8 @@ public final class BurnboxService implements AutoCloseable {
    * gives an empty store.
    */
   private static InboxStore openStore(ServiceSettings settings) {
-    InboxStore.Builder builder =
-        InboxStore.builder()
-            .redisUrl(settings.redisUrl())
-            .redisPartitions(settings.redisPartitions())
-            .inboxCap(settings.inboxCap())
-            .maxBytes(settings.storeMaxBytes())
-            .ttl(settings.ttl())
-            .stripPlusTags(settings.stripPlusTags());
-    Path snapshot = settings.snapshotFile();
+    InboxStore.Builder builder = settings.store().builder();
+    Path snapshot = settings.store().snapshot();
     if (snapshot == null || !Files.exists(snapshot)) {
       return builder.build();
     }
@@ -148,8 +143,9 @@ public final class BurnboxService implements AutoCloseable {
   }
 
   private void startAll() throws IOException {
-    if (settings.termsFile() != null) {
-      termsWatcher = new TermsFileWatcher(scanner, settings.termsFile(), Duration.ofMillis(500));
+    Path terms = settings.pipeline().terms();
+    if (terms != null) {
+      termsWatcher = new TermsFileWatcher(scanner, terms, Duration.ofMillis(500));
     }
     web.start();
     intake.start();
@@ -159,7 +155,7 @@ public final class BurnboxService implements AutoCloseable {
         scanner.source(),
         scanner.threshold(),
         scanner.matcherKind().cliName(),
-        settings.spamPolicy().name().toLowerCase(Locale.ROOT));
+        settings.pipeline().spam().name().toLowerCase(Locale.ROOT));
     log.info(
         "listening smtp={} http={}{}",
         intake.port(),
@@ -224,15 +220,15 @@ public final class BurnboxService implements AutoCloseable {
     intake.stop(settings.shutdownGrace());
     webhooks.close();
     web.close();
-    if (settings.snapshotFile() != null && !closed) {
+    Path snapshot = settings.store().snapshot();
+    if (snapshot != null && !closed) {
       try {
         long entries = store.stats().messages();
-        int saved = StoreSnapshot.save(store, settings.snapshotFile());
-        log.info(
-            "saved {} messages ({} inbox entries) to {}", saved, entries, settings.snapshotFile());
+        int saved = StoreSnapshot.save(store, snapshot);
+        log.info("saved {} messages ({} inbox entries) to {}", saved, entries, snapshot);
       } catch (IOException | RuntimeException e) {
         snapshotSaveFailed = true;
-        log.error("could not save the snapshot {}", settings.snapshotFile(), e);
+        log.error("could not save the snapshot {}", snapshot, e);
       }
     }
     closed = true;

@@ -29,7 +29,9 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
 
   static MemoryPlan of(ServiceSettings settings) {
     return new MemoryPlan(
-        settings.redisUrl() == null ? settings.storeMaxBytes() : 0,
+        settings.store().store() == StoreSettings.StoreKind.MEMORY
+            ? settings.store().storeMaxBytes()
+            : 0,
         settings.smtp().maxInflightBytes(),
         settings.smtp().maxConnections(),
         Runtime.getRuntime().maxMemory());

@@ -1,14 +1,8 @@
 package dev.burnbox.server;
 
 import dev.burnbox.server.config.OptionCatalog;
-import dev.burnbox.server.mime.MimeOptions;
-import dev.burnbox.server.pipeline.PipelineOptions;
-import dev.burnbox.server.smtp.IntakeOptions;
-import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.web.WebOptions;
-import dev.burnbox.server.web.WebhookOptions;
+import dev.burnbox.server.config.OptionRecord;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -17,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
@@ -25,9 +18,10 @@ import sun.misc.Signal;
  * {@code burnbox serve} (and {@code burnbox} with no arguments): runs the service until SIGTERM or
  * SIGINT, then shuts down gracefully and exits 0. SIGHUP reloads the {@code --terms} file.
  *
- * <p>Its options are declared once each, in one mixin per part of the service; every option can
- * also be set by an environment variable named after it ({@code --smtp-port} is {@code
- * BURNBOX_SMTP_PORT}); an option on the command line wins (see {@link OptionCatalog}).
+ * <p>Its options are the components of {@link ServiceSettings} and its slices, declared once each
+ * beside the code they configure (see {@link OptionRecord}); every option can also be set by an
+ * environment variable named after it ({@code --smtp-port} is {@code BURNBOX_SMTP_PORT}); an option
+ * on the command line wins (see {@link OptionCatalog}).
  */
 @Command(
     name = "serve",
@@ -44,13 +38,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Mixin ServiceOptions service = new ServiceOptions();
-  @Mixin IntakeOptions intake = new IntakeOptions();
-  @Mixin WebOptions web = new WebOptions();
-  @Mixin StoreOptions store = new StoreOptions();
-  @Mixin PipelineOptions pipeline = new PipelineOptions();
-  @Mixin MimeOptions mime = new MimeOptions();
-  @Mixin WebhookOptions webhooks = new WebhookOptions();
+  private final OptionRecord<ServiceSettings> options = new OptionRecord<>(ServiceSettings.class);
 
   @Option(
       names = "--print-settings",
@@ -73,8 +61,9 @@ final class ServeCommand implements Callable<Integer> {
 
   /** The command line of this command, reading defaults from its environment. */
   CommandLine commandLine() {
-    return OptionCatalog.install(
-        new CommandLine(this).setCaseInsensitiveEnumValuesAllowed(true), environment);
+    CommandLine line = new CommandLine(this).setCaseInsensitiveEnumValuesAllowed(true);
+    line.getCommandSpec().addMixin("settings", options.spec());
+    return OptionCatalog.install(line, environment);
   }
 
   @Override
@@ -128,17 +117,7 @@ final class ServeCommand implements Callable<Integer> {
    * @throws IllegalArgumentException if a value is invalid or the values disagree
    */
   ServiceSettings settings() {
-    InetAddress bind = service.bindAddress();
-    ServiceSettings.Builder settings =
-        ServiceSettings.builder()
-            .smtp(intake.applyTo(IntakeSettings.builder()).bindAddress(bind).build())
-            .httpBindAddress(bind)
-            .web(web)
-            .pipeline(pipeline)
-            .mimeLimits(mime.limits())
-            .webhooks(webhooks.settings())
-            .shutdownGrace(service.shutdownGrace);
-    return store.applyTo(settings).build();
+    return options.value();
   }
 
   private static String describe(Exception e) {

@@ -8,10 +8,6 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.server.config.BurnboxVersion;
-import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
-import dev.burnbox.server.pipeline.SubjectFloodFilter;
-import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.SmtpScript;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -50,9 +46,8 @@ class BurnboxServiceTest {
   private BurnboxService start(Consumer<ServiceSettings.Builder> tweak) throws Exception {
     ServiceSettings.Builder settings =
         ServiceSettings.builder()
-            .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
-            .httpPort(0)
-            .shutdownGrace(Duration.ofSeconds(2));
+            .with("--smtp-port=0", "--hostname=burnbox.test", "--http-port=0")
+            .with("--shutdown-grace=2s");
     tweak.accept(settings);
     service = BurnboxService.start(settings.build());
     return service;
@@ -132,7 +127,7 @@ class BurnboxServiceTest {
 
   @Test
   void rejectPolicyAnswers550AndStoresNothing() throws Exception {
-    start(s -> s.spamPolicy(SpamPolicy.REJECT));
+    start(s -> s.with("--spam=reject"));
     assertThatThrownBy(
             () ->
                 send(
@@ -152,7 +147,7 @@ class BurnboxServiceTest {
 
   @Test
   void aMessageTooBigForTheStoreIsRefusedWith552() throws Exception {
-    start(s -> s.storeMaxBytes(16 * 1024));
+    start(s -> s.with("--store-max-bytes=16k"));
     byte[] noise = new byte[96 * 1024];
     new Random(7).nextBytes(noise);
     String incompressible = Base64.getMimeEncoder().encodeToString(noise); // ~3/4 after zstd
@@ -180,7 +175,7 @@ class BurnboxServiceTest {
   @Test
   void editingTheTermFileChangesVerdictsWithoutARestart() throws Exception {
     Path terms = Files.writeString(dir.resolve("terms.txt"), "pineapple\n");
-    start(s -> s.termsFile(terms));
+    start(s -> s.with("--terms=" + terms));
     send("fruit", "pineapple and mango", "gina@any.test");
     assertThat(inbox("gina").getFirst().verdict().terms()).containsExactly("pineapple");
 
@@ -210,15 +205,9 @@ class BurnboxServiceTest {
   void aFloodingSubjectIsBannedForUntrustedClientsOnly() throws Exception {
     start(
         s ->
-            s.smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .hostName("burnbox.test")
-                        .trustedNetworks(NetworkList.parse("127.0.0.1/32"))
-                        .build())
-                .subjectFlood(
-                    new SubjectFloodFilter.Settings(
-                        3, Duration.ofMinutes(5), Duration.ofHours(1))));
+            s.with("--trusted-networks=127.0.0.1/32")
+                .with("--subject-flood-count=3", "--subject-flood-window=5m")
+                .with("--subject-flood-ban=1h"));
     List<String> replies = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       replies.add(sendRaw("127.0.0.2", "Same old offer", "ivan@any.test"));
@@ -234,14 +223,14 @@ class BurnboxServiceTest {
   @Test
   void withASnapshotFileMailSurvivesARestartUnderTheSameIds() throws Exception {
     Path snapshot = dir.resolve("store.snapshot");
-    start(s -> s.snapshotFile(snapshot));
+    start(s -> s.with("--snapshot=" + snapshot));
     send("Keep me", "across the restart", "jane@any.test");
     MessageSummary before = inbox("jane").getFirst();
     byte[] raw = service.store().get(before.id()).orElseThrow().raw();
     service.close();
     assertThat(snapshot).exists();
 
-    start(s -> s.snapshotFile(snapshot));
+    start(s -> s.with("--snapshot=" + snapshot));
     assertThat(inbox("jane")).containsExactly(before);
     assertThat(service.store().get(before.id()).orElseThrow().raw()).isEqualTo(raw);
     assertThat(http("/api/v1/messages/" + before.id().value())).contains("Keep me");
@@ -250,7 +239,7 @@ class BurnboxServiceTest {
   @Test
   void aDamagedSnapshotStartsAnEmptyStoreInsteadOfFailing() throws Exception {
     Path snapshot = Files.writeString(dir.resolve("store.snapshot"), "garbage, not a snapshot");
-    start(s -> s.snapshotFile(snapshot));
+    start(s -> s.with("--snapshot=" + snapshot));
     assertThat(service.store().stats().messages()).isZero();
     send("still works", "hello", "kim@any.test");
     assertThat(inbox("kim")).hasSize(1);

@@ -9,7 +9,6 @@ import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.SpamScanner;
-import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.SmtpScript;
 import dev.burnbox.wordlists.SpamModel;
 import dev.burnbox.wordlists.SpamTerms;
@@ -17,7 +16,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,11 +50,11 @@ class CorpusDeliveryTest {
   static void start() throws IOException {
     service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
-                .httpPort(0)
-                .shutdownGrace(Duration.ofSeconds(2))
-                .build());
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--http-port=0",
+                "--shutdown-grace=2s"));
   }
 
   @AfterAll

@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.ContextInitializer;
-import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
-import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.SmtpScript;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +16,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
@@ -67,20 +63,16 @@ class LogInjectionTest {
     production.doConfigure(LogInjectionTest.class.getResource("/logback.xml"));
     service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .bindAddress(InetAddress.getLoopbackAddress())
-                        .hostName("mx.burnbox.test")
-                        .domains(Set.of("burnbox.test"))
-                        .trustedNetworks(NetworkList.parse("127.0.0.1"))
-                        .maxRecipients(3)
-                        .build())
-                .httpPort(0)
-                .spamPolicy(SpamPolicy.REJECT)
-                .shutdownGrace(Duration.ofSeconds(2))
-                .build());
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--bind=127.0.0.1",
+                "--hostname=mx.burnbox.test",
+                "--domains=burnbox.test",
+                "--trusted-networks=127.0.0.1",
+                "--max-recipients=3",
+                "--http-port=0",
+                "--spam=reject",
+                "--shutdown-grace=2s"));
   }
 
   @AfterEach

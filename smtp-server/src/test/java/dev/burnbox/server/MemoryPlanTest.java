@@ -2,7 +2,6 @@ package dev.burnbox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 class MemoryPlanTest {
@@ -27,9 +26,9 @@ class MemoryPlanTest {
 
   @Test
   void theRedisStoresBudgetIsNotCountedInTheHeap() {
-    ServiceSettings.Builder settings = ServiceSettings.builder().storeMaxBytes(4096 * MIB);
+    ServiceSettings.Builder settings = ServiceSettings.builder().with("--store-max-bytes=4g");
     assertThat(MemoryPlan.of(settings.build()).storeBytes()).isEqualTo(4096 * MIB);
-    assertThat(MemoryPlan.of(settings.redisUrl(URI.create("redis://127.0.0.1:6379")).build()))
+    assertThat(MemoryPlan.of(settings.with("--store=redis").build()))
         .extracting(MemoryPlan::storeBytes)
         .isEqualTo(0L);
   }

@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.RedisServerProcess;
-import dev.burnbox.server.smtp.IntakeSettings;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -57,12 +56,13 @@ class RedisServiceTest {
 
   private BurnboxService startNode() throws Exception {
     return BurnboxService.start(
-        ServiceSettings.builder()
-            .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
-            .httpPort(0)
-            .shutdownGrace(Duration.ofSeconds(2))
-            .redisUrl(redis.url())
-            .build());
+        ServiceSettings.of(
+            "--smtp-port=0",
+            "--hostname=burnbox.test",
+            "--http-port=0",
+            "--shutdown-grace=2s",
+            "--store=redis",
+            "--redis-url=" + redis.url()));
   }
 
   @AfterEach

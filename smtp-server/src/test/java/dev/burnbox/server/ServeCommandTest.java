@@ -7,6 +7,7 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
+import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
 import dev.burnbox.server.web.MetricsEndpoint;
@@ -60,11 +61,11 @@ class ServeCommandTest {
             "BURNBOX_NO_FILTERS", "true",
             "BURNBOX_DOMAINS", "a.test,b.test");
     ServiceSettings settings = parse(environment);
-    assertThat(settings.inboxCap()).isEqualTo(7);
-    assertThat(settings.ttl()).isEqualTo(Duration.ofMinutes(90));
-    assertThat(settings.smtp().filtersEnabled()).isFalse();
+    assertThat(settings.store().inboxCap()).isEqualTo(7);
+    assertThat(settings.store().ttl()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(settings.smtp().noFilters()).isTrue();
     assertThat(settings.smtp().domains()).containsExactlyInAnyOrder("a.test", "b.test");
-    assertThat(parse(environment, "--inbox-cap=9").inboxCap()).isEqualTo(9);
+    assertThat(parse(environment, "--inbox-cap=9").store().inboxCap()).isEqualTo(9);
   }
 
   @Test
@@ -108,14 +109,13 @@ class ServeCommandTest {
   @Test
   void theStoreOptionsDefaultsAreTheStoreLibrarysOwn() {
     ServiceSettings settings = parse();
-    assertThat(settings.inboxCap()).isEqualTo(InboxStore.Builder.DEFAULT_INBOX_CAP);
-    assertThat(settings.storeMaxBytes()).isEqualTo(InboxStore.Builder.DEFAULT_MAX_BYTES);
-    assertThat(settings.ttl()).isEqualTo(InboxStore.Builder.DEFAULT_TTL);
-    assertThat(settings.redisPartitions()).isEqualTo(InboxStore.Builder.DEFAULT_REDIS_PARTITIONS);
+    assertThat(settings.store().inboxCap()).isEqualTo(InboxStore.Builder.DEFAULT_INBOX_CAP);
+    assertThat(settings.store().storeMaxBytes()).isEqualTo(InboxStore.Builder.DEFAULT_MAX_BYTES);
+    assertThat(settings.store().ttl()).isEqualTo(InboxStore.Builder.DEFAULT_TTL);
+    assertThat(settings.store().redisPartitions())
+        .isEqualTo(InboxStore.Builder.DEFAULT_REDIS_PARTITIONS);
     assertThat(ServiceSettings.builder().build())
         .as("the builder starts from the options' defaults")
-        .usingRecursiveComparison()
-        .ignoringFields("smtp.maxInflightBytes")
         .isEqualTo(settings);
   }
 
@@ -131,34 +131,37 @@ class ServeCommandTest {
   void withoutOptionsEverySettingHasItsDocumentedDefault() {
     ServiceSettings settings = parse();
     assertThat(settings.smtp().port()).isEqualTo(2525);
-    assertThat(settings.httpPort()).isEqualTo(8080);
+    assertThat(settings.web().port()).isEqualTo(8080);
     assertThat(settings.smtp().domains()).isEmpty();
     assertThat(settings.smtp().threads()).isEqualTo(ThreadModel.VIRTUAL);
     assertThat(settings.smtp().maxMessageSize()).isEqualTo(10 << 20);
     assertThat(settings.smtp().maxRecipients()).isEqualTo(100);
-    assertThat(settings.smtp().acceptNullSender()).isTrue();
-    assertThat(settings.smtp().filtersEnabled()).isTrue();
-    assertThat(settings.matcher()).isNull();
-    assertThat(settings.termsFile()).isNull();
-    assertThat(settings.spamPolicy()).isEqualTo(SpamPolicy.TAG);
-    assertThat(settings.inboxCap()).isEqualTo(50);
-    assertThat(settings.storeMaxBytes()).isEqualTo(256L << 20);
-    assertThat(settings.ttl()).isEqualTo(Duration.ofHours(24));
-    assertThat(settings.redisUrl()).as("the memory store").isNull();
+    assertThat(settings.smtp().nullSender()).isEqualTo(IntakeSettings.NullSender.ACCEPT);
+    assertThat(settings.smtp().noFilters()).isFalse();
+    assertThat(settings.pipeline().matcherKind()).isNull();
+    assertThat(settings.pipeline().terms()).isNull();
+    assertThat(settings.pipeline().spam()).isEqualTo(SpamPolicy.TAG);
+    assertThat(settings.store().inboxCap()).isEqualTo(50);
+    assertThat(settings.store().storeMaxBytes()).isEqualTo(256L << 20);
+    assertThat(settings.store().ttl()).isEqualTo(Duration.ofHours(24));
+    assertThat(settings.store().store()).isEqualTo(StoreSettings.StoreKind.MEMORY);
   }
 
   @Test
   void storeRedisTakesTheRedisUrlAndMemoryIgnoresIt() {
-    assertThat(parse("--store=redis", "--redis-url=redis://10.0.0.7:6380").redisUrl())
+    assertThat(parse("--store=redis", "--redis-url=redis://10.0.0.7:6380").store().redisUrl())
         .isEqualTo(URI.create("redis://10.0.0.7:6380"));
-    assertThat(parse("--store=redis").redisUrl()).isEqualTo(URI.create("redis://localhost:6379"));
-    assertThat(parse("--store=memory", "--redis-url=redis://10.0.0.7:6380").redisUrl()).isNull();
+    assertThat(parse("--store=redis").store().redisUrl())
+        .isEqualTo(URI.create("redis://localhost:6379"));
+    assertThat(parse("--store=memory", "--redis-url=redis://10.0.0.7:6380").store().store())
+        .isEqualTo(StoreSettings.StoreKind.MEMORY);
     ServiceSettings cluster =
         parse("--store=redis", "--redis-url=redis-cluster://10.0.0.7:7000,10.0.0.8:7000");
-    assertThat(cluster.redisUrl())
+    assertThat(cluster.store().redisUrl())
         .isEqualTo(URI.create("redis-cluster://10.0.0.7:7000,10.0.0.8:7000"));
-    assertThat(cluster.redisPartitions()).isEqualTo(16);
-    assertThat(parse("--store=redis", "--redis-partitions=3").redisPartitions()).isEqualTo(3);
+    assertThat(cluster.store().redisPartitions()).isEqualTo(16);
+    assertThat(parse("--store=redis", "--redis-partitions=3").store().redisPartitions())
+        .isEqualTo(3);
     assertThatThrownBy(() -> parse("--store=redis", "--redis-partitions=300"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("1 to 256");
@@ -194,22 +197,22 @@ class ServeCommandTest {
             "--subject-flood-window=1m",
             "--subject-flood-ban=2h");
     assertThat(settings.smtp().port()).isZero();
-    assertThat(settings.httpPort()).isZero();
+    assertThat(settings.web().port()).isZero();
     assertThat(settings.smtp().domains()).containsExactlyInAnyOrder("a.test", "b.test");
     assertThat(settings.smtp().threads()).isEqualTo(ThreadModel.PLATFORM);
     assertThat(settings.smtp().maxMessageSize()).isEqualTo(1 << 20);
     assertThat(settings.smtp().maxRecipients()).isEqualTo(3);
-    assertThat(settings.smtp().acceptNullSender()).isFalse();
-    assertThat(settings.smtp().filtersEnabled()).isFalse();
-    assertThat(settings.matcher()).isEqualTo(MatcherKind.WU_MANBER);
-    assertThat(settings.termsFile()).isEqualTo(Path.of("/tmp/terms.txt"));
-    assertThat(settings.spamPolicy()).isEqualTo(SpamPolicy.REJECT);
-    assertThat(settings.spamThreshold()).isEqualTo(0.75);
-    assertThat(settings.inboxCap()).isEqualTo(7);
-    assertThat(settings.storeMaxBytes()).isEqualTo(64L << 20);
-    assertThat(settings.ttl()).isEqualTo(Duration.ofMinutes(90));
-    assertThat(settings.subjectFlood().count()).isEqualTo(10);
-    assertThat(settings.subjectFlood().ban()).isEqualTo(Duration.ofHours(2));
+    assertThat(settings.smtp().nullSender()).isEqualTo(IntakeSettings.NullSender.REFUSE);
+    assertThat(settings.smtp().noFilters()).isTrue();
+    assertThat(settings.pipeline().matcherKind()).isEqualTo(MatcherKind.WU_MANBER);
+    assertThat(settings.pipeline().terms()).isEqualTo(Path.of("/tmp/terms.txt"));
+    assertThat(settings.pipeline().spam()).isEqualTo(SpamPolicy.REJECT);
+    assertThat(settings.pipeline().spamThreshold()).isEqualTo(0.75);
+    assertThat(settings.store().inboxCap()).isEqualTo(7);
+    assertThat(settings.store().storeMaxBytes()).isEqualTo(64L << 20);
+    assertThat(settings.store().ttl()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(settings.pipeline().subjectFloodCount()).isEqualTo(10);
+    assertThat(settings.pipeline().subjectFloodBan()).isEqualTo(Duration.ofHours(2));
   }
 
   @Test
@@ -254,7 +257,7 @@ class ServeCommandTest {
     assertThat(settings.webLimits())
         .isEqualTo(
             new WebLimits(2000, 50, Duration.ofSeconds(20), NetworkList.parse("127.0.0.0/8,::1")));
-    assertThat(settings.metrics()).isEqualTo(MetricsEndpoint.webPort());
+    assertThat(settings.web().metrics()).isEqualTo(MetricsEndpoint.webPort());
   }
 
   @Test
@@ -277,12 +280,12 @@ class ServeCommandTest {
 
   @Test
   void metricsPortMovesTheMetricsToLoopbackOrTheGivenAddressOrTurnsThemOff() throws Exception {
-    assertThat(parse("--metrics-port=9100").metrics())
+    assertThat(parse("--metrics-port=9100").web().metrics())
         .isEqualTo(MetricsEndpoint.ownPort(InetAddress.getByName("127.0.0.1"), 9100));
-    assertThat(parse("--metrics-port=0", "--metrics-bind=10.1.2.3").metrics())
+    assertThat(parse("--metrics-port=0", "--metrics-bind=10.1.2.3").web().metrics())
         .isEqualTo(MetricsEndpoint.ownPort(InetAddress.getByName("10.1.2.3"), 0));
-    assertThat(parse("--metrics-port=OFF").metrics()).isEqualTo(MetricsEndpoint.off());
-    assertThat(parse("--metrics-port=web").metrics()).isEqualTo(MetricsEndpoint.webPort());
+    assertThat(parse("--metrics-port=OFF").web().metrics()).isEqualTo(MetricsEndpoint.off());
+    assertThat(parse("--metrics-port=web").web().metrics()).isEqualTo(MetricsEndpoint.webPort());
     assertThatThrownBy(() -> parse("--metrics-bind=10.1.2.3"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--metrics-port N");

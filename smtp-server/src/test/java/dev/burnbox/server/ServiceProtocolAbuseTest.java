@@ -6,19 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.MessageSummary;
-import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
-import dev.burnbox.server.smtp.IntakeSettings;
-import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.SmtpScript;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,22 +37,18 @@ class ServiceProtocolAbuseTest {
   void start() throws IOException {
     service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .bindAddress(InetAddress.getLoopbackAddress())
-                        .hostName("mx.burnbox.test")
-                        .domains(Set.of("burnbox.test"))
-                        .trustedNetworks(NetworkList.parse("127.0.0.1"))
-                        .maxMessageSize(2 << 20)
-                        .maxRecipients(3)
-                        .dataTimeout(Duration.ofMillis(500))
-                        .build())
-                .httpPort(0)
-                .spamPolicy(SpamPolicy.REJECT)
-                .shutdownGrace(Duration.ofSeconds(2))
-                .build());
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--bind=127.0.0.1",
+                "--hostname=mx.burnbox.test",
+                "--domains=burnbox.test",
+                "--trusted-networks=127.0.0.1",
+                "--max-message-size=2m",
+                "--max-recipients=3",
+                "--data-timeout=500ms",
+                "--http-port=0",
+                "--spam=reject",
+                "--shutdown-grace=2s"));
   }
 
   @AfterEach

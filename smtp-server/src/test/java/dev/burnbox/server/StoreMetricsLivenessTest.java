@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.SmtpScript;
 import java.lang.ref.WeakReference;
 import java.net.URI;
@@ -45,20 +44,16 @@ class StoreMetricsLivenessTest {
     Duration ttl = Duration.ofSeconds(3);
     service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .hostName("burnbox.test")
-                        .maxMessageSize(64 * 1024)
-                        .filtersEnabled(false)
-                        .build())
-                .httpPort(0)
-                .inboxCap(2)
-                .storeMaxBytes(2 * 1024 * 1024)
-                .ttl(ttl)
-                .shutdownGrace(Duration.ofSeconds(2))
-                .build());
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--max-message-size=64k",
+                "--no-filters",
+                "--http-port=0",
+                "--inbox-cap=2",
+                "--store-max-bytes=2m",
+                "--ttl=" + ttl.toMillis() + "ms",
+                "--shutdown-grace=2s"));
     collectGarbageUntilWeakReferencesClear();
     assertThat(metrics()).containsEntry("burnbox_store_messages", 0.0);
 

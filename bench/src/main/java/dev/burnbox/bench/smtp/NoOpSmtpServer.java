@@ -35,13 +35,12 @@ public final class NoOpSmtpServer {
     if (kind.equals("intake")) {
       SmtpIntake intake =
           new SmtpIntake(
-              IntakeSettings.builder()
-                  .port(0)
-                  .bindAddress(InetAddress.getLoopbackAddress())
-                  .hostName("noop.bench.test")
-                  .threads(threads)
-                  .maxConnections(maxConnections)
-                  .build(),
+              IntakeSettings.of(
+                  "--smtp-port=0",
+                  "--hostname=noop.bench.test",
+                  "--threads=" + threads,
+                  "--max-connections=" + maxConnections),
+              InetAddress.getLoopbackAddress(),
               (envelope, raw) -> SmtpReply.ok("ok"),
               new SimpleMeterRegistry());
       intake.start();

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,12 +27,9 @@ class SmtpLoadClientTest {
   void start() throws Exception {
     intake =
         new SmtpIntake(
-            IntakeSettings.builder()
-                .port(0)
-                .bindAddress(InetAddress.getLoopbackAddress())
-                .hostName("mx.burnbox.test")
-                .domains(Set.of("burnbox.test"))
-                .build(),
+            IntakeSettings.of(
+                "--smtp-port=0", "--hostname=mx.burnbox.test", "--domains=burnbox.test"),
+            InetAddress.getLoopbackAddress(),
             (envelope, raw) -> {
               received.incrementAndGet();
               return envelope.recipients().getFirst().startsWith("full@")

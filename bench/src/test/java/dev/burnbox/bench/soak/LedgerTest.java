@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.ServiceSettings;
-import dev.burnbox.server.smtp.IntakeSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,16 +31,12 @@ class LedgerTest {
   void start() throws Exception {
     service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(
-                    IntakeSettings.builder()
-                        .port(0)
-                        .bindAddress(InetAddress.getLoopbackAddress())
-                        .hostName("soak.test")
-                        .build())
-                .httpPort(0)
-                .shutdownGrace(Duration.ofSeconds(1))
-                .build());
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--bind=127.0.0.1",
+                "--hostname=soak.test",
+                "--http-port=0",
+                "--shutdown-grace=1s"));
     api = new InboxApiClient(service.httpPort());
   }
 

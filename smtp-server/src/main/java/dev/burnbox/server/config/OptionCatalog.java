@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Help.Column;
@@ -15,10 +16,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Everything derived from the declarations of {@code burnbox serve}'s options (picocli
- * {@code @Option} fields in one mixin per part of the service: {@code IntakeOptions}, {@code
- * PipelineOptions}, {@code MimeOptions}, {@code StoreOptions}, {@code WebOptions}, {@code
- * ServiceOptions}), so that each option's name, default and meaning are written once:
+ * Everything derived from the declarations of {@code burnbox serve}'s options, so that each
+ * option's name, default and meaning are written once. The options are the components of the
+ * settings records ({@link OptionRecord}): {@code ServiceSettings} and the slices it is made of,
+ * each beside the code it configures ({@code IntakeSettings}, {@code WebSettings}, {@code
+ * StoreSettings}, {@code PipelineSettings}, {@code MimeSettings}, {@code Webhooks.Settings}).
+ * Derived from them:
  *
  * <ul>
  *   <li>its environment variable, {@code BURNBOX_} and the option's name in upper case ({@code
@@ -27,8 +30,8 @@ import picocli.CommandLine.Model.OptionSpec;
  *   <li>the option list of {@code --help}, each option with its variable and its default;
  *   <li>{@code --print-settings}: every effective value and where it came from;
  *   <li>the README's option table ({@link #markdownTable}), which a test compares with the README;
- *   <li>the typed settings' defaults: {@link #defaults} parses an empty command line into a mixin,
- *       and each module's settings builder starts from that.
+ *   <li>the typed settings themselves, their defaults included: {@link OptionRecord#parse} reads
+ *       the same declarations.
  * </ul>
  *
  * <p>A default that depends on the machine (the heap, the host name) has no {@code defaultValue}
@@ -44,17 +47,6 @@ public final class OptionCatalog {
   private OptionCatalog() {}
 
   /**
-   * {@code mixin} with every option at its declared default (no command line, no environment).
-   *
-   * @throws CommandLine.ParameterException if a declared default does not parse (a programming
-   *     error, caught by every test that builds settings)
-   */
-  public static <T> T defaults(T mixin) {
-    new CommandLine(mixin).setCaseInsensitiveEnumValuesAllowed(true).parseArgs();
-    return mixin;
-  }
-
-  /**
    * Makes {@code serve} read its defaults from {@code environment} and list its options with their
    * variables and defaults in {@code --help}.
    */
@@ -66,6 +58,11 @@ public final class OptionCatalog {
         .getHelpSectionMap()
         .put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, OptionCatalog::optionList);
     return serve;
+  }
+
+  /** Whether an option of this parameter label holds a secret, which is never shown. */
+  public static boolean isSecret(String paramLabel) {
+    return SECRET_LABELS.contains(paramLabel);
   }
 
   /** The environment variable of {@code option}: {@code --smtp-port} gives BURNBOX_SMTP_PORT. */
@@ -150,7 +147,7 @@ public final class OptionCatalog {
         value = defaultText(option);
         source = "default";
       }
-      if (SECRET_LABELS.contains(option.paramLabel()) && !source.equals("default")) {
+      if (isSecret(option.paramLabel()) && !source.equals("default")) {
         value = "(hidden)";
       }
       if (option.type() == boolean.class && !source.equals("default")) {
@@ -171,7 +168,9 @@ public final class OptionCatalog {
             new Column(left, 2, Column.Overflow.SPAN),
             new Column(width - left, 1, Column.Overflow.WRAP));
     List<OptionSpec> settings = settings(help.commandSpec());
-    for (OptionSpec option : help.commandSpec().options()) {
+    List<OptionSpec> others =
+        help.commandSpec().options().stream().filter(o -> !settings.contains(o)).toList();
+    for (OptionSpec option : Stream.concat(settings.stream(), others.stream()).toList()) {
       String names = String.join(", ", option.names());
       String label = option.arity().max() > 0 ? names + "=" + option.paramLabel() : names;
       String meaning = meaning(option);

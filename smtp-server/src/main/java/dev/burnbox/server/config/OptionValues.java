@@ -7,6 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 
 /**
@@ -104,6 +105,26 @@ public final class OptionValues {
     @Override
     public Long convert(String value) {
       return parseBytes(value);
+    }
+  }
+
+  /** Picocli converter for byte sizes held in an int: above its range, its largest but one. */
+  public static final class IntBytes implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      return (int) Math.min(parseBytes(value), Integer.MAX_VALUE - 1);
+    }
+  }
+
+  /** Picocli converter for bind addresses ({@link #parseAddress}); blank gives null. */
+  public static final class Addresses implements ITypeConverter<InetAddress> {
+    @Override
+    public InetAddress convert(String value) {
+      try {
+        return value.isBlank() ? null : parseAddress(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
   }
 

@@ -2,11 +2,8 @@ package dev.burnbox.server.junit;
 
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.ServiceSettings;
-import dev.burnbox.server.smtp.IntakeSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -69,7 +66,7 @@ public final class BurnboxExtension
 
   /**
    * Changes the settings the service starts with, after the test defaults (for instance {@code s ->
-   * s.inboxCap(5).spamPolicy(SpamPolicy.REJECT)}).
+   * s.with("--inbox-cap=5", "--spam=reject")}: any option of {@code burnbox serve}).
    */
   public BurnboxExtension configure(Consumer<ServiceSettings.Builder> change) {
     this.configuration = this.configuration.andThen(Objects.requireNonNull(change, "change"));
@@ -109,15 +106,8 @@ public final class BurnboxExtension
    */
   public static ServiceSettings.Builder testSettings() {
     return ServiceSettings.builder()
-        .smtp(
-            IntakeSettings.builder()
-                .port(0)
-                .bindAddress(InetAddress.getLoopbackAddress())
-                .hostName("burnbox.test")
-                .build())
-        .httpBindAddress(InetAddress.getLoopbackAddress())
-        .httpPort(0)
-        .shutdownGrace(Duration.ofSeconds(2));
+        .with("--bind=127.0.0.1", "--smtp-port=0", "--http-port=0", "--hostname=burnbox.test")
+        .with("--shutdown-grace=2s");
   }
 
   private void start() {

@@ -12,8 +12,8 @@ package dev.burnbox.server.mime;
  * @param maxParts body parts (leaves and containers) looked at; later parts are ignored
  */
 public record MimeLimits(int maxDepth, long maxDecodedBytes, int maxParts) {
-  /** The defaults of {@link MimeOptions}: 20 levels, 4 MiB of text and HTML, 500 parts. */
-  public static final MimeLimits DEFAULTS = MimeOptions.defaults().limits();
+  /** The defaults of {@link MimeSettings}: 20 levels, 4 MiB of text and HTML, 500 parts. */
+  public static final MimeLimits DEFAULTS = MimeSettings.of().limits();
 
   /**
    * @throws IllegalArgumentException if a bound is negative, or {@code maxParts} is zero

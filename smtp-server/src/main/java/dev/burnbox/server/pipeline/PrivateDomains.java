@@ -99,6 +99,12 @@ public record PrivateDomains(Set<String> domains) {
     return inbox.domain() != null;
   }
 
+  /** The domains, comma-separated, as {@link #parse} reads them. */
+  @Override
+  public String toString() {
+    return String.join(",", domains);
+  }
+
   private static String toAscii(String domain) {
     return IDN.toASCII(domain.strip(), IDN.ALLOW_UNASSIGNED);
   }

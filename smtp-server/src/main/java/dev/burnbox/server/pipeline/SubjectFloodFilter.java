@@ -3,19 +3,19 @@ package dev.burnbox.server.pipeline;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Mailinator's subject flood ban: when about {@code count} messages with the same subject arrive
- * within {@code window}, that subject is banned for {@code ban}. Everything is in memory and ages
- * out: subjects not seen for a window are forgotten, bans lift by themselves.
+ * Mailinator's subject flood ban: when about {@code --subject-flood-count} messages with the same
+ * subject arrive within {@code --subject-flood-window}, that subject is banned for {@code
+ * --subject-flood-ban} (see {@link PipelineSettings}). Everything is in memory and ages out:
+ * subjects not seen for a window are forgotten, bans lift by themselves.
  *
  * <p>Subjects are compared after trimming, collapsing white space and lower-casing ({@link
  * Locale#ROOT}); empty subjects are never counted. Counting uses fixed windows that start at a
- * subject's first sighting, so a burst straddling two windows may need up to twice {@code count}
+ * subject's first sighting, so a burst straddling two windows may need up to twice the count
  * messages to trip the ban: "about N", as Mailinator put it, in exchange for one counter per
  * subject.
  *
@@ -32,33 +32,11 @@ public final class SubjectFloodFilter {
 
   private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
-  private final Settings settings;
+  private final int count;
+  private final long windowNanos;
   private final Ticker ticker;
   private final Cache<String, Window> windows;
   private final Cache<String, Boolean> banned;
-
-  /**
-   * When a subject is banned.
-   *
-   * @param count messages with one subject that trip the ban; at least 2
-   * @param window the time they must arrive within; positive
-   * @param ban how long the subject stays banned; positive
-   */
-  public record Settings(int count, Duration window, Duration ban) {
-    /** The defaults of {@link PipelineOptions}: 200 within 5 minutes ban a subject for an hour. */
-    public static final Settings DEFAULTS = PipelineOptions.defaults().subjectFlood();
-
-    /**
-     * @throws IllegalArgumentException if a value is out of range
-     */
-    public Settings {
-      if (count < 2) {
-        throw new IllegalArgumentException("subject flood count must be at least 2: " + count);
-      }
-      requirePositive(window, "subject flood window");
-      requirePositive(ban, "subject flood ban");
-    }
-  }
 
   /** One subject's current counting window. Guarded by its own monitor. */
   private static final class Window {
@@ -70,25 +48,26 @@ public final class SubjectFloodFilter {
     }
   }
 
-  /** A filter on the system clock. */
-  public SubjectFloodFilter(Settings settings) {
+  /** A filter with the subject flood options of {@code settings}, on the system clock. */
+  public SubjectFloodFilter(PipelineSettings settings) {
     this(settings, Ticker.systemTicker());
   }
 
   /** A filter on {@code ticker}'s clock (tests pass a fake). */
-  public SubjectFloodFilter(Settings settings, Ticker ticker) {
-    this.settings = Objects.requireNonNull(settings, "settings");
+  public SubjectFloodFilter(PipelineSettings settings, Ticker ticker) {
+    this.count = settings.subjectFloodCount();
+    this.windowNanos = settings.subjectFloodWindow().toNanos();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.windows =
         Caffeine.newBuilder()
             .ticker(ticker)
-            .expireAfterAccess(settings.window())
+            .expireAfterAccess(settings.subjectFloodWindow())
             .maximumSize(MAX_TRACKED_SUBJECTS)
             .build();
     this.banned =
         Caffeine.newBuilder()
             .ticker(ticker)
-            .expireAfterWrite(settings.ban())
+            .expireAfterWrite(settings.subjectFloodBan())
             .maximumSize(MAX_BANNED_SUBJECTS)
             .build();
   }
@@ -109,12 +88,12 @@ public final class SubjectFloodFilter {
     Window window = windows.get(key, k -> new Window(now));
     boolean trip;
     synchronized (window) {
-      if (now - window.startNanos >= settings.window().toNanos()) {
+      if (now - window.startNanos >= windowNanos) {
         window.startNanos = now;
         window.seen = 0;
       }
       window.seen++;
-      trip = window.seen >= settings.count();
+      trip = window.seen >= count;
     }
     if (trip) {
       banned.put(key, Boolean.TRUE);
@@ -137,12 +116,5 @@ public final class SubjectFloodFilter {
 
   static String normalize(String subject) {
     return WHITE_SPACE.matcher(subject.strip()).replaceAll(" ").toLowerCase(Locale.ROOT);
-  }
-
-  private static void requirePositive(Duration d, String what) {
-    Objects.requireNonNull(d, what);
-    if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException(what + " must be positive: " + d);
-    }
   }
 }

@@ -76,10 +76,10 @@ final class MessageTransaction implements MessageHandler {
    */
   void from(String from, boolean smtputf8) throws RejectException {
     this.smtputf8 = smtputf8;
-    if (from.isEmpty() && !shared.settings.acceptNullSender()) {
+    if (from.isEmpty() && shared.settings.nullSender() == IntakeSettings.NullSender.REFUSE) {
       throw reject(Refusal.NULL_SENDER, "<>");
     }
-    if (shared.settings.filtersEnabled()
+    if (!shared.settings.noFilters()
         && !client.exempt()
         && !shared.rateFilter.tryAcquire(client.address())) {
       throw reject(Refusal.RATE_LIMITED, from);
@@ -237,7 +237,7 @@ final class MessageTransaction implements MessageHandler {
             session.isTLSStarted());
     SmtpReply reply;
     byte[] raw =
-        shared.settings.traceHeader()
+        !shared.settings.noTraceHeader()
             ? TraceHeader.prepend(
                 content.toByteArray(),
                 envelope,

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 import dev.burnbox.server.config.BurnboxVersion;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -42,7 +43,11 @@ public final class SmtpIntake implements AutoCloseable {
   /** How long {@link #close()} lets in-flight messages finish. */
   public static final Duration DEFAULT_STOP_DEADLINE = Duration.ofSeconds(10);
 
+  /** The listen backlog: SubEtha's 50 stalls bursts of connects. */
+  private static final int BACKLOG = 1024;
+
   private final IntakeSettings settings;
+  private final InetAddress bindAddress;
   private final MessageAcceptor acceptor;
   private final MeterRegistry registry;
   private volatile SMTPServer server;
@@ -55,12 +60,18 @@ public final class SmtpIntake implements AutoCloseable {
   private boolean stopped;
 
   /**
-   * @param settings what to listen on and which limits to apply
+   * @param settings the port to listen on and which limits to apply
+   * @param bindAddress the address to listen on; null for every interface
    * @param acceptor receives each message; must be thread-safe
    * @param registry where the meters go
    */
-  public SmtpIntake(IntakeSettings settings, MessageAcceptor acceptor, MeterRegistry registry) {
+  public SmtpIntake(
+      IntakeSettings settings,
+      InetAddress bindAddress,
+      MessageAcceptor acceptor,
+      MeterRegistry registry) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.bindAddress = bindAddress;
     this.acceptor = Objects.requireNonNull(acceptor, "acceptor");
     this.registry = Objects.requireNonNull(registry, "registry");
   }
@@ -97,10 +108,10 @@ public final class SmtpIntake implements AutoCloseable {
         settings.maxConnections() + Math.max(16, settings.maxConnections() / 10);
     SMTPServer built =
         SMTPServer.port(settings.port())
-            .bindAddress(Optional.ofNullable(settings.bindAddress()))
+            .bindAddress(Optional.ofNullable(bindAddress))
             .hostName(settings.hostName())
             .softwareName("Burnbox " + BurnboxVersion.current())
-            .backlog(settings.backlog())
+            .backlog(BACKLOG)
             .serverSocketFactory(ReplyBatchingServerSocket::new) // one write per pipelined group
             .messageHandlerFactory(transactions)
             .executorService(sessions)

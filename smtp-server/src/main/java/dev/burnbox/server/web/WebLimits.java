@@ -45,10 +45,10 @@ public record WebLimits(
   }
 
   /**
-   * The defaults ({@link WebOptions}), with {@code trustedNetworks} exempt from the per-address
+   * The defaults ({@link WebSettings}), with {@code trustedNetworks} exempt from the per-address
    * limit.
    */
   public static WebLimits defaults(NetworkList trustedNetworks) {
-    return WebOptions.defaults().limits(trustedNetworks);
+    return WebSettings.of().limits(trustedNetworks);
   }
 }

@@ -242,7 +242,7 @@ public final class WebServer implements AutoCloseable {
 
   /** The defaults of {@link WebLimits}, loopback trusted as on the SMTP side. */
   private static WebLimits defaultLimits() {
-    return WebLimits.defaults(IntakeSettings.defaultTrustedNetworks());
+    return WebLimits.defaults(IntakeSettings.defaults().trustedNetworks());
   }
 
   /** Starts listening: the web port, then the metrics port if the metrics have one. */

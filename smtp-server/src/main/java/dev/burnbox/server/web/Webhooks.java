@@ -6,6 +6,9 @@ import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.config.BurnboxVersion;
+import dev.burnbox.server.config.OptionRecord;
+import dev.burnbox.server.config.OptionValues;
+import dev.burnbox.server.config.WhenUnset;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.mime.MailLinks;
 import dev.burnbox.server.pipeline.DeliveryListener;
@@ -45,6 +48,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Option;
 
 /**
  * Posts a JSON summary of each message this node delivered to every {@code --webhook} whose scope
@@ -77,29 +81,82 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   private static final Duration LONGEST_RETRY = Duration.ofMinutes(5);
 
   /**
-   * The webhooks' settings.
-   *
-   * @param targets where to post; empty turns webhooks off
-   * @param secret the HMAC key, or null to send unsigned posts
-   * @param retryFor how long a failing post is retried
-   * @param timeout how long one attempt waits for the answer
-   * @param queue how many posts are held at once
+   * The webhooks' settings: each component is an option of {@code burnbox serve}, declared here
+   * once (see {@link OptionRecord}); make them with {@link #of}. Guarantees, checked at
+   * construction: the timeout is positive, the retry period not negative, the queue at least 1. The
+   * secret (the HMAC key; null sends unsigned posts) is never shown by {@link #toString()}.
    */
   public record Settings(
-      List<WebhookTarget> targets, byte[] secret, Duration retryFor, Duration timeout, int queue) {
+      @Option(
+              names = "--webhook",
+              paramLabel = "[SCOPE=]URL",
+              split = "\\s+",
+              description =
+                  "POST a JSON summary of each message delivered (id, inbox, address, sender, subject,"
+                      + " time, spam verdict, links) to URL; repeatable (whitespace-separated in the"
+                      + " variable). SCOPE limits it to a domain (`ci.example.test=https://...`) or an"
+                      + " address glob (`signup-*@example.test=https://...`); see [Webhooks](#webhooks)")
+          @WhenUnset("none")
+          List<WebhookTarget> targets,
+      @Option(
+              names = "--webhook-secret",
+              paramLabel = "SECRET",
+              description =
+                  "key of the HMAC-SHA256 signature sent with each post (`X-Burnbox-Signature:"
+                      + " t=UNIX-SECONDS,v1=HEX` over `t.BODY`)")
+          @WhenUnset("posts are not signed")
+          String secret,
+      @Option(
+              names = "--webhook-retry-for",
+              paramLabel = "DURATION",
+              defaultValue = "10m",
+              converter = OptionValues.Durations.class,
+              description =
+                  "how long a post that fails (no answer within `--webhook-timeout`, or not 2xx) is"
+                      + " retried, with exponential backoff from 1 s to 5 min, before it is given up")
+          Duration retryFor,
+      @Option(
+              names = "--webhook-timeout",
+              paramLabel = "DURATION",
+              defaultValue = "10s",
+              converter = OptionValues.Durations.class,
+              description = "time a receiver has to answer one post")
+          Duration timeout,
+      @Option(
+              names = "--webhook-queue",
+              paramLabel = "N",
+              defaultValue = "1000",
+              description =
+                  "posts held at once (waiting, in flight or to be retried), for all URLs together; when"
+                      + " full, new ones are dropped and counted, never slowing SMTP")
+          int queue) {
     /**
-     * @throws IllegalArgumentException if a duration is not positive or the queue is below 1
+     * @throws IllegalArgumentException if a value is out of range
      */
     public Settings {
-      targets = List.copyOf(targets);
-      secret = secret == null ? null : secret.clone();
+      targets = targets == null ? List.of() : targets.stream().filter(Objects::nonNull).toList();
       if (retryFor.isNegative() || timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException(
-            "webhook timeout must be positive, retry-for not negative");
+            "--webhook-timeout must be positive, --webhook-retry-for not negative");
       }
       if (queue < 1) {
         throw new IllegalArgumentException("--webhook-queue must be at least 1: " + queue);
       }
+    }
+
+    /**
+     * These options given, every other at its default.
+     *
+     * @throws IllegalArgumentException if an option is unknown or a value invalid
+     */
+    public static Settings of(String... options) {
+      return OptionRecord.parse(Settings.class, options);
+    }
+
+    /** Hides the secret. */
+    @Override
+    public String toString() {
+      return OptionRecord.describe(this);
     }
   }
 
@@ -137,6 +194,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   }
 
   private final Settings settings;
+  private final byte[] secret; // the HMAC key, or null
   private final List<Target> targets;
   private final InboxStore store;
   private final MailDecoder decoder;
@@ -168,6 +226,10 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
       MeterRegistry registry,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.secret =
+        settings.secret() == null || settings.secret().isEmpty()
+            ? null
+            : settings.secret().getBytes(StandardCharsets.UTF_8);
     this.targets =
         settings.targets().stream().map(t -> new Target(t, new Semaphore(PER_URL))).toList();
     this.store = Objects.requireNonNull(store, "store");
@@ -312,8 +374,8 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
               .header("X-Burnbox-Delivery", post.deliveryId())
               .header("X-Burnbox-Attempt", Integer.toString(attempt))
               .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-      if (settings.secret() != null) {
-        request.header("X-Burnbox-Signature", signature(settings.secret(), seconds, body));
+      if (secret != null) {
+        request.header("X-Burnbox-Signature", signature(secret, seconds, body));
       }
       HttpResponse<Void> response =
           http.send(request.build(), HttpResponse.BodyHandlers.discarding());

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BurnboxExtensionPerTestTest {
   @RegisterExtension
-  final BurnboxExtension burnbox = BurnboxExtension.perTest().configure(s -> s.inboxCap(2));
+  final BurnboxExtension burnbox =
+      BurnboxExtension.perTest().configure(s -> s.with("--inbox-cap=2"));
 
   @Test
   @Order(1)

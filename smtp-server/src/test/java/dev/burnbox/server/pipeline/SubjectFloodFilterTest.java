@@ -13,7 +13,9 @@ class SubjectFloodFilterTest {
   private final Ticker ticker = nanos::get;
   private final SubjectFloodFilter filter =
       new SubjectFloodFilter(
-          new SubjectFloodFilter.Settings(3, Duration.ofMinutes(10), Duration.ofHours(1)), ticker);
+          PipelineSettings.of(
+              "--subject-flood-count=3", "--subject-flood-window=10m", "--subject-flood-ban=1h"),
+          ticker);
 
   private void advance(Duration d) {
     nanos.addAndGet(d.toNanos());
@@ -64,11 +66,14 @@ class SubjectFloodFilterTest {
 
   @Test
   void settingsOutOfRangeAreRejected() {
-    assertThatThrownBy(
-            () -> new SubjectFloodFilter.Settings(1, Duration.ofMinutes(1), Duration.ofMinutes(1)))
-        .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () -> new SubjectFloodFilter.Settings(5, Duration.ZERO, Duration.ofMinutes(1)))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PipelineSettings.of("--subject-flood-count=1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--subject-flood-count");
+    assertThatThrownBy(() -> PipelineSettings.of("--subject-flood-window=0s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--subject-flood-window");
+    assertThatThrownBy(() -> PipelineSettings.of("--subject-flood-ban=0s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--subject-flood-ban");
   }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.net.InetAddresses;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class IntakeSettingsTest {
@@ -14,7 +12,6 @@ class IntakeSettingsTest {
   void defaultsAreTheDocumentedOnes() {
     IntakeSettings defaults = IntakeSettings.defaults();
     assertThat(defaults.port()).isEqualTo(2525);
-    assertThat(defaults.bindAddress()).isNull();
     assertThat(defaults.hostName()).isNotBlank();
     assertThat(defaults.domains()).isEmpty();
     assertThat(defaults.threads()).isEqualTo(ThreadModel.VIRTUAL);
@@ -25,19 +22,19 @@ class IntakeSettingsTest {
     assertThat(defaults.commandTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(defaults.dataTimeout()).isEqualTo(Duration.ofSeconds(120));
     assertThat(defaults.maxLineLength()).isEqualTo(8192);
-    assertThat(defaults.acceptNullSender()).isTrue();
+    assertThat(defaults.nullSender()).isEqualTo(IntakeSettings.NullSender.ACCEPT);
     assertThat(defaults.trustedNetworks().contains(InetAddresses.forString("127.3.4.5"))).isTrue();
     assertThat(defaults.trustedNetworks().contains(InetAddresses.forString("::1"))).isTrue();
     assertThat(defaults.trustedNetworks().contains(InetAddresses.forString("10.0.0.1"))).isFalse();
     assertThat(defaults.perIpMessageRate()).isEqualTo(120);
-    assertThat(defaults.filtersEnabled()).isTrue();
+    assertThat(defaults.noFilters()).isFalse();
     assertThat(defaults.tlsKeystore()).isNull();
-    assertThat(defaults.backlog()).isEqualTo(1024);
+    assertThat(defaults.noTraceHeader()).isFalse();
   }
 
   @Test
   void lowerCasesDomainsAndServesEveryDomainWhenEmpty() {
-    IntakeSettings settings = IntakeSettings.builder().domains(Set.of(" Burnbox.TEST ")).build();
+    IntakeSettings settings = IntakeSettings.of("--domains= Burnbox.TEST ");
     assertThat(settings.domains()).containsExactly("burnbox.test");
     assertThat(settings.serves("BURNBOX.test")).isTrue();
     assertThat(settings.serves("other.test")).isFalse();
@@ -46,43 +43,44 @@ class IntakeSettingsTest {
 
   @Test
   void matchesInternationalizedDomainsInEitherForm() {
-    IntakeSettings settings = IntakeSettings.builder().domains(Set.of("Bücher.Test")).build();
+    IntakeSettings settings = IntakeSettings.of("--domains=Bücher.Test");
     assertThat(settings.domains()).containsExactly("xn--bcher-kva.test");
     assertThat(settings.serves("BÜCHER.test")).isTrue();
     assertThat(settings.serves("xn--bcher-kva.test.")).isTrue();
   }
 
   @Test
-  void rebuildsFromItself() {
-    IntakeSettings settings =
-        IntakeSettings.builder().hostName("mx.test").port(25).maxRecipients(7).build();
-    assertThat(settings.toBuilder().build()).isEqualTo(settings);
+  void theSameOptionsGiveEqualSettingsAndALaterOptionWins() {
+    IntakeSettings settings = IntakeSettings.of("--hostname=mx.test", "--smtp-port=25");
+    assertThat(IntakeSettings.of("--smtp-port=1", "--hostname=mx.test", "--smtp-port=25"))
+        .isEqualTo(settings);
+    assertThat(settings.port()).isEqualTo(25);
+    assertThat(settings.hostName()).isEqualTo("mx.test");
   }
 
   @Test
   void hidesTheKeystorePassword() {
     IntakeSettings settings =
-        IntakeSettings.builder()
-            .tlsKeystore(Path.of("keys.p12"))
-            .tlsKeystorePassword("hunter2")
-            .build();
+        IntakeSettings.of("--tls-keystore=keys.p12", "--tls-keystore-password=hunter2");
     assertThat(settings.toString()).contains("keys.p12").doesNotContain("hunter2");
   }
 
   @Test
   void rejectsValuesOutOfRange() {
-    assertThatThrownBy(() -> IntakeSettings.builder().port(70000).build())
+    assertThatThrownBy(() -> IntakeSettings.of("--smtp-port=70000"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("port");
-    assertThatThrownBy(() -> IntakeSettings.builder().maxMessageSize(0).build())
-        .hasMessageContaining("maxMessageSize");
-    assertThatThrownBy(() -> IntakeSettings.builder().commandTimeout(Duration.ZERO).build())
-        .hasMessageContaining("commandTimeout");
-    assertThatThrownBy(() -> IntakeSettings.builder().perIpMessageRate(-1).build())
-        .hasMessageContaining("perIpMessageRate");
-    assertThatThrownBy(() -> IntakeSettings.builder().domains(Set.of(" ")).build())
-        .hasMessageContaining("domain");
-    assertThatThrownBy(() -> IntakeSettings.builder().hostName("two words").build())
-        .hasMessageContaining("hostName");
+        .hasMessageContaining("--smtp-port");
+    assertThatThrownBy(() -> IntakeSettings.of("--max-message-size=0"))
+        .hasMessageContaining("--max-message-size");
+    assertThatThrownBy(() -> IntakeSettings.of("--command-timeout=0s"))
+        .hasMessageContaining("--command-timeout");
+    assertThatThrownBy(() -> IntakeSettings.of("--per-ip-rate=-1"))
+        .hasMessageContaining("--per-ip-rate");
+    assertThatThrownBy(() -> IntakeSettings.of("--hostname=two words"))
+        .hasMessageContaining("--hostname");
+    assertThatThrownBy(() -> IntakeSettings.of("--threads=fibres"))
+        .hasMessageContaining("--threads");
+    assertThatThrownBy(() -> IntakeSettings.of("--no-such-option"))
+        .hasMessageContaining("--no-such-option");
   }
 }

@@ -16,6 +16,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,13 +39,15 @@ class SmtpAuthTest {
     TestIntakes.stop(intake);
   }
 
-  private int start(IntakeSettings.Builder settings) {
-    intake = TestIntakes.start(settings.build(), acceptor, registry);
+  private int start(IntakeSettings settings) {
+    intake = TestIntakes.start(settings, acceptor, registry);
     return intake.port();
   }
 
-  private static IntakeSettings.Builder settings(SmtpAuth auth) {
-    return TestIntakes.settings(ThreadModel.VIRTUAL).auth(auth);
+  private static IntakeSettings settings(SmtpAuth auth, String... options) {
+    return TestIntakes.settings(
+        ThreadModel.VIRTUAL,
+        Stream.concat(Stream.of("--smtp-auth=" + auth), Stream.of(options)).toArray(String[]::new));
   }
 
   private Path credentials(String... userPasswords) throws IOException {
@@ -101,7 +104,7 @@ class SmtpAuthTest {
 
   @Test
   void insecureOffersAuthToStrangersOnPlainConnections() throws Exception {
-    int port = start(settings(SmtpAuth.ACCEPT_ANY).authOnPlainConnections(true));
+    int port = start(settings(SmtpAuth.ACCEPT_ANY, "--smtp-auth-insecure"));
     try (SmtpScript stranger = SmtpScript.connect(port, STRANGER)) {
       stranger.expect("220");
       assertThat(stranger.send("EHLO client.test")).contains("AUTH PLAIN LOGIN");
@@ -191,7 +194,7 @@ class SmtpAuthTest {
   @Test
   void aVerifiedClientIsExemptFromThePerIpRateAndAnAcceptedOneIsNot() throws Exception {
     Path file = credentials("alice", "s3cret");
-    int port = start(settings(new SmtpAuth(SmtpAuth.Mode.CREDENTIALS, file)).perIpMessageRate(1));
+    int port = start(settings(new SmtpAuth(SmtpAuth.Mode.CREDENTIALS, file), "--per-ip-rate=1"));
     try (SmtpScript stranger = SmtpScript.ehlo(port, STRANGER)) {
       stranger.startTls();
       stranger.expectAfter("EHLO client.test", "250");
@@ -202,7 +205,7 @@ class SmtpAuthTest {
       }
     }
     TestIntakes.stop(intake);
-    port = start(settings(SmtpAuth.ACCEPT_ANY).perIpMessageRate(1));
+    port = start(settings(SmtpAuth.ACCEPT_ANY, "--per-ip-rate=1"));
     try (SmtpScript stranger = SmtpScript.ehlo(port, STRANGER)) {
       stranger.startTls();
       stranger.expectAfter("EHLO client.test", "250");

@@ -45,10 +45,8 @@ class SmtpIntakeAbuseTest {
   void start() {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .maxMessageSize(4 << 20)
-                .maxRecipients(3)
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL, "--max-message-size=" + (4 << 20), "--max-recipients=3"),
             acceptor,
             registry);
   }

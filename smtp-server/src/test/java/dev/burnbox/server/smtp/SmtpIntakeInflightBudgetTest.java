@@ -35,11 +35,11 @@ class SmtpIntakeInflightBudgetTest {
   private void start() {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .maxMessageSize(BUDGET)
-                .maxInflightBytes(BUDGET)
-                .maxLineLength(BUDGET)
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL,
+                "--max-message-size=" + BUDGET,
+                "--max-inflight-bytes=" + BUDGET,
+                "--max-line-length=" + BUDGET),
             acceptor,
             registry);
   }
@@ -128,11 +128,11 @@ class SmtpIntakeInflightBudgetTest {
     assertThat(
             org.assertj.core.api.Assertions.catchThrowable(
                 () ->
-                    TestIntakes.settings(ThreadModel.VIRTUAL)
-                        .maxMessageSize(BUDGET)
-                        .maxInflightBytes(BUDGET - 1)
-                        .build()))
+                    TestIntakes.settings(
+                        ThreadModel.VIRTUAL,
+                        "--max-message-size=" + BUDGET,
+                        "--max-inflight-bytes=" + (BUDGET - 1))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxInflightBytes");
+        .hasMessageContaining("--max-inflight-bytes");
   }
 }

@@ -27,9 +27,7 @@ class SmtpIntakeJakartaMailTest {
   }
 
   private Session mailSession(ThreadModel threads, boolean requireTls) {
-    intake =
-        TestIntakes.start(
-            TestIntakes.settings(threads).build(), acceptor, new SimpleMeterRegistry());
+    intake = TestIntakes.start(TestIntakes.settings(threads), acceptor, new SimpleMeterRegistry());
     Properties properties = new Properties();
     properties.put("mail.smtp.host", "127.0.0.1");
     properties.put("mail.smtp.port", String.valueOf(intake.port()));

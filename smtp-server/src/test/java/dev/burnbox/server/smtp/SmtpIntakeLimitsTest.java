@@ -46,7 +46,7 @@ class SmtpIntakeLimitsTest {
   @EnumSource(ThreadModel.class)
   void refusesConnectionsBeyondThePerIpLimitForUntrustedClientsOnly(ThreadModel threads)
       throws IOException {
-    start(TestIntakes.settings(threads).maxConnectionsPerIp(2).build());
+    start(TestIntakes.settings(threads, "--max-connections-per-ip=2"));
     connect("127.0.0.2").expect("220");
     connect("127.0.0.2").expect("220");
     SmtpScript third = connect("127.0.0.2");
@@ -62,7 +62,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void freesAPerIpSlotWhenASessionEnds(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).maxConnectionsPerIp(1).build());
+    start(TestIntakes.settings(threads, "--max-connections-per-ip=1"));
     SmtpScript first = connect("127.0.0.2");
     first.expect("220");
     first.send("QUIT");
@@ -74,7 +74,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void refusesConnectionsBeyondTheTotalLimit(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).maxConnections(2).build());
+    start(TestIntakes.settings(threads, "--max-connections=2"));
     connect("127.0.0.1").expect("220");
     connect("127.0.0.2").expect("220");
     SmtpScript third = connect("127.0.0.1");
@@ -86,7 +86,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void limitsTheMessageRateOfUntrustedClients(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).perIpMessageRate(2).build());
+    start(TestIntakes.settings(threads, "--per-ip-rate=2"));
     SmtpScript stranger = SmtpScript.ehlo(intake.port(), "127.0.0.2");
     open.add(stranger);
     for (int i = 0; i < 2; i++) {
@@ -110,7 +110,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void disabledFiltersLetEveryClientSendAtWill(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).perIpMessageRate(1).filtersEnabled(false).build());
+    start(TestIntakes.settings(threads, "--per-ip-rate=1", "--no-filters"));
     SmtpScript stranger = SmtpScript.ehlo(intake.port(), "127.0.0.2");
     open.add(stranger);
     for (int i = 0; i < 5; i++) {
@@ -122,7 +122,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void refusesTheNullSenderWhenConfigured(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).acceptNullSender(false).build());
+    start(TestIntakes.settings(threads, "--null-sender=refuse"));
     SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.1");
     open.add(smtp);
     assertThat(smtp.send("MAIL FROM:<>")).startsWith("550 5.7.1");
@@ -133,7 +133,7 @@ class SmtpIntakeLimitsTest {
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void marksUntrustedClientsInTheEnvelope(ThreadModel threads) throws IOException {
-    start(TestIntakes.settings(threads).build());
+    start(TestIntakes.settings(threads));
     SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.9");
     open.add(smtp);
     smtp.send("MAIL FROM:<s@example.org>");

@@ -23,7 +23,7 @@ class SmtpIntakePoolTest {
   void aConnectionBeyondThePoolIsGreetedOnlyWhenASessionEnds() throws Exception {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.POOL).poolThreads(1).build(),
+            TestIntakes.settings(ThreadModel.POOL, "--pool-threads=1"),
             acceptor,
             new SimpleMeterRegistry());
     try (SmtpScript first = SmtpScript.ehlo(intake.port(), "127.0.0.1");

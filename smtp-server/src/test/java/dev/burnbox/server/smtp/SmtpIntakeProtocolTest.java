@@ -30,11 +30,8 @@ class SmtpIntakeProtocolTest {
   void start() {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(threads)
-                .maxMessageSize(1000)
-                .maxRecipients(3)
-                .maxLineLength(200)
-                .build(),
+            TestIntakes.settings(
+                threads, "--max-message-size=1000", "--max-recipients=3", "--max-line-length=200"),
             acceptor,
             registry);
   }
@@ -412,7 +409,10 @@ class SmtpIntakeProtocolTest {
     TestIntakes.stop(intake);
     intake =
         TestIntakes.start(
-            TestIntakes.settings(threads).commandTimeout(command).dataTimeout(data).build(),
+            TestIntakes.settings(
+                threads,
+                "--command-timeout=" + command.toMillis() + "ms",
+                "--data-timeout=" + data.toMillis() + "ms"),
             acceptor,
             registry);
   }
@@ -442,7 +442,7 @@ class SmtpIntakeProtocolTest {
         (envelope, raw) -> {
           throw new IllegalStateException("store on fire");
         };
-    SmtpIntake other = TestIntakes.start(TestIntakes.settings(threads).build(), failing, registry);
+    SmtpIntake other = TestIntakes.start(TestIntakes.settings(threads), failing, registry);
     try (SmtpScript smtp = SmtpScript.ehlo(other.port(), "127.0.0.1")) {
       smtp.send("MAIL FROM:<s@example.org>");
       smtp.send("RCPT TO:<a@burnbox.test>");

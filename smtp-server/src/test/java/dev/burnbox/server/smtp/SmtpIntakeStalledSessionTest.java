@@ -36,10 +36,10 @@ class SmtpIntakeStalledSessionTest {
   private void start(MessageAcceptor acceptor) {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .commandTimeout(TIMEOUT)
-                .dataTimeout(TIMEOUT)
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL,
+                "--command-timeout=" + TIMEOUT.toMillis() + "ms",
+                "--data-timeout=" + TIMEOUT.toMillis() + "ms"),
             acceptor,
             registry);
   }

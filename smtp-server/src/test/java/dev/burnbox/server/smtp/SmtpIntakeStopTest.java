@@ -49,8 +49,7 @@ class SmtpIntakeStopTest {
   @EnumSource(ThreadModel.class)
   void letsAMessageInFlightFinishWhileRefusingNewConnections(ThreadModel threads) throws Exception {
     HoldingAcceptor acceptor = new HoldingAcceptor();
-    SmtpIntake intake =
-        TestIntakes.start(TestIntakes.settings(threads).build(), acceptor, registry);
+    SmtpIntake intake = TestIntakes.start(TestIntakes.settings(threads), acceptor, registry);
     try (SmtpScript smtp = messageInFlight(intake)) {
       assertThat(acceptor.arrived.await(5, TimeUnit.SECONDS)).isTrue();
       CompletableFuture<Void> stopping =
@@ -76,8 +75,7 @@ class SmtpIntakeStopTest {
   @EnumSource(ThreadModel.class)
   void forcesSessionsClosedAtTheDeadline(ThreadModel threads) throws Exception {
     HoldingAcceptor acceptor = new HoldingAcceptor();
-    SmtpIntake intake =
-        TestIntakes.start(TestIntakes.settings(threads).build(), acceptor, registry);
+    SmtpIntake intake = TestIntakes.start(TestIntakes.settings(threads), acceptor, registry);
     try (SmtpScript idle = SmtpScript.ehlo(intake.port(), "127.0.0.1");
         SmtpScript stuck = messageInFlight(intake)) {
       assertThat(acceptor.arrived.await(5, TimeUnit.SECONDS)).isTrue();
@@ -96,15 +94,15 @@ class SmtpIntakeStopTest {
     try (ServerSocket taken = new ServerSocket(0)) {
       SmtpIntake intake =
           new SmtpIntake(
-              TestIntakes.settings(threads).port(taken.getLocalPort()).bindAddress(null).build(),
+              TestIntakes.settings(threads, "--smtp-port=" + taken.getLocalPort()),
+              null, // every interface, where the port is taken
               new RecordingAcceptor(),
               registry);
       assertThatThrownBy(intake::start).isInstanceOf(IOException.class);
       intake.close();
     }
     try (SmtpIntake intake =
-        TestIntakes.start(
-            TestIntakes.settings(threads).build(), new RecordingAcceptor(), registry)) {
+        TestIntakes.start(TestIntakes.settings(threads), new RecordingAcceptor(), registry)) {
       assertThat(intake.port()).isPositive();
       assertThatThrownBy(intake::start).isInstanceOf(IllegalStateException.class);
     }

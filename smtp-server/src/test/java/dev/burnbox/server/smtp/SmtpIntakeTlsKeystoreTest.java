@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -38,10 +39,10 @@ class SmtpIntakeTlsKeystoreTest {
     Path file = keystore("mail.from-file.test", "s3cret");
     try (SmtpIntake intake =
             TestIntakes.start(
-                TestIntakes.settings(ThreadModel.VIRTUAL)
-                    .tlsKeystore(file)
-                    .tlsKeystorePassword("s3cret")
-                    .build(),
+                TestIntakes.settings(
+                    ThreadModel.VIRTUAL,
+                    "--tls-keystore=" + file,
+                    "--tls-keystore-password=s3cret"),
                 new RecordingAcceptor(),
                 new SimpleMeterRegistry());
         SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.1")) {
@@ -58,10 +59,9 @@ class SmtpIntakeTlsKeystoreTest {
     Path file = keystore("mail.from-file.test", "s3cret");
     SmtpIntake intake =
         new SmtpIntake(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .tlsKeystore(file)
-                .tlsKeystorePassword("wrong")
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL, "--tls-keystore=" + file, "--tls-keystore-password=wrong"),
+            InetAddress.getLoopbackAddress(),
             new RecordingAcceptor(),
             new SimpleMeterRegistry());
     assertThatThrownBy(intake::start)

@@ -16,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -102,13 +101,13 @@ class SmtpSessionFuzzTest {
   static void startIntake() {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .maxMessageSize(16 << 10)
-                .maxRecipients(3)
-                .maxLineLength(512)
-                .commandTimeout(Duration.ofSeconds(5))
-                .dataTimeout(Duration.ofSeconds(5))
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL,
+                "--max-message-size=" + (16 << 10),
+                "--max-recipients=3",
+                "--max-line-length=512",
+                "--command-timeout=5s",
+                "--data-timeout=5s"),
             acceptor,
             new SimpleMeterRegistry());
   }

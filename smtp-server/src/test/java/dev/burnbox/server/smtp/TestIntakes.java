@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /** Settings and starting for intake tests: loopback, port 0, a fixed host name. */
 final class TestIntakes {
@@ -14,21 +14,26 @@ final class TestIntakes {
   /**
    * Loopback on a free port; only 127.0.0.1 is trusted so 127.0.0.2+ act as strangers. No trace
    * header, so that content tests compare the bytes as sent; {@code TraceHeaderTest} covers it.
+   * {@code options} come after these, as on the command line, and win.
    */
-  static IntakeSettings.Builder settings(ThreadModel threads) {
-    return IntakeSettings.builder()
-        .traceHeader(false)
-        .port(0)
-        .bindAddress(InetAddress.getLoopbackAddress())
-        .hostName("mx.burnbox.test")
-        .domains(Set.of("burnbox.test", "Other.Test"))
-        .threads(threads)
-        .trustedNetworks(NetworkList.parse("127.0.0.1"));
+  static IntakeSettings settings(ThreadModel threads, String... options) {
+    return IntakeSettings.of(
+        Stream.concat(
+                Stream.of(
+                    "--no-trace-header",
+                    "--smtp-port=0",
+                    "--hostname=mx.burnbox.test",
+                    "--domains=burnbox.test,Other.Test",
+                    "--threads=" + threads,
+                    "--trusted-networks=127.0.0.1"),
+                Stream.of(options))
+            .toArray(String[]::new));
   }
 
   static SmtpIntake start(
       IntakeSettings settings, MessageAcceptor acceptor, MeterRegistry registry) {
-    SmtpIntake intake = new SmtpIntake(settings, acceptor, registry);
+    SmtpIntake intake =
+        new SmtpIntake(settings, InetAddress.getLoopbackAddress(), acceptor, registry);
     try {
       intake.start();
     } catch (IOException e) {

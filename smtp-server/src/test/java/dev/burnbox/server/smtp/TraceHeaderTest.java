@@ -26,10 +26,10 @@ class TraceHeaderTest {
   private int start(boolean traceHeader) {
     intake =
         TestIntakes.start(
-            TestIntakes.settings(ThreadModel.VIRTUAL)
-                .traceHeader(traceHeader)
-                .auth(SmtpAuth.ACCEPT_ANY)
-                .build(),
+            TestIntakes.settings(
+                ThreadModel.VIRTUAL,
+                "--no-trace-header=" + !traceHeader,
+                "--smtp-auth=" + SmtpAuth.ACCEPT_ANY),
             acceptor,
             new SimpleMeterRegistry());
     return intake.port();

@@ -44,8 +44,8 @@ class OperatorMonitorTest {
     }
   }
 
-  private BurnboxService start(WebAccess access) throws IOException {
-    service = BurnboxService.start(BurnboxExtension.testSettings().access(access).build());
+  private BurnboxService start(String... options) throws IOException {
+    service = BurnboxService.start(BurnboxExtension.testSettings().with(options).build());
     return service;
   }
 
@@ -78,7 +78,7 @@ class OperatorMonitorTest {
 
   @Test
   void theOperatorSeesTheNewestMailOfEveryInboxAndSearchesItsText() throws Exception {
-    start(new WebAccess(CorsPolicy.NONE, TOKEN));
+    start("--admin-token=" + TOKEN);
     send("ann@one.test", "first", "Hello Ann");
     send("bob@two.test", "second", "Your parcel number is 4711");
     send("cid@one.test", "third", "Nothing to see");
@@ -95,7 +95,7 @@ class OperatorMonitorTest {
   @Test
   void withoutTheRightTokenTheAnswerIs401AndWithoutATokenConfiguredTheEndpointIsOff()
       throws Exception {
-    start(new WebAccess(CorsPolicy.NONE, TOKEN));
+    start("--admin-token=" + TOKEN);
     send("ann@one.test", "private", "secret mail");
 
     for (String wrong : new String[] {null, "Bearer nope", "Bearer " + TOKEN + "x", TOKEN}) {
@@ -107,7 +107,7 @@ class OperatorMonitorTest {
     }
     service.close();
 
-    start(WebAccess.SAME_ORIGIN);
+    start();
     assertThat(get("/api/v1/messages", "Bearer " + TOKEN).statusCode()).isEqualTo(404);
     assertThat(get("/monitor", null).body()).contains("--admin-token");
   }
@@ -121,7 +121,7 @@ class OperatorMonitorTest {
 
   @Test
   void theMonitorPageAsksForTheTokenOnceAndShowsNewMailAsItArrives() throws Exception {
-    start(new WebAccess(CorsPolicy.NONE, TOKEN));
+    start("--admin-token=" + TOKEN);
     send("ann@one.test", "before the page", "x");
     try (HeadlessChromium chromium = HeadlessChromium.start()) {
       var driver = chromium.driver();

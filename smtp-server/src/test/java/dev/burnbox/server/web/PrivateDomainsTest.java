@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.junit.BurnboxExtension;
 import dev.burnbox.server.pipeline.PrivateDomains;
-import dev.burnbox.server.smtp.IntakeSettings;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -25,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,13 +62,14 @@ class PrivateDomainsTest {
   }
 
   private void start(Path tokensFile) throws IOException {
-    WebAccess access =
-        new WebAccess(
-            CorsPolicy.NONE,
-            OPERATOR,
-            PrivateDomains.parse("team.test"),
-            ApiTokens.read(tokensFile));
-    service = BurnboxService.start(BurnboxExtension.testSettings().access(access).build());
+    service =
+        BurnboxService.start(
+            BurnboxExtension.testSettings()
+                .with(
+                    "--private-domains=team.test",
+                    "--api-tokens-file=" + tokensFile,
+                    "--admin-token=" + OPERATOR)
+                .build());
   }
 
   private void send(String to, String subject, String text) throws Exception {
@@ -194,15 +193,26 @@ class PrivateDomainsTest {
         .isThrownBy(
             () ->
                 BurnboxExtension.testSettings()
-                    .smtp(IntakeSettings.builder().port(0).domains(Set.of("burnbox.test")).build())
-                    .access(
-                        new WebAccess(
-                            CorsPolicy.NONE,
-                            OPERATOR,
-                            PrivateDomains.parse("team.test"),
-                            ApiTokens.none()))
+                    .with(
+                        "--domains=burnbox.test",
+                        "--private-domains=team.test",
+                        "--admin-token=" + OPERATOR)
                     .build())
         .withMessageContaining("team.test is not one of --domains");
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                BurnboxExtension.testSettings()
+                    .with("--private-domains=team..test", "--admin-token=" + OPERATOR)
+                    .build())
+        .withMessageContaining("--private-domains");
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                BurnboxExtension.testSettings()
+                    .with("--private-domains=team.test", "--api-tokens-file=" + dir.resolve("none"))
+                    .build())
+        .withMessageContaining("--api-tokens-file");
     assertThatIllegalArgumentException()
         .isThrownBy(
             () ->

@@ -8,7 +8,6 @@ import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.ServiceSettings;
-import dev.burnbox.server.smtp.IntakeSettings;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -218,11 +217,11 @@ class WebBrowserTest {
   void mailSentOverSmtpToTheRunningServiceAppearsLiveInTheBrowser() throws Exception {
     try (BurnboxService service =
         BurnboxService.start(
-            ServiceSettings.builder()
-                .smtp(IntakeSettings.builder().port(0).hostName("burnbox.test").build())
-                .httpPort(0)
-                .shutdownGrace(Duration.ofSeconds(2))
-                .build())) {
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--http-port=0",
+                "--shutdown-grace=2s"))) {
       String base = "http://127.0.0.1:" + service.httpPort();
       driver.get(base + "/inbox/smtp-live");
       waitUntilLive();

@@ -75,7 +75,7 @@ final class WebFixture implements AutoCloseable {
         new WebServer(
             "127.0.0.1",
             0,
-            WebLimits.defaults(IntakeSettings.defaultTrustedNetworks()),
+            WebLimits.defaults(IntakeSettings.defaults().trustedNetworks()),
             MetricsEndpoint.webPort(),
             access(),
             store,

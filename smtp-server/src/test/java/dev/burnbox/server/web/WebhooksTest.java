@@ -34,6 +34,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -115,21 +116,23 @@ class WebhooksTest {
     }
   }
 
-  private BurnboxService start(Webhooks.Settings webhooks) throws IOException {
+  private BurnboxService start(String... webhooks) throws IOException {
     BurnboxService service =
-        BurnboxService.start(BurnboxExtension.testSettings().webhooks(webhooks).build());
+        BurnboxService.start(BurnboxExtension.testSettings().with(webhooks).build());
     open.add(service);
     return service;
   }
 
-  private static Webhooks.Settings hooks(
-      Duration retryFor, Duration timeout, int queue, String... targets) {
-    return new Webhooks.Settings(
-        Arrays.stream(targets).map(WebhookTarget::parse).toList(),
-        SECRET,
-        retryFor,
-        timeout,
-        queue);
+  /** The options of these webhooks, signed with {@link #SECRET}. */
+  private static String[] hooks(Duration retryFor, Duration timeout, int queue, String... targets) {
+    return Stream.concat(
+            Stream.of(
+                "--webhook-secret=" + new String(SECRET, StandardCharsets.UTF_8),
+                "--webhook-retry-for=" + retryFor.toMillis() + "ms",
+                "--webhook-timeout=" + timeout.toMillis() + "ms",
+                "--webhook-queue=" + queue),
+            Arrays.stream(targets).map(target -> "--webhook=" + target))
+        .toArray(String[]::new);
   }
 
   private static void send(BurnboxService service, String subject, String... to) throws Exception {

@@ -1,0 +1,131 @@
+package dev.burnbox.server;
+
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.server.config.OptionRecord;
+import dev.burnbox.server.config.OptionValues;
+import dev.burnbox.server.config.WhenUnset;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import picocli.CommandLine.Option;
+
+/**
+ * The inbox store's settings: each component is an option of {@code burnbox serve}, declared here
+ * once (see {@link OptionRecord}); their defaults are also {@link InboxStore.Builder}'s (a test
+ * holds them equal), and {@link #builder()} hands them to it. Immutable; make one with {@link #of}.
+ * Guarantees, checked at construction: the Redis partitions are 1 to 256, and a snapshot file goes
+ * with the memory store only (a snapshot saves the memory store).
+ */
+public record StoreSettings(
+    @Option(
+            names = "--inbox-cap",
+            paramLabel = "N",
+            defaultValue = "50",
+            description = "messages per inbox; the inbox's oldest goes first")
+        int inboxCap,
+    @Option(
+            names = "--store-max-bytes",
+            paramLabel = "BYTES",
+            defaultValue = "256MiB",
+            converter = OptionValues.Bytes.class,
+            description =
+                "the store's memory budget (stored bodies plus index); the oldest mail in the store goes"
+                    + " first; a message that can never fit gets 552")
+        long storeMaxBytes,
+    @Option(
+            names = "--ttl",
+            paramLabel = "DURATION",
+            defaultValue = "24h",
+            converter = OptionValues.Durations.class,
+            description = "how long mail is kept")
+        Duration ttl,
+    @Option(
+            names = "--strip-plus-tags",
+            defaultValue = "false",
+            description =
+                "deliver `bob+news@` to inbox `bob` (by default `bob+news` is its own inbox)")
+        boolean stripPlusTags,
+    @Option(
+            names = "--snapshot",
+            paramLabel = "FILE",
+            description =
+                "save the store to FILE on shutdown and restore it at start (ids and expiry times kept);"
+                    + " a damaged or foreign file is logged and the store starts empty")
+        @WhenUnset("none")
+        Path snapshot,
+    @Option(
+            names = "--store",
+            paramLabel = "memory|redis",
+            defaultValue = "memory",
+            description =
+                "where mail is kept: in this process, or in Redis, shared by every node given the same"
+                    + " `--redis-url` (the limits above apply to the whole Redis store, split over"
+                    + " `--redis-partitions`; `--snapshot` is for memory only). Redis down or slower"
+                    + " than 2 s: SMTP answers 451 4.3.0 (the sender retries) and the web 503; it"
+                    + " recovers by itself. Give Redis `maxmemory` about 1.5x `--store-max-bytes` with"
+                    + " `maxmemory-policy noeviction`")
+        StoreKind store,
+    @Option(
+            names = "--redis-url",
+            paramLabel = "URL",
+            defaultValue = "redis://localhost:6379",
+            description =
+                "the Redis (7 or newer) of `--store=redis`: one server or a primary,"
+                    + " `redis://host:port`, or a Redis Cluster through its seed nodes,"
+                    + " `redis-cluster://host:port,host:port,...` (see"
+                    + " [docs/deploy.md](docs/deploy.md#redis-cluster)); no password, database number"
+                    + " or TLS yet")
+        URI redisUrl,
+    @Option(
+            names = "--redis-partitions",
+            paramLabel = "N",
+            defaultValue = "16",
+            description =
+                "the Redis store is split into N partitions (1 to 256), each under its own hash tag so a"
+                    + " cluster spreads them over its masters; an inbox lives in one. Each partition has"
+                    + " `--store-max-bytes`/N (evicting its own oldest mail first; at least"
+                    + " `--max-message-size`), stores a body shared by inboxes of several partitions"
+                    + " once in each, and takes a delivery atomically for its inboxes only. All nodes"
+                    + " must use the same N")
+        int redisPartitions) {
+
+  /** Where mail is kept. */
+  public enum StoreKind {
+    MEMORY,
+    REDIS
+  }
+
+  /**
+   * @throws IllegalArgumentException if a value is invalid (see the type's guarantees)
+   */
+  public StoreSettings {
+    Objects.requireNonNull(store, "--store");
+    if (snapshot != null && store == StoreKind.REDIS) {
+      throw new IllegalArgumentException("--snapshot is for the memory store, not --store=redis");
+    }
+    if (redisPartitions < 1 || redisPartitions > 256) {
+      throw new IllegalArgumentException("--redis-partitions must be 1 to 256: " + redisPartitions);
+    }
+  }
+
+  /**
+   * These options given, every other at its default.
+   *
+   * @throws IllegalArgumentException if an option is unknown or a value invalid
+   */
+  public static StoreSettings of(String... options) {
+    return OptionRecord.parse(StoreSettings.class, options);
+  }
+
+  /** A store builder with these settings (Redis's URL only for {@link StoreKind#REDIS}). */
+  public InboxStore.Builder builder() {
+    return InboxStore.builder()
+        .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
+        .redisPartitions(redisPartitions)
+        .inboxCap(inboxCap)
+        .maxBytes(storeMaxBytes)
+        .ttl(ttl)
+        .stripPlusTags(stripPlusTags);
+  }
+}

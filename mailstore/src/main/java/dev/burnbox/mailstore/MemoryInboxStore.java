@@ -19,9 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -97,7 +94,6 @@ final class MemoryInboxStore implements InboxStore {
   private final Duration ttl;
   private final InstantSource clock;
   private final boolean stripPlusTags;
-  private final Executor listenerExecutor;
   private final BodyCodec codec;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -112,8 +108,7 @@ final class MemoryInboxStore implements InboxStore {
   private long indexBytes; // entries, deliveries, inboxes; the budget adds pieces and codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
 
-  private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> listeners =
-      new ConcurrentHashMap<>();
+  private final InboxListeners listeners;
 
   MemoryInboxStore(InboxStore.Builder builder) {
     this.inboxCap = builder.inboxCap();
@@ -121,7 +116,7 @@ final class MemoryInboxStore implements InboxStore {
     this.ttl = builder.ttl();
     this.clock = builder.clock();
     this.stripPlusTags = builder.stripPlusTags();
-    this.listenerExecutor = builder.listenerExecutor();
+    this.listeners = new InboxListeners(builder.listenerExecutor());
     this.codec = builder.codec();
     this.codecBytes = codec.retainedBytes();
   }
@@ -206,15 +201,6 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /** One subscription; identity matters, so one consumer may be subscribed twice. */
-  private static final class Listener {
-    final Consumer<? super MessageSummary> consumer;
-
-    Listener(Consumer<? super MessageSummary> consumer) {
-      this.consumer = consumer;
-    }
-  }
-
   private static long inboxCost(InboxName name) {
     return INBOX_OVERHEAD + 2L * name.value().length();
   }
@@ -271,7 +257,7 @@ final class MemoryInboxStore implements InboxStore {
       }
     }
     for (Entry e : added) {
-      notifyListeners(e);
+      listeners.publish(e.summary());
     }
     return result;
   }
@@ -437,29 +423,6 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  private void notifyListeners(Entry e) {
-    CopyOnWriteArrayList<Listener> subscribed = listeners.get(e.inbox());
-    if (subscribed == null) {
-      return;
-    }
-    MessageSummary summary = e.summary();
-    for (Listener l : subscribed) {
-      try {
-        listenerExecutor.execute(() -> callListener(l, summary));
-      } catch (RuntimeException ex) {
-        LOG.log(System.Logger.Level.WARNING, "listener executor refused an event", ex);
-      }
-    }
-  }
-
-  private static void callListener(Listener l, MessageSummary summary) {
-    try {
-      l.consumer.accept(summary);
-    } catch (RuntimeException ex) {
-      LOG.log(System.Logger.Level.WARNING, "inbox listener failed", ex);
-    }
-  }
-
   @Override
   public InboxPage list(InboxName inbox, int limit, String cursor) {
     InboxName name = canonical(inbox);
@@ -556,23 +519,7 @@ final class MemoryInboxStore implements InboxStore {
 
   @Override
   public Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener) {
-    InboxName name = canonical(inbox);
-    Listener l = new Listener(Objects.requireNonNull(listener, "listener"));
-    // compute and computeIfPresent are atomic per key: a list emptied by close is never added to
-    listeners.compute(
-        name,
-        (k, list) -> {
-          CopyOnWriteArrayList<Listener> out = list == null ? new CopyOnWriteArrayList<>() : list;
-          out.add(l);
-          return out;
-        });
-    return () ->
-        listeners.computeIfPresent(
-            name,
-            (k, list) -> {
-              list.remove(l);
-              return list.isEmpty() ? null : list;
-            });
+    return listeners.add(canonical(inbox), listener);
   }
 
   @Override

@@ -22,10 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import redis.clients.jedis.BinaryJedisPubSub;
@@ -167,7 +164,6 @@ final class RedisInboxStore implements InboxStore {
   private final long ttlMillis;
   private final InstantSource clock;
   private final boolean stripPlusTags;
-  private final Executor listenerExecutor;
   private final BodyCodec codec;
   private final RedisScripts.Script deliverScript;
   private final RedisScripts.Script listScript;
@@ -176,8 +172,7 @@ final class RedisInboxStore implements InboxStore {
   private final RedisScripts.Script deleteScript;
   private final RedisScripts.Script statsScript;
 
-  private final Map<InboxName, CopyOnWriteArrayList<Consumer<? super MessageSummary>>> listeners =
-      new ConcurrentHashMap<>();
+  private final InboxListeners listeners;
   private final Object subscriberLock = new Object();
   private Subscriber subscriber; // guarded by subscriberLock; started by the first subscribe
   private volatile boolean closed;
@@ -205,7 +200,7 @@ final class RedisInboxStore implements InboxStore {
     this.ttlMillis = builder.ttl().toMillis();
     this.clock = builder.clock();
     this.stripPlusTags = builder.stripPlusTags();
-    this.listenerExecutor = builder.listenerExecutor();
+    this.listeners = new InboxListeners(builder.listenerExecutor());
     this.codec =
         builder.explicitCodec().orElseGet(() -> ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL));
     this.deliverScript = RedisScripts.Script.of("deliver", RedisScripts.DELIVER);
@@ -529,14 +524,7 @@ final class RedisInboxStore implements InboxStore {
     InboxName name = canonical(inbox);
     Objects.requireNonNull(listener, "listener");
     startSubscriber();
-    listeners.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(listener);
-    return () ->
-        listeners.computeIfPresent(
-            name,
-            (n, list) -> {
-              list.remove(listener);
-              return list.isEmpty() ? null : list;
-            });
+    return listeners.add(name, listener);
   }
 
   private void startSubscriber() {
@@ -570,20 +558,12 @@ final class RedisInboxStore implements InboxStore {
       return;
     }
     InboxName inbox = InboxName.of(new String(payload, first + 1, second - first - 1, UTF_8));
-    List<Consumer<? super MessageSummary>> subscribed = listeners.get(inbox);
-    if (subscribed == null) {
+    if (!listeners.follows(inbox)) {
       return;
     }
     MessageId id = MessageId.parse(new String(payload, 0, first, UTF_8));
-    MessageSummary summary =
-        decodeMeta(id, inbox, Arrays.copyOfRange(payload, second + 1, payload.length));
-    for (Consumer<? super MessageSummary> l : subscribed) {
-      try {
-        listenerExecutor.execute(() -> callListener(l, summary));
-      } catch (RuntimeException ex) {
-        LOG.log(System.Logger.Level.WARNING, "listener executor refused an event", ex);
-      }
-    }
+    listeners.publish(
+        decodeMeta(id, inbox, Arrays.copyOfRange(payload, second + 1, payload.length)));
   }
 
   private static int indexOf(byte[] bytes, int from) {
@@ -593,14 +573,6 @@ final class RedisInboxStore implements InboxStore {
       }
     }
     return -1;
-  }
-
-  private static void callListener(Consumer<? super MessageSummary> l, MessageSummary summary) {
-    try {
-      l.accept(summary);
-    } catch (RuntimeException ex) {
-      LOG.log(System.Logger.Level.WARNING, "inbox listener failed", ex);
-    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.burnbox.server.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.burnbox.mailstore.EvictionCause;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreStats;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -48,6 +50,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebServer.class);
+
+  static {
+    presetJettyCacheLine();
+  }
 
   /** How often an idle event stream sends a comment, to notice clients that have gone. */
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
@@ -339,6 +345,31 @@ public final class WebServer implements AutoCloseable {
       return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Jetty's {@code MemoryUtils} pads its queues to a cache line and, to know how many references
+   * fit in one, asks the platform MBean server whether object pointers are compressed; building
+   * that server (every platform MBean, JFR's diagnostic commands) took 0.2-0.8 s of a start here.
+   * The same answer comes from the one diagnostic bean, handed to Jetty through the property it
+   * reads first ({@code org.eclipse.jetty.util.referencesPerCacheLine}, unless the user set it).
+   * Should that bean be missing, Jetty asks for itself as before.
+   */
+  private static void presetJettyCacheLine() {
+    String property = "org.eclipse.jetty.util.referencesPerCacheLine";
+    if (System.getProperty(property) != null) {
+      return;
+    }
+    try {
+      int cacheLineBytes = Integer.getInteger("org.eclipse.jetty.util.cacheLineBytes", 64);
+      HotSpotDiagnosticMXBean hotspot =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      boolean compressed =
+          Boolean.parseBoolean(hotspot.getVMOption("UseCompressedOops").getValue());
+      System.setProperty(property, Integer.toString(cacheLineBytes / (compressed ? 4 : 8)));
+    } catch (RuntimeException | LinkageError e) {
+      log.debug("Jetty sizes its cache-line padding itself: {}", e.toString());
     }
   }
 }

@@ -54,6 +54,83 @@ class NetworkListTest {
     assertThat(NetworkList.parse("::1, 2001:db8::/32")).hasToString("::1/128, 2001:db8::/32");
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "0.0.0.0",
+        "255.255.255.255",
+        "192.0.2.1",
+        "::",
+        "::1",
+        "1::",
+        "2001:db8::1",
+        "2001:DB8:0:0:1:0:0:1",
+        "1:0:0:2:0:0:0:3",
+        "0:0:1:0:0:0:0:0",
+        "::ffff:192.0.2.1",
+        "::192.0.2.1",
+        "64:ff9b::192.0.2.33",
+        "fe80::1:2:3:4",
+        "1:2:3:4:5:6:7:8"
+      })
+  void parsesAndPrintsLiteralsAsGuavaDid(String literal) throws Exception {
+    InetAddress guava = InetAddresses.forString(literal);
+    assertThat(NetworkList.addressBytes(literal)).isEqualTo(guava.getAddress());
+    assertThat(NetworkList.addressText(guava.getAddress()))
+        .isEqualTo(InetAddresses.toAddrString(guava));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "1.2.3",
+        "1.2.3.4.5",
+        "256.1.1.1",
+        "01.2.3.4",
+        "1.2.3.04",
+        "localhost",
+        "example.com",
+        "[::1]",
+        "1::2::3",
+        ":::",
+        "1:2:3:4:5:6:7:8:9",
+        "12345::",
+        "::1.2.3",
+        ".:",
+        "g::1",
+        "1.2.3.4:"
+      })
+  void rejectsWhatGuavaRejected(String literal) {
+    assertThatThrownBy(() -> InetAddresses.forString(literal))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> NetworkList.addressBytes(literal))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void printsRandomAddressesAsGuavaDid() throws Exception {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(6);
+    for (int i = 0; i < 20_000; i++) {
+      byte[] bytes = new byte[i % 2 == 0 ? 4 : 16];
+      random.nextBytes(bytes);
+      for (int b = 0; b < bytes.length; b++) {
+        if (random.nextInt(3) == 0) {
+          bytes[b] = 0; // runs of zero groups, to compress
+        }
+      }
+      InetAddress address = InetAddress.getByAddress(bytes);
+      String text = InetAddresses.toAddrString(address);
+      assertThat(NetworkList.addressText(address.getAddress())).isEqualTo(text);
+      assertThat(NetworkList.addressBytes(text)).isEqualTo(address.getAddress());
+    }
+  }
+
+  @Test
+  void dropsAnIpv6Scope() {
+    assertThat(NetworkList.addressBytes("fe80::1%1")).isEqualTo(ip("fe80::1").getAddress());
+  }
+
   @Test
   void emptyTextIsAnEmptyList() {
     assertThat(NetworkList.parse(" , ").isEmpty()).isTrue();

@@ -5,6 +5,7 @@
  */
 module dev.burnbox.mailstore {
   requires com.github.luben.zstd_jni;
+  requires com.google.common;
   requires org.apache.commons.pool2;
   requires redis.clients.jedis;
 

@@ -1,5 +1,6 @@
 package dev.burnbox.mailstore;
 
+import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
@@ -88,7 +89,8 @@ final class PieceTable {
       this.raw = raw;
       this.from = from;
       this.to = to;
-      this.key = new Piece(Hashes.sha256(raw, from, to - from), null, to - from);
+      this.key =
+          new Piece(Hashing.sha256().hashBytes(raw, from, to - from).asBytes(), null, to - from);
     }
 
     int length() {

@@ -2,6 +2,7 @@ package dev.burnbox.mailstore;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.google.common.hash.Hashing;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -216,7 +217,8 @@ final class RedisInboxStore implements InboxStore {
    * and every release agrees.
    */
   static int partitionOf(InboxName inbox, int count) {
-    return Math.floorMod(Hashes.murmur3x32(inbox.value().getBytes(UTF_8)), count);
+    return Math.floorMod(
+        Hashing.murmur3_32_fixed().hashBytes(inbox.value().getBytes(UTF_8)).asInt(), count);
   }
 
   /**
@@ -341,7 +343,7 @@ final class RedisInboxStore implements InboxStore {
       byte[] stored = codec.encode(piece);
       pieces.add(
           new Piece(
-              SHA_TEXT.encode(Hashes.sha256(piece)),
+              SHA_TEXT.encode(Hashing.sha256().hashBytes(piece).asBytes()),
               stored,
               piece.length,
               PIECE_OVERHEAD + stored.length + stored.length / 8));

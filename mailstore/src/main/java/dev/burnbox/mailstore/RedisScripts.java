@@ -257,7 +257,8 @@ final class RedisScripts {
   record Script(String name, byte[] text, byte[] sha) {
     static Script of(String name, String text) {
       byte[] bytes = text.getBytes(UTF_8);
-      String hex = Hashes.sha1Hex(bytes); // SHA-1 is what Redis names scripts by
+      @SuppressWarnings("deprecation") // SHA-1 is what Redis names scripts by, not a security use
+      String hex = com.google.common.hash.Hashing.sha1().hashBytes(bytes).toString();
       return new Script(name, bytes, hex.getBytes(UTF_8));
     }
   }

@@ -1,12 +1,11 @@
 package dev.burnbox.server.smtp;
 
+import com.google.common.net.InetAddresses;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * An immutable list of IPv4 and IPv6 networks in CIDR notation ({@code 127.0.0.0/8}, {@code ::1},
@@ -18,17 +17,6 @@ import java.util.regex.Pattern;
  * versa (Java already presents IPv4-mapped IPv6 clients as IPv4 addresses).
  */
 public final class NetworkList {
-  private static final String OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
-
-  /** Dotted-quad IPv4 without leading zeros (which some parsers read as octal). */
-  private static final Pattern IPV4 = Pattern.compile(OCTET + "(?:\\." + OCTET + "){3}");
-
-  /**
-   * What an IPv6 literal is made of (an embedded IPv4 address included), colons required; it starts
-   * with a hex digit or a colon, as the JDK needs to parse it as a literal, never a name.
-   */
-  private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:][0-9A-Fa-f:.]*");
-
   private final List<Network> networks;
 
   private NetworkList(List<Network> networks) {
@@ -106,7 +94,7 @@ public final class NetworkList {
       String literal = slash < 0 ? trimmed : trimmed.substring(0, slash);
       byte[] address;
       try {
-        address = addressBytes(literal);
+        address = InetAddresses.forString(literal).getAddress();
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "not an IPv4 or IPv6 network: '" + entry + "' (" + literal + " is no address literal)");
@@ -151,74 +139,11 @@ public final class NetworkList {
 
     @Override
     public String toString() {
-      return addressText(prefix) + "/" + prefixLength;
-    }
-  }
-
-  /**
-   * The bytes of an IPv4 or IPv6 address literal (an IPv6 scope, {@code %eth0}, is dropped; an
-   * IPv4-mapped IPv6 address gives its IPv4 bytes), never looking a name up.
-   *
-   * @throws IllegalArgumentException if {@code literal} is no address literal
-   */
-  static byte[] addressBytes(String literal) {
-    int scope = literal.indexOf('%');
-    String address = scope < 0 ? literal : literal.substring(0, scope);
-    if (!IPV4.matcher(address).matches()
-        && !(address.indexOf(':') >= 0 && IPV6_CHARS.matcher(address).matches())) {
-      throw new IllegalArgumentException("not an address literal: " + literal);
-    }
-    try {
-      // a literal (checked above: digits and dots, or hex digits, colons and dots) is only parsed
-      return InetAddress.getByName(address).getAddress();
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("not an address literal: " + literal, e);
-    }
-  }
-
-  /**
-   * An address as text: dotted quad for IPv4; for IPv6 lower-case hex groups without leading zeros,
-   * the first longest run of two or more zero groups written {@code ::} (RFC 5952).
-   */
-  static String addressText(byte[] address) {
-    if (address.length == 4) {
-      return (address[0] & 0xff)
-          + "."
-          + (address[1] & 0xff)
-          + "."
-          + (address[2] & 0xff)
-          + "."
-          + (address[3] & 0xff);
-    }
-    int[] groups = new int[address.length / 2];
-    for (int i = 0; i < groups.length; i++) {
-      groups[i] = (address[2 * i] & 0xff) << 8 | (address[2 * i + 1] & 0xff);
-    }
-    int bestStart = -1;
-    int bestLength = 1; // a run must be longer than this to be compressed
-    for (int i = 0; i < groups.length; ) {
-      int end = i;
-      while (end < groups.length && groups[end] == 0) {
-        end++;
+      try {
+        return InetAddresses.toAddrString(InetAddress.getByAddress(prefix)) + "/" + prefixLength;
+      } catch (java.net.UnknownHostException e) {
+        throw new IllegalStateException(e); // cannot happen: 4 or 16 bytes
       }
-      if (end - i > bestLength) {
-        bestStart = i;
-        bestLength = end - i;
-      }
-      i = Math.max(end, i + 1);
     }
-    StringBuilder text = new StringBuilder(39);
-    for (int i = 0; i < groups.length; i++) {
-      if (i == bestStart) {
-        text.append("::");
-        i += bestLength - 1;
-        continue;
-      }
-      if (!text.isEmpty() && text.charAt(text.length() - 1) != ':') {
-        text.append(':');
-      }
-      text.append(Integer.toHexString(groups[i]));
-    }
-    return text.toString();
   }
 }

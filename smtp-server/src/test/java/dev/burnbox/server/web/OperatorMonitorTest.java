@@ -7,11 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.junit.BurnboxExtension;
-import jakarta.mail.Message;
-import jakarta.mail.Session;
-import jakarta.mail.Transport;
-import jakarta.mail.internet.InternetAddress;
-import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -50,15 +44,7 @@ class OperatorMonitorTest {
   }
 
   private void send(String to, String subject, String text) throws Exception {
-    Properties props = new Properties();
-    props.put("mail.smtp.host", "127.0.0.1");
-    props.put("mail.smtp.port", Integer.toString(service.smtpPort()));
-    MimeMessage message = new MimeMessage(Session.getInstance(props));
-    message.setFrom(new InternetAddress("app@example.net"));
-    message.setRecipient(Message.RecipientType.TO, new InternetAddress(to));
-    message.setSubject(subject);
-    message.setText(text);
-    Transport.send(message);
+    TextMail.send(service.smtpPort(), to, subject, text);
   }
 
   private HttpResponse<String> get(String path, String authorization) throws Exception {

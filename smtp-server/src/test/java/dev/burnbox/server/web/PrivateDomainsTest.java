@@ -7,11 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.junit.BurnboxExtension;
 import dev.burnbox.server.pipeline.PrivateDomains;
-import jakarta.mail.Message;
-import jakarta.mail.Session;
-import jakarta.mail.Transport;
-import jakarta.mail.internet.InternetAddress;
-import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +18,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,15 +67,7 @@ class PrivateDomainsTest {
   }
 
   private void send(String to, String subject, String text) throws Exception {
-    Properties props = new Properties();
-    props.put("mail.smtp.host", "127.0.0.1");
-    props.put("mail.smtp.port", Integer.toString(service.smtpPort()));
-    MimeMessage message = new MimeMessage(Session.getInstance(props));
-    message.setFrom(new InternetAddress("app@example.net"));
-    message.setRecipient(Message.RecipientType.TO, new InternetAddress(to));
-    message.setSubject(subject);
-    message.setText(text);
-    Transport.send(message);
+    TextMail.send(service.smtpPort(), to, subject, text);
   }
 
   private HttpResponse<String> call(String method, String path, String token) throws Exception {

@@ -103,8 +103,7 @@ public record WebAccess(
     if (isOperatorToken(token) || tokens.grants(token, inbox.domain())) {
       return;
     }
-    boolean known = isOperatorToken(token) || tokens.knows(token);
-    throw new PrivateInboxException(inbox, token != null && known);
+    throw new PrivateInboxException(inbox, tokens.knows(token));
   }
 
   /** Whether {@code token} is one this server knows (the token form's check). */

@@ -44,6 +44,7 @@ public final class ApiTokens {
   private final Path file;
   private volatile Grants grants;
   private volatile long checkedAt;
+  private volatile String problem; // the last one logged, or null
 
   private ApiTokens(Path file, Grants grants) {
     this.file = file;
@@ -97,19 +98,37 @@ public final class ApiTokens {
       return known;
     }
     checkedAt = now;
+    FileTime modified;
     try {
-      if (!Files.getLastModifiedTime(file).equals(known.modified())) {
-        synchronized (this) {
-          if (grants == known) {
+      modified = Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      problem("cannot read " + file + ": " + e, known);
+      return known;
+    }
+    if (!modified.equals(known.modified())) {
+      synchronized (this) {
+        if (grants == known) {
+          try {
             grants = parse(file);
+            problem = null;
             log.info("API tokens: read {} tokens from {}", grants.byDigest().size(), file);
+          } catch (IOException | IllegalArgumentException e) {
+            // this version of the file is not read again: the next change is
+            grants = new Grants(modified, known.byDigest());
+            problem(e.getMessage(), known);
           }
         }
       }
-    } catch (IOException | IllegalArgumentException e) {
-      log.warn("API tokens: keeping the {} tokens read before: {}", known.byDigest().size(), e);
     }
     return grants;
+  }
+
+  /** Logs {@code what} once, not at every check while it lasts. */
+  private void problem(String what, Grants kept) {
+    if (!what.equals(problem)) {
+      problem = what;
+      log.warn("API tokens: {}; keeping the {} tokens read before", what, kept.byDigest().size());
+    }
   }
 
   private static Grants parse(Path file) throws IOException {

@@ -157,6 +157,11 @@ class PrivateDomainsTest {
     Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(10)));
     Thread.sleep(1_100);
     assertThat(subjects("ci@team.test", OTHER)).as("the tokens read before stay").hasSize(1);
+
+    Files.write(file, List.of(TEAM + " team.test"));
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(15)));
+    Thread.sleep(1_100);
+    assertThat(subjects("ci@team.test", TEAM)).as("the file mended is read again").hasSize(1);
   }
 
   @Test

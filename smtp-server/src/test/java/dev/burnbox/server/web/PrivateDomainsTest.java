@@ -246,6 +246,7 @@ class PrivateDomainsTest {
 
       driver.get("http://127.0.0.1:" + service.httpPort() + "/inbox/qa%40team.test");
       driver.findElement(By.cssSelector("form.sign-out button")).click();
+      wait.until(d -> d.findElements(By.cssSelector("form.open-inbox")).size() == 1); // home
       driver.get("http://127.0.0.1:" + service.httpPort() + "/inbox/qa%40team.test");
       wait.until(d -> d.findElement(By.cssSelector("form.token")).isDisplayed());
       assertThat(driver.getPageSource()).doesNotContain("verify your account");

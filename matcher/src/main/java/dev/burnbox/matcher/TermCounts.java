@@ -21,11 +21,6 @@ public final class TermCounts {
     this.found = new int[terms];
   }
 
-  /** The number of term ids this can count. */
-  public int capacity() {
-    return counts.length;
-  }
-
   /**
    * @throws IllegalArgumentException if this has room for fewer term ids than {@code set} has terms
    */

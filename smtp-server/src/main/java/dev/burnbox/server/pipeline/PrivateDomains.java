@@ -94,11 +94,6 @@ public record PrivateDomains(Set<String> domains) {
     return typed.indexOf('@') < 0 ? InboxName.of(typed) : inboxOf(typed);
   }
 
-  /** Whether reading {@code inbox} needs a token: it is kept apart for a private domain. */
-  public boolean isPrivate(InboxName inbox) {
-    return inbox.domain() != null;
-  }
-
   /** The domains, comma-separated, as {@link #parse} reads them. */
   @Override
   public String toString() {

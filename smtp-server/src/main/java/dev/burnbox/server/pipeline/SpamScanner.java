@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -51,7 +50,6 @@ public final class SpamScanner {
   /** How many terms a stored verdict keeps for the inbox badge. */
   public static final int VERDICT_TERMS = 5;
 
-  private static final Part[] PARTS = {Part.SUBJECT, Part.BODY, Part.MARKUP};
   private static final double[] LOG_TF = new double[256];
 
   static {
@@ -140,31 +138,15 @@ public final class SpamScanner {
    */
   public SpamExplanation explain(ScanParts parts) {
     CompiledModel model = current.get();
-    Hits hits = model.count(parts);
+    Hits hits = model.count(parts); // not given back: explaining is rare
     SpamVerdict verdict = model.verdict(hits);
-    List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
-    // (hits is not given back: explaining is rare, and the garbage collector takes it)
-    for (int i = 0; i < hits.size; i++) {
-      int line = hits.lines[i];
-      WeightedTerm term = model.model().terms().get(line);
-      terms.add(
-          new SpamExplanation.TermHit(
-              term.term(),
-              term.part().fileName(),
-              hits.counts[line],
-              term.weight(),
-              hits.contributions[i]));
-    }
-    terms.sort(
-        Comparator.comparingDouble((SpamExplanation.TermHit t) -> -Math.abs(t.contribution()))
-            .thenComparing(SpamExplanation.TermHit::term));
     return new SpamExplanation(
         verdict.score(),
         verdict.probability(),
         model.threshold(),
         verdict.spam(),
         model.model().intercept(),
-        terms);
+        model.explain(hits));
   }
 
   /**
@@ -191,59 +173,64 @@ public final class SpamScanner {
 
   private List<Highlight> allHighlights(String text, Part part) {
     CompiledModel model = current.get();
-    PartMatcher matcher = model.parts()[Arrays.asList(PARTS).indexOf(part)];
-    if (matcher == null || text.isEmpty()) {
+    if (text.isEmpty()) {
       return List.of();
     }
     NormalizedText normalized = NORMALIZER.normalize(text);
     String scanned = normalized.text();
+    // the matches of every pass that counts in this part ({start, end, pass, term}), in the
+    // matchers' order: by end, then start
+    List<int[]> matches = new ArrayList<>();
+    for (int p = 0; p < model.passes().length; p++) {
+      int pass = p;
+      if (model.passes()[p].source().covers(part)) {
+        model
+            .passes()[p]
+            .matcher()
+            .forEachMatch(
+                scanned, (term, start, end) -> matches.add(new int[] {start, end, pass, term}));
+      }
+    }
+    matches.sort(Comparator.<int[]>comparingInt(m -> m[1]).thenComparingInt(m -> m[0]));
     List<Highlight> out = new ArrayList<>();
-    int[] open = {-1, -1}; // start and end of the range being merged, normalised offsets
-    double[] weight = {0};
+    int openStart = -1; // the range being merged, normalised offsets
+    int openEnd = -1;
+    double weight = 0;
     Set<String> termsInRange = new LinkedHashSet<>();
-    matcher
-        .matcher()
-        .forEachMatch(
-            scanned,
-            (term, matchStart, matchEnd) -> {
-              // an n-gram marks its whole word: "cheap", not "c" left out of "heap"
-              int start = matchStart;
-              while (start > 0 && Character.isLetter(scanned.charAt(start - 1))) {
-                start--;
-              }
-              int end = matchEnd;
-              while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
-                end++;
-              }
-              if (open[0] >= 0 && start >= open[1]) {
-                out.add(range(normalized, open, weight[0], termsInRange));
-                open[0] = -1;
-                weight[0] = 0;
-                termsInRange.clear();
-              }
-              if (open[0] < 0) {
-                open[0] = start;
-              }
-              open[0] = Math.min(open[0], start);
-              open[1] = Math.max(open[1], end);
-              for (int line : matcher.lines()[term]) {
-                weight[0] += model.weights()[line];
-                termsInRange.add(model.model().terms().get(line).term());
-              }
-            });
-    if (open[0] >= 0) {
-      out.add(range(normalized, open, weight[0], termsInRange));
+    for (int[] match : matches) {
+      // an n-gram marks its whole word: "cheap", not "c" left out of "heap"
+      int start = match[0];
+      while (start > 0 && Character.isLetter(scanned.charAt(start - 1))) {
+        start--;
+      }
+      int end = match[1];
+      while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
+        end++;
+      }
+      if (openStart >= 0 && start >= openEnd) {
+        out.add(range(normalized, openStart, openEnd, weight, termsInRange));
+        openStart = -1;
+        weight = 0;
+        termsInRange.clear();
+      }
+      openStart = openStart < 0 ? start : Math.min(openStart, start);
+      openEnd = Math.max(openEnd, end);
+      for (int line : model.passes()[match[2]].lines()[match[3]]) {
+        WeightedTerm term = model.model().terms().get(line);
+        weight += term.weight();
+        termsInRange.add(term.term());
+      }
+    }
+    if (openStart >= 0) {
+      out.add(range(normalized, openStart, openEnd, weight, termsInRange));
     }
     return out;
   }
 
   private static Highlight range(
-      NormalizedText normalized, int[] open, double weight, Set<String> terms) {
+      NormalizedText normalized, int start, int end, double weight, Set<String> terms) {
     return new Highlight(
-        normalized.originalStart(open[0]),
-        normalized.originalEnd(open[1]),
-        weight,
-        List.copyOf(terms));
+        normalized.originalStart(start), normalized.originalEnd(end), weight, List.copyOf(terms));
   }
 
   /**
@@ -263,13 +250,8 @@ public final class SpamScanner {
 
   /** The algorithm of the matchers in use (the chosen one when built with null). */
   public MatcherKind matcherKind() {
-    CompiledModel model = current.get();
-    for (PartMatcher part : model.parts()) {
-      if (part != null) {
-        return part.matcher().kind();
-      }
-    }
-    return kind;
+    ScanPass[] passes = current.get().passes();
+    return passes.length > 0 ? passes[0].matcher().kind() : kind;
   }
 
   /** How many terms the model in use has. */
@@ -284,6 +266,13 @@ public final class SpamScanner {
 
   // ---- compiling and scoring ----
 
+  /**
+   * The text each pass scans: one part, or for {@link Part#ANY} terms the three parts joined by
+   * line feeds, which no term of a line-based file can contain, so such a term is counted once
+   * wherever it occurs and never across two parts.
+   */
+  private static final Part[] SOURCES = {Part.SUBJECT, Part.BODY, Part.MARKUP, Part.ANY};
+
   private static CompiledModel compile(MatcherKind kind, SpamModel model, Double threshold) {
     MatchOptions options =
         model.match() == SpamModel.Match.WORDS ? new MatchOptions(true, true) : MatchOptions.EXACT;
@@ -296,11 +285,11 @@ public final class SpamScanner {
             model.source() + ": term '" + terms.get(line).term() + "' is empty once normalised");
       }
     }
-    PartMatcher[] parts = new PartMatcher[PARTS.length];
-    for (int p = 0; p < PARTS.length; p++) {
+    List<ScanPass> passes = new ArrayList<>();
+    for (Part source : SOURCES) {
       Map<String, List<Integer>> linesByTerm = new LinkedHashMap<>();
       for (int line = 0; line < terms.size(); line++) {
-        if (terms.get(line).part().covers(PARTS[p])) {
+        if (terms.get(line).part() == source) {
           linesByTerm.computeIfAbsent(normalized[line], t -> new ArrayList<>()).add(line);
         }
       }
@@ -309,148 +298,150 @@ public final class SpamScanner {
       }
       TermSet set = TermSet.of(linesByTerm.keySet(), options);
       int[][] lines = new int[set.size()][];
-      for (int i = 0; i < set.size(); i++) {
-        lines[i] = linesByTerm.get(set.term(i)).stream().mapToInt(Integer::intValue).toArray();
-      }
-      parts[p] = new PartMatcher(kind == null ? TermMatcher.best(set) : kind.compile(set), lines);
-    }
-    return new CompiledModel(model, parts, threshold != null ? threshold : model.threshold());
-  }
-
-  /**
-   * One part's matcher and, for each of its distinct terms, the model lines it stands for; {@code
-   * onlyLine} has that line when it is the only one (the usual case), else -1.
-   */
-  private record PartMatcher(TermMatcher matcher, int[][] lines, int[] onlyLine) {
-    PartMatcher(TermMatcher matcher, int[][] lines) {
-      this(matcher, lines, Arrays.stream(lines).mapToInt(l -> l.length == 1 ? l[0] : -1).toArray());
-    }
-  }
-
-  /** The model lines a message hit, their counts, and once scored their contributions. */
-  private static final class Hits {
-    final int[] counts; // by model line
-    final TermCounts partTerms; // one part's matcher terms, counted and cleared part by part
-    int[] lines = new int[64]; // the lines hit, in the order their part's counts listed them
-    int size;
-    double[] contributions = new double[64]; // by position in lines, once scored
-
-    Hits(int lines, int partTerms) {
-      counts = new int[lines];
-      this.partTerms = new TermCounts(partTerms);
-    }
-
-    void hit(int line, int times) {
-      if (counts[line] == 0) {
-        if (size == lines.length) {
-          lines = Arrays.copyOf(lines, size * 2);
+      double[] values = new double[2 * set.size()];
+      for (int t = 0; t < set.size(); t++) {
+        lines[t] = linesByTerm.get(set.term(t)).stream().mapToInt(Integer::intValue).toArray();
+        for (int line : lines[t]) {
+          WeightedTerm term = terms.get(line);
+          boolean tfidf = model.scoring() == Scoring.TFIDF_L2;
+          values[2 * t] += term.weight() * (tfidf ? term.idf() : 1);
+          values[2 * t + 1] += tfidf ? term.idf() * term.idf() : 0;
         }
-        lines[size++] = line;
       }
-      counts[line] += times;
+      TermMatcher matcher = kind == null ? TermMatcher.best(set) : kind.compile(set);
+      passes.add(new ScanPass(source, matcher, lines, values));
     }
+    return new CompiledModel(
+        model, passes.toArray(ScanPass[]::new), threshold != null ? threshold : model.threshold());
   }
 
   /**
-   * A model ready to score: its matchers, and its weights and idfs by line in arrays (the scoring
-   * loop reads them once per distinct hit).
+   * One matcher pass of a scan: the model's terms of exactly one {@link #SOURCES source}, for each
+   * of the matcher's terms the model lines it stands for (usually one), and what a hit of it adds,
+   * side by side so that scoring a hit reads one cache line: {@code values[2t]} is the sum of
+   * weight x idf over its lines (the sum of weights when counts are capped), {@code values[2t + 1]}
+   * the sum of idf².
    */
+  private record ScanPass(Part source, TermMatcher matcher, int[][] lines, double[] values) {}
+
+  /**
+   * A scan's distinct hits, each a term of one pass with its count and contribution to the score,
+   * in the order they were found; reused from scan to scan.
+   */
+  private static final class Hits {
+    final TermCounts found; // one pass's matcher terms, counted and cleared pass by pass
+    int size;
+    int[] passes = new int[64];
+    int[] terms = new int[64];
+    int[] counts = new int[64];
+    double[] contributions = new double[64];
+    double norm; // what every contribution was divided by
+
+    Hits(int passTerms) {
+      found = new TermCounts(passTerms);
+    }
+
+    void add(int pass, int term, int count, double contribution) {
+      if (size == terms.length) {
+        passes = Arrays.copyOf(passes, size * 2);
+        terms = Arrays.copyOf(terms, size * 2);
+        counts = Arrays.copyOf(counts, size * 2);
+        contributions = Arrays.copyOf(contributions, size * 2);
+      }
+      passes[size] = pass;
+      terms[size] = term;
+      counts[size] = count;
+      contributions[size++] = contribution;
+    }
+  }
+
+  /** A model ready to score: its passes, and spare {@link Hits} for the next scans. */
   private record CompiledModel(
       SpamModel model,
-      PartMatcher[] parts,
+      ScanPass[] passes,
       double threshold,
-      double[] weights,
-      double[] idfs,
-      int partTerms,
+      boolean tfidf,
+      int passTerms,
       Queue<Hits> spare,
       AtomicInteger spareCount) {
-    /** The most cleared {@link Hits} kept for reuse, about the scans that run at once. */
+    /** The most {@link Hits} kept for reuse, about the scans that run at once. */
     static final int SPARE_HITS = 64;
 
-    CompiledModel(SpamModel model, PartMatcher[] parts, double threshold) {
+    CompiledModel(SpamModel model, ScanPass[] passes, double threshold) {
       this(
           model,
-          parts,
+          passes,
           threshold,
-          model.terms().stream().mapToDouble(WeightedTerm::weight).toArray(),
-          model.terms().stream().mapToDouble(WeightedTerm::idf).toArray(),
-          Arrays.stream(parts)
-              .filter(Objects::nonNull)
-              .mapToInt(part -> part.matcher().terms().size())
-              .max()
-              .orElse(0),
+          model.scoring() == Scoring.TFIDF_L2,
+          Arrays.stream(passes).mapToInt(pass -> pass.matcher().terms().size()).max().orElse(0),
           new ConcurrentLinkedQueue<>(),
           new AtomicInteger());
     }
 
+    /**
+     * Counts every pass's terms and scores each distinct hit: {@code x} is {@code 1 + ln n}
+     * (tf-idf) or {@code min(n, 3)} (capped) for a count {@code n}, a hit adds {@code values[2t] x
+     * / norm} to the score, and the norm is {@code sqrt(sum of values[2t + 1] x² + smoothing)}
+     * (tf-idf) or 1.
+     */
     Hits count(ScanParts text) {
       Hits reused = spare.poll();
       if (reused != null) {
         spareCount.decrementAndGet();
       }
-      Hits hits = reused != null ? reused : new Hits(model.terms().size(), partTerms);
-      String[] texts = {text.subject(), text.body(), text.markup()};
-      TermCounts found = hits.partTerms;
-      for (int p = 0; p < PARTS.length; p++) {
-        PartMatcher part = parts[p];
-        if (part == null || texts[p].isEmpty()) {
+      Hits hits = reused != null ? reused : new Hits(passTerms);
+      String subject = null;
+      String body = null;
+      String markup = null;
+      double squares = 0;
+      for (int p = 0; p < passes.length; p++) {
+        ScanPass pass = passes[p];
+        Part source = pass.source();
+        if (subject == null && source.covers(Part.SUBJECT)) {
+          subject = NORMALIZER.normalize(text.subject()).text();
+        }
+        if (body == null && source.covers(Part.BODY)) {
+          body = NORMALIZER.normalize(text.body()).text();
+        }
+        if (markup == null && source.covers(Part.MARKUP)) {
+          markup = NORMALIZER.normalize(text.markup()).text();
+        }
+        String scanned =
+            switch (source) {
+              case SUBJECT -> subject;
+              case BODY -> body;
+              case MARKUP -> markup;
+              case ANY -> subject + '\n' + body + '\n' + markup;
+            };
+        if (scanned.isEmpty()) {
           continue;
         }
-        part.matcher().count(NORMALIZER.normalize(texts[p]).text(), found);
-        int[][] lines = part.lines();
-        int[] onlyLine = part.onlyLine();
+        TermCounts found = hits.found;
+        pass.matcher().count(scanned, found);
+        double[] values = pass.values();
         for (int i = 0; i < found.distinct(); i++) {
           int term = found.term(i);
-          int line = onlyLine[term];
-          if (line >= 0) {
-            hits.hit(line, found.count(term));
-          } else {
-            for (int each : lines[term]) {
-              hits.hit(each, found.count(term));
-            }
-          }
+          int count = found.count(term);
+          double x = tfidf ? logTf(count) : Math.min(count, 3);
+          hits.add(p, term, count, values[2 * term] * x);
+          squares += values[2 * term + 1] * x * x;
         }
         found.clear();
       }
-      score(hits);
+      hits.norm = tfidf ? Math.sqrt(squares + model.smoothing()) : 1;
+      if (tfidf) {
+        for (int i = 0; i < hits.size; i++) {
+          hits.contributions[i] /= hits.norm;
+        }
+      }
       return hits;
     }
 
-    /** Fills in each hit's contribution to the score. */
-    private void score(Hits hits) {
-      if (hits.contributions.length < hits.size) {
-        hits.contributions = new double[hits.lines.length];
-      }
-      double[] contributions = hits.contributions;
-      if (model.scoring() == Scoring.CAPPED) {
-        for (int i = 0; i < hits.size; i++) {
-          int line = hits.lines[i];
-          contributions[i] = weights[line] * Math.min(hits.counts[line], 3);
-        }
-      } else {
-        double squares = 0;
-        for (int i = 0; i < hits.size; i++) {
-          int line = hits.lines[i];
-          int count = hits.counts[line];
-          double value = idfs[line] * logTf(count);
-          contributions[i] = value;
-          squares += value * value;
-        }
-        double norm = Math.sqrt(squares + model.smoothing());
-        for (int i = 0; i < hits.size; i++) {
-          contributions[i] = weights[hits.lines[i]] * contributions[i] / norm;
-        }
-      }
-    }
-
     /**
-     * Clears {@code hits} (only the counts it set) for the next scan and keeps it if fewer than
-     * {@value #SPARE_HITS} are kept: a scan then allocates nothing proportional to the model.
+     * Keeps {@code hits}, emptied, for the next scan if fewer than {@value #SPARE_HITS} are kept: a
+     * scan then allocates nothing proportional to the model.
      */
     void giveBack(Hits hits) {
-      for (int i = 0; i < hits.size; i++) {
-        hits.counts[hits.lines[i]] = 0;
-      }
       hits.size = 0;
       if (spareCount.get() < SPARE_HITS) {
         spareCount.incrementAndGet();
@@ -461,6 +452,32 @@ public final class SpamScanner {
     /** {@code 1 + ln n}, from a table for the usual small counts. */
     private static double logTf(int count) {
       return count < LOG_TF.length ? LOG_TF[count] : 1 + Math.log(count);
+    }
+
+    /** The model term a hit shows as: its first line's. */
+    String termOf(Hits hits, int i) {
+      return model.terms().get(passes[hits.passes[i]].lines()[hits.terms[i]][0]).term();
+    }
+
+    /** Each model line behind every hit, with what it added to the score, strongest first. */
+    List<SpamExplanation.TermHit> explain(Hits hits) {
+      List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
+      for (int i = 0; i < hits.size; i++) {
+        int count = hits.counts[i];
+        double x = tfidf ? logTf(count) : Math.min(count, 3);
+        for (int line : passes[hits.passes[i]].lines()[hits.terms[i]]) {
+          WeightedTerm term = model.terms().get(line);
+          double contribution =
+              tfidf ? term.weight() * (term.idf() * x) / hits.norm : term.weight() * x;
+          terms.add(
+              new SpamExplanation.TermHit(
+                  term.term(), term.part().fileName(), count, term.weight(), contribution));
+        }
+      }
+      terms.sort(
+          Comparator.comparingDouble((SpamExplanation.TermHit t) -> -Math.abs(t.contribution()))
+              .thenComparing(SpamExplanation.TermHit::term));
+      return terms;
     }
 
     SpamVerdict verdict(Hits hits) {
@@ -486,7 +503,7 @@ public final class SpamScanner {
       }
       List<String> top = new ArrayList<>(kept);
       for (int i = 0; i < kept; i++) {
-        String term = model.terms().get(hits.lines[best[i]]).term();
+        String term = termOf(hits, best[i]);
         if (!top.contains(term)) { // one term may count in the subject and in the body
           top.add(term);
         }

@@ -7,15 +7,21 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.matcher.TextNormalizer;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.wordlists.SpamModel;
 import dev.burnbox.wordlists.SpamModel.Part;
+import dev.burnbox.wordlists.SpamModel.Scoring;
+import dev.burnbox.wordlists.SpamModel.WeightedTerm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -126,6 +132,92 @@ class SpamScannerTest {
         .containsExactly("iagr", "unsub", "free", "font");
     assertThat(why.intercept() + why.terms().stream().mapToDouble(t -> t.contribution()).sum())
         .isCloseTo(why.score(), within(1e-12));
+  }
+
+  /**
+   * The scanner counts each part once per pass and folds the lines that share a term; the score
+   * must still be the model's definition taken line by line: a line's count is its term's
+   * occurrences in every part it covers, summed ({@code any} lines over all three).
+   */
+  @Test
+  void scoresAsTheDefinitionLineByLineOnSeededRandomModels() {
+    Random random = new Random(14);
+    TextNormalizer normalizer = TextNormalizer.standard();
+    Part[] parts = Part.values();
+    for (int round = 0; round < 300; round++) {
+      List<WeightedTerm> terms = new ArrayList<>();
+      for (int i = 1 + random.nextInt(12); i > 0; i--) {
+        String term = randomText(random, "ab", 1 + random.nextInt(3));
+        terms.add(
+            new WeightedTerm(
+                term,
+                random.nextGaussian() * 2,
+                parts[random.nextInt(parts.length)],
+                0.5 + random.nextDouble() * 3));
+      }
+      Scoring scoring = random.nextBoolean() ? Scoring.CAPPED : Scoring.TFIDF_L2;
+      double smoothing = random.nextBoolean() ? 0 : random.nextDouble() * 10;
+      SpamModel model =
+          new SpamModel(terms, scoring, -0.5, 0.5, SpamModel.Match.SUBSTRINGS, "random", smoothing);
+      ScanParts mail =
+          new ScanParts(
+              randomText(random, "abc ", random.nextInt(20)),
+              randomText(random, "abc ", random.nextInt(80)),
+              randomText(random, "abc ", random.nextInt(20)));
+      String[] texts = {
+        normalizer.normalize(mail.subject()).text(),
+        normalizer.normalize(mail.body()).text(),
+        normalizer.normalize(mail.markup()).text()
+      };
+
+      double squares = 0;
+      double[] raw = new double[terms.size()];
+      for (int line = 0; line < terms.size(); line++) {
+        WeightedTerm term = terms.get(line);
+        int count = 0;
+        for (int p = 0; p < texts.length; p++) {
+          if (term.part().covers(parts[p])) {
+            count += occurrences(texts[p], term.term());
+          }
+        }
+        if (count > 0) {
+          double x =
+              scoring == Scoring.CAPPED ? Math.min(count, 3) : term.idf() * (1 + Math.log(count));
+          raw[line] = term.weight() * x;
+          squares += x * x;
+        }
+      }
+      double norm = scoring == Scoring.CAPPED ? 1 : Math.sqrt(squares + smoothing);
+      double expected = squares == 0 ? -0.5 : -0.5 + Arrays.stream(raw).sum() / norm;
+
+      SpamScanner scanner = SpamScanner.of(null, null, model);
+      String context = "round " + round + ": " + terms + " " + scoring + " " + mail;
+      assertThat(scanner.scan(mail).score()).as(context).isCloseTo(expected, within(1e-9));
+      SpamExplanation why = scanner.explain(mail);
+      assertThat(why.terms())
+          .as(context)
+          .hasSize((int) Arrays.stream(raw).filter(r -> r != 0).count());
+      assertThat(why.intercept() + why.terms().stream().mapToDouble(t -> t.contribution()).sum())
+          .as(context)
+          .isCloseTo(expected, within(1e-9));
+    }
+  }
+
+  private static String randomText(Random random, String alphabet, int length) {
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return text.toString();
+  }
+
+  /** Occurrences of {@code term} in {@code text}, overlapping ones too. */
+  private static int occurrences(String text, String term) {
+    int count = 0;
+    for (int at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
+      count++;
+    }
+    return count;
   }
 
   @Test

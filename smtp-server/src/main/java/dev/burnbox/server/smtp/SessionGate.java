@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLSocket;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
@@ -268,7 +267,8 @@ final class SessionGate implements SessionHandler {
       // the client is gone; close the input all the same
     }
     try {
-      if (socket instanceof SSLSocket) {
+      // set before the session last noted its activity (a volatile write this thread has read)
+      if (session.isTLSStarted()) {
         socket.close(); // TLS sockets cannot half-close
       } else {
         socket.shutdownInput();

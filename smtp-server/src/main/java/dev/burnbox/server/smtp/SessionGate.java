@@ -189,8 +189,9 @@ final class SessionGate implements SessionHandler {
   public void onSessionEnd(Session session) {
     Client client = clients.remove(session);
     if (client != null) {
-      // SubEtha answers a command timeout itself ("421 Timeout waiting for data from client.");
-      // a session ending after at least that much silence is counted as one
+      // SubEtha answers a command timeout itself ("421 4.4.2 Timeout waiting for data from
+      // client.", coded by CodedReplies); a session ending after at least that much silence is
+      // counted as one
       long idle = System.nanoTime() - client.lastActivityNanos;
       if (!client.endAccounted && idle >= settings.commandTimeout().toNanos() - TIMER_SLACK_NANOS) {
         refusals.record(Refusal.COMMAND_TIMEOUT, client.address(), "");

@@ -100,7 +100,7 @@ class ServiceProtocolAbuseTest {
       smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
       smtp.expectAfter("RCPT TO:<victim3@burnbox.test>", "250");
       smtp.write("DATA\nSubject: x\r\n\r\nbody\r\n.\r\n");
-      assertThat(smtp.reply()).startsWith("501 Syntax error at character position 4.");
+      assertThat(smtp.reply()).startsWith("501 5.5.2 Syntax error at character position 4.");
       assertThat(smtp.closedByServer()).isTrue();
     }
     // too large, a 1 MB line, spam: each refused, the session going on

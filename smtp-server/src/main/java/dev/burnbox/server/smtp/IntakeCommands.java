@@ -491,7 +491,9 @@ final class IntakeCommands {
         return;
       }
       send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));
-      Socket plain = session.getSocket();
+      // TLS goes over the connection itself; the session writes to a SessionSocket over TLS, so
+      // that SubEtha's replies are coded before encryption and TLS records are never touched
+      Socket plain = ((SessionSocket) session.getSocket()).connection();
       InetSocketAddress remote = (InetSocketAddress) plain.getRemoteSocketAddress();
       try {
         // getHostString, not getHostName: no reverse DNS lookup per handshake
@@ -501,7 +503,7 @@ final class IntakeCommands {
                     .createSocket(plain, remote.getHostString(), remote.getPort(), true);
         secure.setUseClientMode(false);
         secure.startHandshake();
-        session.setSocket(secure);
+        session.setSocket(new SessionSocket(secure));
         session.resetSmtpProtocol();
         session.setTlsStarted(true);
         gate.client(session).signOut(); // RFC 3207: forget what the plain session said

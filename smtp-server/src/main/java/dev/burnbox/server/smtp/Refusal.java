@@ -15,8 +15,8 @@ import java.util.Locale;
  * exact lines); tags are unique, lower-case snake_case; docs/security.md lists every constant,
  * checked by {@code RefusalTableTest}. {@link #SYNTAX} and {@link #BAD_SEQUENCE} keep their code
  * and enhanced status but may say more precisely what was wrong (e.g. {@code Send HELO or EHLO
- * first}). SubEtha itself answers unknown verbs (not counted) and a command timeout, without the
- * enhanced code shown here.
+ * first}). SubEtha itself answers unknown verbs (not counted) and a command timeout; {@link
+ * CodedReplies} adds their enhanced codes.
  */
 public enum Refusal {
   TOO_MANY_CONNECTIONS(
@@ -107,7 +107,7 @@ public enum Refusal {
       "4.4.2",
       "Timeout waiting for data from client",
       "no whole command within `--command-timeout`: a stalled session is cut with this reply;"
-          + " SubEtha's own read timeout answers `421 Timeout waiting for data from client.`"),
+          + " SubEtha's own read timeout answers `421 4.4.2 Timeout waiting for data from client.`"),
   DATA_TIMEOUT(
       Stage.INTAKE,
       421,

@@ -23,6 +23,9 @@ import java.net.SocketException;
  * read gets them in several writes) and is allocated only while it holds something, so idle
  * connections cost nothing extra. Thread-safe: the stall cutter may write while the session's
  * thread reads.
+ *
+ * <p>{@link #accept} hands each connection out as a {@link SessionSocket}, whose output adds the
+ * enhanced status codes SubEtha's own replies lack; TLS is layered over the connection underneath.
  */
 final class ReplyBatchingServerSocket extends ServerSocket {
   static final int MAX_HELD_BYTES = 16 * 1024;
@@ -41,7 +44,7 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     }
     Connection connection = new Connection();
     implAccept(connection);
-    return connection;
+    return new SessionSocket(connection);
   }
 
   /** An accepted connection whose output is held until its input is read. */

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLSocket;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
@@ -190,8 +189,9 @@ final class SessionGate implements SessionHandler {
   public void onSessionEnd(Session session) {
     Client client = clients.remove(session);
     if (client != null) {
-      // SubEtha answers a command timeout itself ("421 Timeout waiting for data from client.");
-      // a session ending after at least that much silence is counted as one
+      // SubEtha answers a command timeout itself ("421 4.4.2 Timeout waiting for data from
+      // client.", coded by CodedReplies); a session ending after at least that much silence is
+      // counted as one
       long idle = System.nanoTime() - client.lastActivityNanos;
       if (!client.endAccounted && idle >= settings.commandTimeout().toNanos() - TIMER_SLACK_NANOS) {
         refusals.record(Refusal.COMMAND_TIMEOUT, client.address(), "");
@@ -268,7 +268,8 @@ final class SessionGate implements SessionHandler {
       // the client is gone; close the input all the same
     }
     try {
-      if (socket instanceof SSLSocket) {
+      // set before the session last noted its activity (a volatile write this thread has read)
+      if (session.isTLSStarted()) {
         socket.close(); // TLS sockets cannot half-close
       } else {
         socket.shutdownInput();

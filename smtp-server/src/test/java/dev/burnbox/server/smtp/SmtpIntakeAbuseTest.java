@@ -121,8 +121,8 @@ class SmtpIntakeAbuseTest {
       smtp.write("MAIL FROM:<s@example.org>\nRCPT TO:<a@burnbox.test>\r\n");
       assertThat(smtp.reply())
           .isEqualTo(
-              "501 Syntax error at character position 25. CR and LF must be CRLF paired.  See"
-                  + " RFC 2821 #2.7.1.");
+              "501 5.5.2 Syntax error at character position 25. CR and LF must be CRLF paired. "
+                  + " See RFC 2821 #2.7.1.");
       assertThat(smtp.closedByServer()).isTrue();
     }
     assertServesTheNextClient();
@@ -132,7 +132,7 @@ class SmtpIntakeAbuseTest {
   void refusesABareCarriageReturnInsideACommandLineAndCloses() throws IOException {
     try (SmtpScript smtp = attacker()) {
       smtp.write("NOOP\rQUIT\r\n");
-      assertThat(smtp.reply()).startsWith("501 Syntax error at character position 4.");
+      assertThat(smtp.reply()).startsWith("501 5.5.2 Syntax error at character position 4.");
       assertThat(smtp.closedByServer()).isTrue();
     }
     assertServesTheNextClient();
@@ -144,7 +144,7 @@ class SmtpIntakeAbuseTest {
       smtp.write("QUIT\n");
       assertThat(smtp.silentFor(QUIET)).isTrue(); // QUIT was not executed
       smtp.write("\r\n");
-      assertThat(smtp.reply()).startsWith("501 Syntax error at character position 4.");
+      assertThat(smtp.reply()).startsWith("501 5.5.2 Syntax error at character position 4.");
       assertThat(smtp.closedByServer()).isTrue();
     }
     assertServesTheNextClient();
@@ -249,7 +249,9 @@ class SmtpIntakeAbuseTest {
       Thread writer = writeAside(smtpOutput(smtp), line);
       // the server answers at 998 characters and closes without reading the rest; the client may
       // see the reply, or a reset that discards it: either way the connection is over
-      Throwable failure = catchThrowable(() -> assertThat(smtp.reply()).startsWith("501 "));
+      Throwable failure =
+          catchThrowable(
+              () -> assertThat(smtp.reply()).isEqualTo("501 5.5.2 Input line length is too long!"));
       if (failure != null) {
         assertThat(failure).isInstanceOf(IOException.class);
       }
@@ -257,6 +259,16 @@ class SmtpIntakeAbuseTest {
       assertThat(writer.join(Duration.ofSeconds(5))).isTrue();
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+    assertServesTheNextClient();
+  }
+
+  @Test
+  void refusesACommandLineOf998CharactersWith501AndCloses() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      smtp.write("NOOP " + "x".repeat(993) + "\r\n"); // 998 before the CRLF
+      assertThat(smtp.reply()).isEqualTo("501 5.5.2 Input line length is too long!");
+      assertThat(smtp.closedByServer()).isTrue();
+    }
     assertServesTheNextClient();
   }
 
@@ -302,17 +314,17 @@ class SmtpIntakeAbuseTest {
               + "N\u00d6\u00d6P\r\nMAIL\r\nRCPT\r\nDATA\0\r\nRSET now\r\n"
               + "X".repeat(990)
               + "\r\nNOOP\r\n");
-      // SubEtha answers unknown and empty verbs itself, without an enhanced code
-      assertThat(smtp.reply()).isEqualTo("500 Error: bad syntax");
-      assertThat(smtp.reply()).isEqualTo("500 Error: bad syntax");
-      assertThat(smtp.reply()).isEqualTo("500 Error: bad syntax");
-      assertThat(smtp.reply()).isEqualTo("500 Error: command not implemented");
-      assertThat(smtp.reply()).isEqualTo("500 Error: command not implemented");
+      // SubEtha answers unknown and empty verbs itself; CodedReplies adds the enhanced code
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: MAIL FROM:<address> [parameters]");
       assertThat(smtp.reply()).isEqualTo("503 5.5.1 Need MAIL command first");
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: DATA");
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok"); // RSET ignores its argument
-      assertThat(smtp.reply()).isEqualTo("500 Error: command not implemented");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok");
       openData(smtp);
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
@@ -361,8 +373,8 @@ class SmtpIntakeAbuseTest {
       assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
       // content sent blindly after the refused DATA runs as commands, each refused
       smtp.write("Subject: blind\r\n.\r\n");
-      assertThat(smtp.reply()).isEqualTo("500 Error: command not implemented");
-      assertThat(smtp.reply()).isEqualTo("500 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
       smtp.expectAfter("RSET", "250");
       openData(smtp);
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
@@ -456,7 +468,7 @@ class SmtpIntakeAbuseTest {
       smtp.write("MAIL FROM:<j".getBytes(StandardCharsets.US_ASCII));
       smtp.write(new byte[] {(byte) 0xe9}); // ISO-8859-1 "é": not UTF-8
       smtp.write("@example.org>\r\n".getBytes(StandardCharsets.US_ASCII));
-      assertThat(smtp.reply()).isEqualTo("501 Syntax error: invalid character encoding.");
+      assertThat(smtp.reply()).isEqualTo("501 5.5.2 Syntax error: invalid character encoding.");
       assertThat(smtp.closedByServer()).isTrue();
     }
     assertServesTheNextClient();
@@ -472,7 +484,7 @@ class SmtpIntakeAbuseTest {
       smtp.expectAfter("DATA", "354");
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
       assertThat(smtp.send("MÄIL FROM:<a@example.org>"))
-          .isEqualTo("500 Error: command not implemented");
+          .isEqualTo("500 5.5.2 Error: command not implemented");
     }
     assertThat(acceptor.only().envelope().sender()).isEqualTo("jürgen@exämple.org");
     assertServesTheNextClient(1);
@@ -495,6 +507,39 @@ class SmtpIntakeAbuseTest {
     }
     assertThat(acceptor.only().envelope().tls()).isFalse();
     assertServesTheNextClient(1);
+  }
+
+  @Test
+  void codesSubEthasOwnRepliesUnderTlsAndStillStoresAMessageAfterThem() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      smtp.startTls();
+      smtp.expectAfter("EHLO client.test", "250-");
+      smtp.write("\r\n   \r\nXYZZY plugh\r\n" + "X".repeat(990) + "\r\nNOOP\r\n");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: bad syntax");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
+      assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok");
+      openData(smtp);
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().tls()).isTrue();
+    assertServesTheNextClient(1);
+  }
+
+  @Test
+  void refusesABareLineFeedUnderTlsWith501AndItsCodeAndCloses() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      smtp.startTls();
+      smtp.expectAfter("EHLO client.test", "250-");
+      smtp.write("NOOP\nQUIT\r\n");
+      assertThat(smtp.reply())
+          .isEqualTo(
+              "501 5.5.2 Syntax error at character position 4. CR and LF must be CRLF paired. "
+                  + " See RFC 2821 #2.7.1.");
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertServesTheNextClient();
   }
 
   @Test

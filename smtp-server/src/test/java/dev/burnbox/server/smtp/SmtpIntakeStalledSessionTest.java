@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Slowloris over real sockets: a client that trickles bytes but never finishes a command, or never
@@ -84,6 +86,24 @@ class SmtpIntakeStalledSessionTest {
         .as("still connected after 5 s of trickling with a 1.5 s command timeout")
         .isFalse();
     assertThat(slow.reply()).startsWith("421 4.4.2");
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "under TLS: {0}")
+  @ValueSource(booleans = {false, true})
+  void aSilentClientGetsSubEthasTimeoutReplyWithItsEnhancedCode(boolean underTls)
+      throws IOException {
+    start(new RecordingAcceptor());
+    SmtpScript silent = connect();
+    silent.expectAfter("EHLO client.test", "250");
+    if (underTls) {
+      silent.startTls();
+      silent.expectAfter("EHLO client.test", "250");
+    }
+    // SubEtha's read timeout answers; the stall cutter's reply would have no final period
+    assertThat(silent.reply()).isEqualTo("421 4.4.2 Timeout waiting for data from client.");
+    assertThat(silent.closedByServer()).isTrue();
     await().until(() -> activeSessions() == 0);
     assertThat(refusals("command_timeout")).isEqualTo(1);
   }

@@ -49,6 +49,12 @@ class SmtpSessionFuzzTest {
   /** A reply line: code, then a space (last line) or a hyphen (more lines follow). */
   private static final Pattern REPLY_LINE = Pattern.compile("([2-5][0-9][0-9])([ -])(.*)");
 
+  /** A reply text that starts with an enhanced status code (RFC 3463). */
+  private static final Pattern ENHANCED = Pattern.compile("[245]\\.[0-9]{1,3}\\.[0-9]{1,3} .*");
+
+  /** The intake's host name: the greeting and the replies to HELO and EHLO start with it. */
+  private static final String HOST = "mx.burnbox.test";
+
   /**
    * Codes the intake sends on purpose (see {@link Refusal} and {@link IntakeCommands}); 451 (local
    * error) is not among them: the acceptor never fails here, so a 451 means the intake failed.
@@ -153,12 +159,20 @@ class SmtpSessionFuzzTest {
     int storedBefore = acceptor.count.get();
     Transcript transcript = play(session);
     int storedReplies = 0;
+    boolean inHello = false;
     for (String line : transcript.lines()) {
       Matcher reply = REPLY_LINE.matcher(line);
       assertThat(reply.matches()).as("well-formed reply line: %s", line).isTrue();
       assertThat(line).as("one reply line holds no CR").doesNotContain("\r");
       int code = Integer.parseInt(reply.group(1));
       assertThat(EXPECTED_CODES).as("expected reply code in: %s", line).contains(code);
+      // RFC 2034: an enhanced code on every reply but the greeting and the replies to HELO and
+      // EHLO; 334 (RFC 4954) and 354 go without, as Postfix's do
+      boolean hello = inHello || reply.group(3).startsWith(HOST);
+      inHello = hello && reply.group(2).equals("-");
+      if (!hello && code != 334 && code != 354) {
+        assertThat(reply.group(3)).as("enhanced status code in: %s", line).matches(ENHANCED);
+      }
       if (line.equals("250 2.0.0 " + STORED)) {
         storedReplies++;
       }

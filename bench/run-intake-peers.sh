@@ -8,10 +8,14 @@
 # (no-op acceptors, virtual threads; bench NoOpSmtpServer), and the whole Burnbox service (`serve
 # --threads=virtual`, inbox cap and byte budget lifted so nothing is evicted). One row per run:
 # mails/s from smtp-source's wall time, server CPU per mail (/proc/PID/stat) and RSS after the run;
-# then the medians and each server's ratio to smtp-sink's median. The machine is shared: rounds
+# then the medians and each server's ratio to smtp-sink's median. Then, on the same process, real
+# mail: smtp-source sends only generated text, so the project's generator blasts the corpus's
+# mails whole (`SmtpLoadBench blast --whole-corpus`, S connections, CORPUS_SECONDS, default 10,
+# after 2 s of warm-up; server CPU from /proc over the same window). The machine is shared: rounds
 # alternate the servers, so compare medians of one run, not runs of different days.
 #
-# Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, INBUCKET, SKIP_BUILD=1
+# Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, INBUCKET, CORPUS_SECONDS
+# (0: no corpus mail), SKIP_BUILD=1
 # Needs smtp-source and smtp-sink (Debian: postfix; or bench/run-smtp-bench.sh unpacks them).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
@@ -87,8 +91,10 @@ start() {
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-echo "| round | server | mails | seconds | mails/s | server CPU per mail µs | RSS MiB |"
-echo "|---:|---|---:|---:|---:|---:|---:|"
+corpus_seconds="${CORPUS_SECONDS:-10}"
+echo "| round | server | mails | seconds | mails/s | server CPU per mail µs | RSS MiB |" \
+  "corpus mails/s | corpus CPU per mail µs |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 results="$out/results.tsv"
 : >"$results"
 for round in $(seq 1 "${ROUNDS:-3}"); do
@@ -108,13 +114,25 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     t1="$(date +%s.%N)"
     after="$(cpu "$pid")"
     rss="$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")"
+    corpus_rate=0
+    corpus_per=0
+    if ((corpus_seconds > 0)); then
+      # the generator's row: | blast | label | C | mails/s | ... | server CPU % | RSS | errors |
+      row="$("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port" \
+        --server-pid "$pid" --connections "$sessions" --whole-corpus --warmup 2s \
+        --duration "${corpus_seconds}s" 2>/dev/null | tail -1)"
+      corpus_rate="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5}' <<<"$row")"
+      corpus_per="$(awk -F'|' '{gsub(/[ ,]/, "", $5); gsub(/ /, "", $12);
+        print ($5 > 0 ? $12 / 100 / $5 * 1e6 : 0)}' <<<"$row")"
+    fi
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     awk -v r="$round" -v s="$server" -v m="$mails" -v a="$t0" -v b="$t1" -v c0="$before" \
-      -v c1="$after" -v hz="$ticks" -v k="$rss" 'BEGIN {
+      -v c1="$after" -v hz="$ticks" -v k="$rss" -v cr="$corpus_rate" -v cp="$corpus_per" 'BEGIN {
         secs = b - a; rate = m / secs; per = (c1 - c0) / hz / m * 1e6
-        printf "| %d | %s | %d | %.2f | %.0f | %.0f | %.0f |\n", r, s, m, secs, rate, per, k / 1024
-        printf "%s\t%.1f\t%.1f\t%.0f\n", s, rate, per, k / 1024 >> "'"$results"'" }'
+        printf "| %d | %s | %d | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", r, s, m, secs, rate,
+          per, k / 1024, cr, cp
+        printf "%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\n", s, rate, per, k / 1024, cr, cp >> "'"$results"'" }'
   done
 done
 
@@ -122,17 +140,20 @@ echo
 echo "medians over the rounds (S=$sessions, $mails mails of 2,048 bytes; load average at the end:" \
   "$(cut -d' ' -f1-3 /proc/loadavg)):"
 echo
-echo "| server | mails/s | vs smtp-sink | server CPU per mail µs | RSS MiB |"
-echo "|---|---:|---:|---:|---:|"
+echo "| server | mails/s | vs smtp-sink | server CPU per mail µs | RSS MiB |" \
+  "corpus mails/s | vs smtp-sink | corpus CPU per mail µs |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 python3 - "$results" "${servers[@]}" <<'PY'
 import statistics, sys
 rows = [line.split("\t") for line in open(sys.argv[1]) if line.strip()]
 med = {}
 for s in sys.argv[2:]:
     mine = [r for r in rows if r[0] == s]
-    med[s] = [statistics.median(float(r[k]) for r in mine) for k in (1, 2, 3)]
-sink = med["smtp-sink"][0]
+    med[s] = [statistics.median(float(r[k]) for r in mine) for k in (1, 2, 3, 4, 5)]
+sink, corpus_sink = med["smtp-sink"][0], med["smtp-sink"][3]
 for s in sys.argv[2:]:
-    rate, per, rss = med[s]
-    print(f"| {s} | {rate:,.0f} | {rate / sink:.2f} | {per:.0f} | {rss:.0f} |")
+    rate, per, rss, corpus, corpus_per = med[s]
+    corpus_ratio = f"{corpus / corpus_sink:.2f}" if corpus_sink else "-"
+    print(f"| {s} | {rate:,.0f} | {rate / sink:.2f} | {per:.0f} | {rss:.0f} |"
+          f" {corpus:,.0f} | {corpus_ratio} | {corpus_per:.0f} |")
 PY

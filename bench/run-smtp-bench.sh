@@ -5,7 +5,10 @@
 # them with our own generator (dev.burnbox.bench.smtp.SmtpLoadBench): blast (C persistent
 # connections back to back), idle-many (N open connections, one random connection sends every
 # 5 ms) and slow-clients (clients trickle DATA at 1,000 bytes/s). Times smtp-source against the
-# service and smtp-sink once as a cross-check. Writes docs/smtp-{throughput,latency,greeting}.png
+# service and smtp-sink once as a cross-check. Then the throughput reference, by Postfix's own
+# generator: bench/run-intake-peers.sh (smtp-source against smtp-sink, Inbucket when INBUCKET names
+# its binary, bare SubEtha, the bare intake and the whole service, plus real corpus mail), which
+# writes its own section (<!-- intake-peers:begin/end -->); INTAKE_PEERS=0 skips it. Writes docs/smtp-{throughput,latency,greeting}.png
 # and the section between <!-- smtp-bench:begin --> and <!-- smtp-bench:end --> in
 # docs/benchmarks.md; raw results, server logs and the run log in bench/target/smtp-bench/.
 #
@@ -88,3 +91,12 @@ if [[ -n "$note" ]]; then
 fi
 echo "+ $java ${args[*]}" >"$out/commands.txt"
 "$java" "${args[@]}" 2>&1 | tee "$out/run.log"
+
+if [[ "${INTAKE_PEERS:-1}" == 0 ]]; then
+  echo "INTAKE_PEERS=0: the throughput reference by smtp-source is skipped"
+elif [[ -x /usr/sbin/smtp-source || -x "$postfix/usr/sbin/smtp-source" ]]; then
+  SKIP_BUILD=1 DOCS=1 ROUNDS="${ROUNDS:-$([[ "$profile" == full ]] && echo 3 || echo 1)}" \
+    bench/run-intake-peers.sh 2>&1 | tee "$out/intake-peers.log"
+else
+  echo "warning: no smtp-source; the throughput reference (bench/run-intake-peers.sh) is skipped" >&2
+fi

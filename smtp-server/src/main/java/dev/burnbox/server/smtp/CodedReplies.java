@@ -12,8 +12,9 @@ import java.util.Objects;
  * status code that EHLO's {@code ENHANCEDSTATUSCODES} promises (RFC 2034: on every reply but the
  * greeting and the replies to HELO and EHLO). Our own commands write coded replies already;
  * SubEtha's come from code we cannot reach: its command handler (unknown and empty verbs) and its
- * command loop (bare CR or LF, invalid UTF-8, a line of 998 characters or more, the read timeout,
- * its connection limit).
+ * command loop (bare CR or LF, invalid UTF-8, a line of 998 characters or more, its connection
+ * limit). It never times a read out: our sockets have none (the stall cutter ends stalled
+ * sessions).
  *
  * <p>The table below is every reply text SubEtha can write in our configuration (found with {@code
  * javap} in {@code Session}, {@code CommandHandler} and {@code CRLFTerminatedReader}; SubEtha's
@@ -45,7 +46,6 @@ final class CodedReplies extends OutputStream {
               "5.5.2"),
           Known.fixed("501 Syntax error: invalid character encoding.", "5.5.2"),
           Known.fixed("501 Input line length is too long!", "5.5.2"),
-          Known.fixed("421 Timeout waiting for data from client.", "4.4.2"),
           Known.fixed("421 Too many connections, try again later", "4.7.0"));
 
   private static final int SHORTEST =

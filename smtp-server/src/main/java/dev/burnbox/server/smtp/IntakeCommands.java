@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -354,25 +353,17 @@ final class IntakeCommands {
   }
 
   /**
-   * Reads content into the transaction under the data timeout. On a timeout answers 421 and closes;
-   * when the client goes away, ends the session. Either way the acceptor is not called.
+   * Reads content into the transaction. When the client goes away, or stalls past the data timeout
+   * and is cut by {@link SessionGate#cutStalledSessions} (which answers 421), ends the session;
+   * then the acceptor is not called.
    *
    * @return false if the session is over
    */
-  private boolean absorb(Session session, InputStream in, long length)
-      throws IOException, DropConnectionException {
-    Socket socket = session.getSocket();
-    socket.setSoTimeout((int) settings.dataTimeout().toMillis());
+  private boolean absorb(Session session, InputStream in, long length) {
     gate.client(session).waiting(SessionGate.Client.Waiting.FOR_CONTENT);
     try {
       transaction(session).absorb(in, length);
       return true;
-    } catch (SocketTimeoutException e) {
-      gate.client(session).endAccounted();
-      transaction(session).abort();
-      session.resetMailTransaction();
-      SmtpReply reply = refusals.record(Refusal.DATA_TIMEOUT, gate.client(session).address(), "");
-      throw new DropConnectionException(reply.code(), reply.enhancedStatus() + " " + reply.text());
     } catch (IOException e) {
       log.debug("client went away during message content: {}", e.toString());
       gate.client(session).endAccounted();
@@ -382,9 +373,6 @@ final class IntakeCommands {
       return false;
     } finally {
       gate.client(session).waiting(SessionGate.Client.Waiting.ON_INTAKE);
-      if (!socket.isClosed()) {
-        socket.setSoTimeout((int) settings.commandTimeout().toMillis());
-      }
     }
   }
 

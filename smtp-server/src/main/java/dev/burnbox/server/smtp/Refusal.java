@@ -106,8 +106,7 @@ public enum Refusal {
       421,
       "4.4.2",
       "Timeout waiting for data from client",
-      "no whole command within `--command-timeout`: a stalled session is cut with this reply;"
-          + " SubEtha's own read timeout answers `421 4.4.2 Timeout waiting for data from client.`"),
+      "no whole command within `--command-timeout`: the stalled session is cut with this reply"),
   DATA_TIMEOUT(
       Stage.INTAKE,
       421,

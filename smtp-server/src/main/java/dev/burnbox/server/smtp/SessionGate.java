@@ -111,14 +111,6 @@ final class SessionGate implements SessionHandler {
     }
   }
 
-  private static final long TIMER_SLACK_NANOS = 5_000_000;
-
-  /**
-   * Past its timeout, a stalled session gets this long before it is cut: SubEtha's own read
-   * timeout, when it applies, ends the session first.
-   */
-  private static final long STALL_SLACK_NANOS = 1_000_000_000;
-
   private final IntakeSettings settings;
   private final Refusals refusals;
   private final Counter sessions;
@@ -189,13 +181,6 @@ final class SessionGate implements SessionHandler {
   public void onSessionEnd(Session session) {
     Client client = clients.remove(session);
     if (client != null) {
-      // SubEtha answers a command timeout itself ("421 4.4.2 Timeout waiting for data from
-      // client.", coded by CodedReplies); a session ending after at least that much silence is
-      // counted as one
-      long idle = System.nanoTime() - client.lastActivityNanos;
-      if (!client.endAccounted && idle >= settings.commandTimeout().toNanos() - TIMER_SLACK_NANOS) {
-        refusals.record(Refusal.COMMAND_TIMEOUT, client.address(), "");
-      }
       if (!client.trusted()) {
         release(client.address());
       }
@@ -218,14 +203,16 @@ final class SessionGate implements SessionHandler {
 
   /**
    * Cuts sessions whose client has made no progress for longer than its timeout: no whole command
-   * line within the command timeout, or no chunk of content within the data timeout. SubEtha's
-   * timeouts bound each socket read, so a client trickling one byte at a time (slowloris) would
-   * otherwise keep its connection, and its share of {@code maxConnections}, forever. Sessions
-   * waiting on the intake itself (a message being accepted) are never cut. The cut sends {@code 421
-   * 4.4.2} and closes the session's input, so its thread ends the session as if the client had
-   * gone; each cut is counted as a {@code command_timeout} or {@code data_timeout} refusal. The
-   * time is wall-clock time since the client's last progress, so a server starved of CPU for longer
-   * than a timeout could cut a prompt client; with the defaults that takes a minute.
+   * line within the command timeout, or no chunk of content within the data timeout. These are the
+   * intake's only timeouts: its sockets have no read timeout (a timed read would cost a virtual
+   * thread a timer each time it waits), and a read timeout alone would let a client trickling one
+   * byte at a time (slowloris) keep its connection, and its share of {@code maxConnections},
+   * forever. Sessions waiting on the intake itself (a message being accepted) are never cut. The
+   * cut sends {@code 421 4.4.2} and closes the session's input, so its thread ends the session as
+   * if the client had gone; each cut is counted as a {@code command_timeout} or {@code
+   * data_timeout} refusal. The time is wall-clock time since the client's last progress, so a
+   * server starved of CPU for longer than a timeout could cut a prompt client; with the defaults
+   * that takes a minute.
    *
    * @return the number of sessions cut
    */
@@ -240,7 +227,7 @@ final class SessionGate implements SessionHandler {
       }
       boolean content = waiting == Client.Waiting.FOR_CONTENT;
       long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
-      if (now - client.lastActivityNanos > limit + STALL_SLACK_NANOS) {
+      if (now - client.lastActivityNanos > limit) {
         client.endAccounted();
         SmtpReply reply =
             refusals.record(

@@ -119,7 +119,9 @@ public final class SmtpIntake implements AutoCloseable {
             .maxConnections(subethaConnectionLimit)
             .maxRecipients(-1) // MessageTransaction enforces the limit, with 452 4.5.3
             .maxMessageSize(settings.maxMessageSize())
-            .connectionTimeoutMs((int) settings.commandTimeout().toMillis())
+            // no read timeout: SessionGate's stall cutter enforces the command and data
+            // timeouts, and a timed read costs a virtual thread a timer each time it parks
+            .connectionTimeoutMs(0)
             .insertReceivedHeaders(false) // the acceptor gets the bytes exactly as sent
             .serverThreadName("smtp-accept")
             .build();

@@ -33,8 +33,6 @@ class CodedRepliesTest {
         "501 Syntax error: invalid character encoding. | 501 5.5.2 Syntax error: invalid"
             + " character encoding.",
         "501 Input line length is too long! | 501 5.5.2 Input line length is too long!",
-        "421 Timeout waiting for data from client. | 421 4.4.2 Timeout waiting for data from"
-            + " client.",
         "421 Too many connections, try again later | 421 4.7.0 Too many connections, try again"
             + " later",
       })

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Slowloris over real sockets: a client that trickles bytes but never finishes a command, or never
- * finishes its content, is cut once its timeout has passed (SubEtha's per-read timeouts alone would
- * keep it forever), while a slow client that keeps finishing commands, and a session waiting on a
- * slow acceptor, are left alone.
+ * finishes its content, is cut once its timeout has passed (a per-read timeout alone would keep it
+ * forever), and so is a silent client, while a slow client that keeps finishing commands, and a
+ * session waiting on a slow acceptor, are left alone.
  */
 class SmtpIntakeStalledSessionTest {
   private static final Duration TIMEOUT = Duration.ofMillis(1500);
@@ -92,8 +92,7 @@ class SmtpIntakeStalledSessionTest {
 
   @ParameterizedTest(name = "under TLS: {0}")
   @ValueSource(booleans = {false, true})
-  void aSilentClientGetsSubEthasTimeoutReplyWithItsEnhancedCode(boolean underTls)
-      throws IOException {
+  void aSilentClientIsCutAfterTheCommandTimeoutWithItsReply(boolean underTls) throws IOException {
     start(new RecordingAcceptor());
     SmtpScript silent = connect();
     silent.expectAfter("EHLO client.test", "250");
@@ -101,8 +100,7 @@ class SmtpIntakeStalledSessionTest {
       silent.startTls();
       silent.expectAfter("EHLO client.test", "250");
     }
-    // SubEtha's read timeout answers; the stall cutter's reply would have no final period
-    assertThat(silent.reply()).isEqualTo("421 4.4.2 Timeout waiting for data from client.");
+    assertThat(silent.reply()).isEqualTo("421 4.4.2 Timeout waiting for data from client");
     assertThat(silent.closedByServer()).isTrue();
     await().until(() -> activeSessions() == 0);
     assertThat(refusals("command_timeout")).isEqualTo(1);

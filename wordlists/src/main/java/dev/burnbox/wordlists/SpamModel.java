@@ -110,14 +110,18 @@ public record SpamModel(
    */
   public record WeightedTerm(String term, double weight, Part part, double idf) {
     /**
-     * @throws IllegalArgumentException if the term is empty, the weight is not finite or the idf
-     *     not positive and finite
+     * @throws IllegalArgumentException if the term is empty or has a line break (a model file has a
+     *     term per line, and a scanner may join parts with line feeds), the weight is not finite or
+     *     the idf not positive and finite
      */
     public WeightedTerm {
       Objects.requireNonNull(term, "term");
       Objects.requireNonNull(part, "part");
       if (term.isEmpty()) {
         throw new IllegalArgumentException("empty term");
+      }
+      if (term.indexOf('\n') >= 0 || term.indexOf('\r') >= 0) {
+        throw new IllegalArgumentException("a term cannot have a line break: " + term.strip());
       }
       if (!Double.isFinite(weight)) {
         throw new IllegalArgumentException("weight must be a finite number: " + weight);

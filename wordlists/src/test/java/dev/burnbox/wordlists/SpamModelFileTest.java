@@ -102,6 +102,15 @@ class SpamModelFileTest {
   }
 
   @Test
+  void aTermWithALineBreakIsRefused() {
+    assertThatThrownBy(() -> new WeightedTerm("free\nmoney", 1, Part.ANY, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line break");
+    assertThatThrownBy(() -> SpamModel.ofPlainTerms(List.of("cash\r"), "list"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void theShippedModelLoadsAndIsLearned() {
     SpamModel model = SpamModel.defaults();
     assertThat(model.source()).isEqualTo("built-in model");

@@ -414,7 +414,11 @@ final class AhoCorasickMatcher implements TermMatcher {
    * such loads at once instead of one after the other. The second walk starts {@code
    * maxPatternLength - 1} chars before the middle, without counting there, so that it is in the
    * automaton's true state by the middle (no state is deeper than the longest pattern) and every
-   * occurrence is counted once. Other layouts and whole-word sets count through {@link #scan}.
+   * occurrence is counted once. From {@code 4 x} {@value #SPLIT_AT} chars (and patterns no longer
+   * than a quarter of the text) it walks four quarters side by side the same way: on the spam
+   * model's 1,900-char mails that saved 2-3 µs of 45-53 on a warm cache and about 3% with the
+   * caches emptied before each mail (thread CPU time, 3 alternating rounds, docs/benchmarks.md).
+   * Other layouts and whole-word sets count through {@link #scan}.
    */
   @Override
   public void count(String text, TermCounts counts) {
@@ -422,6 +426,10 @@ final class AhoCorasickMatcher implements TermMatcher {
     int n = text.length();
     if (delta == null || sparseFallback.length > 0 || wholeWords || n < SPLIT_AT) {
       scan(text, (term, start, end) -> counts.add(term));
+      return;
+    }
+    if (n >= 4 * SPLIT_AT && maxPatternLength <= n >>> 2) {
+      countInFourWalks(text, counts);
       return;
     }
     final char[] classOf = this.classOf;
@@ -450,6 +458,58 @@ final class AhoCorasickMatcher implements TermMatcher {
       b = delta[b + classOf[text.charAt(j++)]];
       if (b >= outLimit) {
         countOutputs(b, counts);
+      }
+    }
+  }
+
+  /**
+   * {@link #count} as four walks side by side, each over a quarter of the text; the text has at
+   * least {@code 4 x} {@value #SPLIT_AT} chars and no pattern is longer than a quarter of it.
+   */
+  private void countInFourWalks(String text, TermCounts counts) {
+    final char[] classOf = this.classOf;
+    final int[] delta = this.delta;
+    final int outLimit = this.outLimit;
+    int n = text.length();
+    int quarter = n >>> 2;
+    int lead = Math.max(0, maxPatternLength - 1);
+    // each later walk starts lead chars before its quarter, without counting, to be in the
+    // automaton's true state at the quarter's first char
+    int i = 0;
+    int j = quarter - lead;
+    int k = 2 * quarter - lead;
+    int l = 3 * quarter - lead;
+    int a = 0;
+    int b = 0;
+    int c = 0;
+    int d = 0;
+    while (j < quarter) {
+      b = delta[b + classOf[text.charAt(j++)]];
+      c = delta[c + classOf[text.charAt(k++)]];
+      d = delta[d + classOf[text.charAt(l++)]];
+    }
+    while (i < quarter) {
+      a = delta[a + classOf[text.charAt(i++)]];
+      b = delta[b + classOf[text.charAt(j++)]];
+      c = delta[c + classOf[text.charAt(k++)]];
+      d = delta[d + classOf[text.charAt(l++)]];
+      if (a >= outLimit) {
+        countOutputs(a, counts);
+      }
+      if (b >= outLimit) {
+        countOutputs(b, counts);
+      }
+      if (c >= outLimit) {
+        countOutputs(c, counts);
+      }
+      if (d >= outLimit) {
+        countOutputs(d, counts);
+      }
+    }
+    while (l < n) {
+      d = delta[d + classOf[text.charAt(l++)]];
+      if (d >= outLimit) {
+        countOutputs(d, counts);
       }
     }
   }

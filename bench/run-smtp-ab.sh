@@ -10,6 +10,7 @@
 # Environment: ROUNDS, C, JAVA_HOME (JDK 21+).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
 if (($# < 1)); then
   sed -n '2,10p' "$0" >&2
   exit 2
@@ -22,19 +23,7 @@ out="bench/target/smtp-ab"
 mkdir -p "$out"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-dirs=()
-for ref in "$@"; do
-  commit="$(git rev-parse --short "$ref")"
-  dir="$out/$commit"
-  if [[ ! -f "$dir/bench/target/benchmarks.jar" ]]; then
-    rm -rf "$dir"
-    git worktree prune
-    git worktree add -q --detach "$dir" "$commit"
-    echo "building $commit..."
-    (cd "$dir" && mvn -q -B -pl bench -am package -DskipTests)
-  fi
-  dirs+=("$dir")
-done
+build_refs "$@"
 
 echo "| round | commit | scenario | server | C | mails/s | p50 ms | p99 ms | p99.9 ms | max ms | greeting p99 ms | not greeted | server CPU % | RSS MiB | errors | server CPU per mail µs | load |"
 for round in $(seq 1 "${ROUNDS:-3}"); do

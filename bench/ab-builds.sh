@@ -1,0 +1,20 @@
+# Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh), from the repository's
+# root. build_refs REF...: builds the benchmarks jar of each commit in its own git worktree under
+# bench/target/smtp-ab/ (kept for later runs) and sets the array `dirs` to those worktrees.
+build_refs() {
+  dirs=()
+  local ref commit dir
+  for ref in "$@"; do
+    commit="$(git rev-parse --short "$ref")"
+    dir="bench/target/smtp-ab/$commit"
+    if [[ ! -f "$dir/bench/target/benchmarks.jar" ]]; then
+      rm -rf "$dir"
+      git worktree prune
+      mkdir -p bench/target/smtp-ab
+      git worktree add -q --detach "$dir" "$commit"
+      echo "building $commit..."
+      (cd "$dir" && mvn -q -B -pl bench -am package -DskipTests)
+    fi
+    dirs+=("$dir")
+  done
+}

@@ -22,7 +22,7 @@ sizes = collections.Counter()
 for entry in jar.infolist():
     parts = entry.filename.split("/")
     if entry.filename.endswith((".so", ".dll", ".dylib", ".jnilib")):
-        key = "native libraries, every platform (" + parts[-1].split(".")[0].split("-")[0] + ")"
+        key = "native libraries (" + parts[-1].split(".")[0].split("-")[0] + ")"
     elif parts[0] == "META-INF" or len(parts) < 3:
         key = parts[0]
     elif parts[1] in ("github", "google", "eclipse", "apache", "openjdk", "ibm", "fasterxml"):

@@ -4,7 +4,8 @@
 #   2. sets VERSION in every pom.xml (versions-maven-plugin) and dates the CHANGELOG section;
 #   3. runs the README's test command (`mvn -B verify`: every test, the build checks);
 #   4. writes target/release/: burnbox-VERSION.jar (its META-INF/THIRD-PARTY.txt lists every
-#      dependency's licence), the container image burnbox-image-VERSION.tar (docker-archive, image
+#      dependency's licence), zstd-jni-V.jar (zstd for macOS and Windows: keep it beside the
+#      jar), the container image burnbox-image-VERSION.tar (docker-archive, image
 #      localhost/burnbox:VERSION; skipped with a note unless run as root with mmdebstrap and buildah,
 #      see packaging/build-image.sh) and SHA256SUMS;
 #   5. commits "Release VERSION" and tags it vVERSION (annotated). Nothing is pushed.
@@ -40,6 +41,9 @@ out=target/release
 rm -rf "$out"
 mkdir -p "$out"
 cp smtp-server/target/burnbox.jar "$out/burnbox-$version.jar"
+# zstd's native library for macOS, Windows and CPUs other than x86-64 and arm64, which the jar
+# leaves out: zstd-jni loads it from this jar in the same folder (the manifest's Class-Path)
+cp smtp-server/target/zstd-jni-*.jar "$out/"
 built="$("$JAVA_HOME/bin/java" -jar "$out/burnbox-$version.jar" --version)"
 [[ "$built" == "burnbox $version" ]] || die "the jar says '$built', not 'burnbox $version'"
 if [[ "$(id -u)" == 0 ]] && command -v mmdebstrap >/dev/null && command -v buildah >/dev/null; then

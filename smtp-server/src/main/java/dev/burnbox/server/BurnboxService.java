@@ -35,10 +35,12 @@ import org.slf4j.LoggerFactory;
  * store and the web server, wired top to bottom as the mail flows (socket, session, message,
  * decode, scan, store, web).
  *
- * <p>{@link #start} binds both ports (and the metrics port, if the settings give one) and logs
- * {@code listening smtp=PORT http=PORT} (followed by {@code metrics=PORT}); {@link #close} stops
- * taking connections, lets sessions in flight finish within the shutdown grace, then stops the web
- * server. Start and close from one thread; everything else is thread-safe.
+ * <p>{@link #start} binds both ports (and the metrics port, if the settings give one) while the
+ * spam model is compiled on another thread, returns once the model is ready (a mail that comes in
+ * before is answered once it is scored) and logs {@code listening smtp=PORT http=PORT} (followed by
+ * {@code metrics=PORT}); {@link #close} stops taking connections, lets sessions in flight finish
+ * within the shutdown grace, then stops the web server. Start and close from one thread; everything
+ * else is thread-safe.
  */
 public final class BurnboxService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BurnboxService.class);
@@ -70,11 +72,10 @@ public final class BurnboxService implements AutoCloseable {
     storeMetrics.bindTo(registry);
 
     PipelineSettings pipeline = settings.pipeline();
+    // compiled while the rest is built and the ports open; startAll waits for it
     this.scanner =
-        pipeline.terms() == null
-            ? SpamScanner.withDefaultModel(pipeline.matcherKind(), pipeline.spamThreshold())
-            : SpamScanner.fromFile(
-                pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
+        SpamScanner.compileInBackground(
+            pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
     SubjectFloodFilter floodFilter =
         settings.smtp().noFilters() ? null : new SubjectFloodFilter(pipeline);
     MailDecoder decoder = new MailDecoder(settings.mime().limits());
@@ -149,6 +150,8 @@ public final class BurnboxService implements AutoCloseable {
     }
     web.start();
     intake.start();
+    // a mail that came in meanwhile has been waiting for the model to be scored and answered
+    scanner.awaitModel();
     log.info(
         "spam model: {} terms from {}, threshold {}, matcher {}, policy {}",
         scanner.termCount(),

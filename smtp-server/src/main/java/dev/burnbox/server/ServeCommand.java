@@ -1,5 +1,6 @@
 package dev.burnbox.server;
 
+import com.github.luben.zstd.util.ZstdVersion;
 import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionRecord;
 import java.io.IOException;
@@ -95,7 +96,7 @@ final class ServeCommand implements Callable<Integer> {
     BurnboxService service;
     try {
       service = BurnboxService.start(settings);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
       spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
       return 1;
     }
@@ -120,7 +121,23 @@ final class ServeCommand implements Callable<Integer> {
     return options.value();
   }
 
-  private static String describe(Exception e) {
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  /**
+   * Why the service could not start, in one line; when zstd's native library is missing (the jar
+   * carries it for Linux on x86-64 and arm64 only), where to put the zstd-jni jar that has it.
+   */
+  static String describe(Throwable e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (e instanceof UnsatisfiedLinkError && message.contains("zstd-jni")) {
+      return "the jar has no zstd library for "
+          + System.getProperty("os.name")
+          + " on "
+          + System.getProperty("os.arch")
+          + ": put zstd-jni-"
+          + ZstdVersion.VERSION
+          + ".jar (Maven Central) in the folder of burnbox.jar ("
+          + message.lines().findFirst().orElse(message)
+          + ")";
+    }
+    return message;
   }
 }

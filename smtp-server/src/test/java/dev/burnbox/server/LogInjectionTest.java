@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.ContextInitializer;
 import dev.burnbox.server.smtp.SmtpScript;
 import java.io.ByteArrayOutputStream;
@@ -27,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * Hostile text in HELO names, commands, addresses, headers and subjects, sent over SMTP to the
  * whole service, and in web requests, neither forges nor breaks log lines, and floods of refusals
  * or client-triggered SubEtha warnings do not flood the log. The log is captured as the service
- * writes it in production: the main {@code logback.xml} (levels, filters, pattern) writing to
- * standard error.
+ * writes it in production: {@link BurnboxLogging} (levels, filters, pattern) writing to standard
+ * error.
  */
 class LogInjectionTest {
   private static final String ATTACKER = "127.0.0.2";
@@ -58,9 +57,7 @@ class LogInjectionTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.reset();
-    JoranConfigurator production = new JoranConfigurator();
-    production.setContext(context);
-    production.doConfigure(LogInjectionTest.class.getResource("/logback.xml"));
+    BurnboxLogging.configureService(context);
     service =
         BurnboxService.start(
             ServiceSettings.of(

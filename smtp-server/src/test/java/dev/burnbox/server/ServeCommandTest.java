@@ -252,6 +252,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void aMissingZstdLibrarySaysWhichJarToPutBesideBurnbox() {
+    String why =
+        ServeCommand.describe(
+            new UnsatisfiedLinkError(
+                "no zstd-jni-1.5.7-6 in java.library.path: /usr/lib\nUnsupported OS/arch, cannot"
+                    + " find /darwin/aarch64/libzstd-jni-1.5.7-6.dylib"));
+    assertThat(why)
+        .contains("no zstd library for " + System.getProperty("os.name"))
+        .contains("put zstd-jni-" + com.github.luben.zstd.util.ZstdVersion.VERSION + ".jar")
+        .contains("no zstd-jni-1.5.7-6 in java.library.path")
+        .doesNotContain("\n");
+    assertThat(ServeCommand.describe(new java.io.IOException("port 25 in use")))
+        .isEqualTo("port 25 in use");
+  }
+
+  @Test
   void theWebLimitsAndTheMetricsHaveTheirDocumentedDefaults() {
     ServiceSettings settings = parse();
     assertThat(settings.webLimits())

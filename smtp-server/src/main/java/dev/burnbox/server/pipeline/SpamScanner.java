@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -63,11 +65,14 @@ public final class SpamScanner {
   private final MatcherKind kind;
   private final Double thresholdOverride;
   private final AtomicReference<CompiledModel> current;
+  private final CompletableFuture<CompiledModel> first; // the first model, done unless compiling
 
-  private SpamScanner(MatcherKind kind, Double thresholdOverride, CompiledModel initial) {
+  private SpamScanner(
+      MatcherKind kind, Double thresholdOverride, CompletableFuture<CompiledModel> first) {
     this.kind = kind;
     this.thresholdOverride = thresholdOverride;
-    this.current = new AtomicReference<>(initial);
+    this.current = new AtomicReference<>(first.getNow(null));
+    this.first = first;
   }
 
   /**
@@ -82,7 +87,69 @@ public final class SpamScanner {
     if (threshold != null) {
       SpamModel.checkThreshold(threshold);
     }
-    return new SpamScanner(kind, threshold, compile(kind, model, threshold));
+    return new SpamScanner(
+        kind, threshold, CompletableFuture.completedFuture(compile(kind, model, threshold)));
+  }
+
+  /**
+   * A scanner whose model, the built-in one or the one in {@code terms}, is read and compiled on a
+   * thread of its own, so that the service can open its ports meanwhile. Until it is ready, every
+   * method that needs the model ({@link #scan}, {@link #explain}, {@link #highlight}, {@link
+   * #threshold}...) waits for it: no mail is scored, so none is taken, without it. {@link
+   * #awaitModel} waits and reports a model that could not be read.
+   *
+   * @param terms the model or term list file, or null for {@link SpamModel#defaults()}
+   * @throws IllegalArgumentException if the threshold is not strictly between 0 and 1
+   */
+  public static SpamScanner compileInBackground(MatcherKind kind, Double threshold, Path terms) {
+    if (threshold != null) {
+      SpamModel.checkThreshold(threshold);
+    }
+    CompletableFuture<CompiledModel> first = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .daemon()
+        .name("burnbox-spam-model")
+        .start(
+            () -> {
+              try {
+                SpamModel model = terms == null ? SpamModel.defaults() : read(terms);
+                first.complete(compile(kind, model, threshold));
+              } catch (IOException | RuntimeException | Error e) {
+                first.completeExceptionally(e);
+              }
+            });
+    return new SpamScanner(kind, threshold, first);
+  }
+
+  /**
+   * Waits until the first model is ready (at once unless it is {@linkplain #compileInBackground
+   * compiled in the background}).
+   *
+   * @throws IOException if its file could not be read
+   * @throws IllegalArgumentException if its file is not a valid model
+   */
+  public void awaitModel() throws IOException {
+    try {
+      model();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof IOException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** The model in use; the first one is waited for (see {@link #compileInBackground}). */
+  private CompiledModel model() {
+    CompiledModel model = current.get();
+    if (model == null) {
+      current.compareAndSet(null, first.join()); // a reload meanwhile wins
+      model = current.get();
+    }
+    return model;
   }
 
   /** A scanner over the shipped model ({@link SpamModel#defaults()}). */
@@ -122,7 +189,7 @@ public final class SpamScanner {
 
   /** The stored verdict of a message's parts: score, probability, spam or not, top terms. */
   public SpamVerdict scan(ScanParts parts) {
-    CompiledModel model = current.get();
+    CompiledModel model = model();
     Hits hits = model.count(parts);
     try {
       return model.verdict(hits);
@@ -137,7 +204,7 @@ public final class SpamScanner {
    * first.
    */
   public SpamExplanation explain(ScanParts parts) {
-    CompiledModel model = current.get();
+    CompiledModel model = model();
     Hits hits = model.count(parts); // not given back: explaining is rare
     SpamVerdict verdict = model.verdict(hits);
     return new SpamExplanation(
@@ -172,7 +239,7 @@ public final class SpamScanner {
   public static final double HIGHLIGHT_SHARE = 0.25;
 
   private List<Highlight> allHighlights(String text, Part part) {
-    CompiledModel model = current.get();
+    CompiledModel model = model();
     if (text.isEmpty()) {
       return List.of();
     }
@@ -245,23 +312,23 @@ public final class SpamScanner {
 
   /** The probability from which a message is spam. */
   public double threshold() {
-    return current.get().threshold();
+    return model().threshold();
   }
 
   /** The algorithm of the matchers in use (the chosen one when built with null). */
   public MatcherKind matcherKind() {
-    ScanPass[] passes = current.get().passes();
+    ScanPass[] passes = model().passes();
     return passes.length > 0 ? passes[0].matcher().kind() : kind;
   }
 
   /** How many terms the model in use has. */
   public int termCount() {
-    return current.get().model().terms().size();
+    return model().model().terms().size();
   }
 
   /** Where the model in use came from: a file path or "built-in model". */
   public String source() {
-    return current.get().model().source();
+    return model().model().source();
   }
 
   // ---- compiling and scoring ----

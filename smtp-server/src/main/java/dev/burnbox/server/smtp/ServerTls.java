@@ -1,22 +1,27 @@
 package dev.burnbox.server.smtp;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /** Builds the server side {@link SSLContext} for STARTTLS. Stateless. */
 final class ServerTls {
   private static final char[] NO_PASSWORD = new char[0];
-  private static final char[] SELF_SIGNED_PASSWORD = "self-signed".toCharArray();
 
   private ServerTls() {}
 
@@ -28,23 +33,21 @@ final class ServerTls {
    */
   static SSLContext context(IntakeSettings settings) throws IOException {
     try {
-      KeyStore keys;
-      char[] password;
+      KeyManager[] keyManagers;
       if (settings.tlsKeystore() != null) {
-        password =
+        char[] password =
             settings.tlsKeystorePassword() == null
                 ? NO_PASSWORD
                 : settings.tlsKeystorePassword().toCharArray();
-        keys = load(settings.tlsKeystore(), password);
+        KeyManagerFactory factory =
+            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(load(settings.tlsKeystore(), password), password);
+        keyManagers = factory.getKeyManagers();
       } else {
-        password = SELF_SIGNED_PASSWORD;
-        keys = selfSigned(settings.hostName());
+        keyManagers = new KeyManager[] {selfSigned(settings.hostName())};
       }
-      KeyManagerFactory keyManagers =
-          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(keys, password);
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keyManagers.getKeyManagers(), null, null);
+      context.init(keyManagers, null, null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot set up TLS: " + e.getMessage(), e);
@@ -61,10 +64,11 @@ final class ServerTls {
   }
 
   /**
-   * A PKCS#12 store holding one self-signed key entry for {@code hostName} (password
-   * "self-signed").
+   * A new EC P-256 key and its self-signed certificate for {@code hostName}, held in memory only:
+   * no key store, whose PKCS#12 form would encrypt the key and decrypt it again (10,000 PBKDF2
+   * rounds each way, a fifth of a start's time here).
    */
-  static KeyStore selfSigned(String hostName) throws GeneralSecurityException, IOException {
+  static SingleKey selfSigned(String hostName) throws GeneralSecurityException, IOException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
     generator.initialize(new ECGenParameterSpec("secp256r1"));
     KeyPair pair = generator.generateKeyPair();
@@ -72,10 +76,74 @@ final class ServerTls {
     X509Certificate certificate =
         SelfSignedCertificate.create(
             pair, hostName, now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(365)));
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    keys.load(null, null);
-    keys.setKeyEntry(
-        "burnbox", pair.getPrivate(), SELF_SIGNED_PASSWORD, new X509Certificate[] {certificate});
-    return keys;
+    return new SingleKey(pair.getPrivate(), certificate);
+  }
+
+  /**
+   * A server key manager with one key and its certificate, offered to every handshake that can use
+   * a key of its algorithm (as the JDK's own key manager chooses among the keys of a store); it
+   * never acts for a client.
+   */
+  static final class SingleKey extends X509ExtendedKeyManager {
+    static final String ALIAS = "burnbox";
+
+    private final PrivateKey key;
+    private final X509Certificate certificate;
+
+    SingleKey(PrivateKey key, X509Certificate certificate) {
+      this.key = key;
+      this.certificate = certificate;
+    }
+
+    /** The key's certificate. */
+    X509Certificate certificate() {
+      return certificate;
+    }
+
+    /** The key, for a test to store it. */
+    PrivateKey key() {
+      return key;
+    }
+
+    // keyType is an algorithm ("EC", "RSA", "RSASSA-PSS"), or for old TLS 1.2 suites the key's
+    // and the certificate signature's ("EC_EC", "EC_RSA")
+    private boolean fits(String keyType) {
+      return keyType != null && keyType.split("_")[0].equals(key.getAlgorithm());
+    }
+
+    @Override
+    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+      return fits(keyType) ? ALIAS : null;
+    }
+
+    @Override
+    public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+      return fits(keyType) ? ALIAS : null;
+    }
+
+    @Override
+    public String[] getServerAliases(String keyType, Principal[] issuers) {
+      return fits(keyType) ? new String[] {ALIAS} : null;
+    }
+
+    @Override
+    public X509Certificate[] getCertificateChain(String alias) {
+      return ALIAS.equals(alias) ? new X509Certificate[] {certificate} : null;
+    }
+
+    @Override
+    public PrivateKey getPrivateKey(String alias) {
+      return ALIAS.equals(alias) ? key : null;
+    }
+
+    @Override
+    public String[] getClientAliases(String keyType, Principal[] issuers) {
+      return null;
+    }
+
+    @Override
+    public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+      return null;
+    }
   }
 }

@@ -12,8 +12,8 @@ import org.slf4j.Marker;
  * seconds from SubEtha SMTP ({@code org.subethamail.*}), and then says how many were left out. A
  * client decides when SubEtha logs: one forged TLS record after STARTTLS makes it log "Exception
  * during SMTP transaction" at WARN with a stack trace of some thirty lines, once per connection,
- * which would otherwise let anyone flood the log. Installed by {@code logback.xml}; other loggers
- * are not affected. Thread-safe.
+ * which would otherwise let anyone flood the log. Installed by {@link
+ * dev.burnbox.server.BurnboxLogging}; other loggers are not affected. Thread-safe.
  */
 public final class SubEthaLogThrottle extends TurboFilter {
   /** The shortest time between two lines SubEtha may log at one level. */
@@ -21,7 +21,7 @@ public final class SubEthaLogThrottle extends TurboFilter {
 
   private final LoggerWindows windows;
 
-  /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
+  /** The filter as the service's logging installs it, on {@link System#nanoTime()}. */
   public SubEthaLogThrottle() {
     this(System::nanoTime);
   }

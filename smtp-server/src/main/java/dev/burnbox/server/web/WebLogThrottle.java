@@ -19,8 +19,8 @@ import org.slf4j.helpers.MessageFormatter;
  * <message>} with the message, and the message of an attached exception, passed through {@link
  * LogText#printable} (control characters escaped, length bounded); its stack trace is kept. That
  * line says how many were left out since the previous one; the requests themselves are counted by
- * reason on {@code burnbox.http.refusals}. Installed by {@code logback.xml}; other loggers are not
- * affected. Thread-safe.
+ * reason on {@code burnbox.http.refusals}. Installed by {@link dev.burnbox.server.BurnboxLogging};
+ * other loggers are not affected. Thread-safe.
  */
 public final class WebLogThrottle extends TurboFilter {
   /** The shortest time between two lines from the framework at one level. */
@@ -30,7 +30,7 @@ public final class WebLogThrottle extends TurboFilter {
 
   private final LoggerWindows windows;
 
-  /** The filter as {@code logback.xml} creates it, on {@link System#nanoTime()}. */
+  /** The filter as the service's logging installs it, on {@link System#nanoTime()}. */
   public WebLogThrottle() {
     this(System::nanoTime);
   }

@@ -13,7 +13,6 @@ import dev.burnbox.server.smtp.IntakeSettings;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
-import io.javalin.http.staticfiles.Location;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -178,6 +177,7 @@ public final class WebServer implements AutoCloseable {
     MessagePages pages = new MessagePages(store, reader, scanner, access);
     OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
+    StaticFiles staticFiles = new StaticFiles();
     this.app =
         Javalin.create(
             config -> {
@@ -198,12 +198,6 @@ public final class WebServer implements AutoCloseable {
                     connector.addEventListener(gate);
                     return connector;
                   });
-              config.staticFiles.add(
-                  files -> {
-                    files.hostedPath = "/static";
-                    files.directory = "/web/static";
-                    files.location = Location.CLASSPATH;
-                  });
               config.routes.before(SecurityHeaders::standard);
               config.routes.before("/api/*", access.cors()::onRequest);
               config.routes.options("/api/*", access.cors()::onPreflight);
@@ -216,6 +210,7 @@ public final class WebServer implements AutoCloseable {
               config.routes.get("/api/v1/stats", ctx -> ctx.json(statsJson(store.stats())));
               config.routes.get(
                   "/api/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+              staticFiles.addRoutes(config.routes);
               api.addRoutes(config.routes);
               pages.addRoutes(config.routes);
               monitor.addRoutes(config.routes);

@@ -2,6 +2,7 @@ package dev.burnbox.server.attack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,12 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The whole Burnbox service ({@code burnbox serve}) in its own JVM with a small heap, on free
@@ -44,9 +47,19 @@ final class AttackedService implements AutoCloseable {
   }
 
   /**
+   * This JVM's class path without the test classes and resources: the service then logs as in
+   * production ({@code BurnboxLogging}), not as {@code logback-test.xml} says.
+   */
+  private static String serviceClassPath() {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(entry -> !Path.of(entry).endsWith(Path.of("target", "test-classes")))
+        .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  /**
    * Starts {@code serve} on 127.0.0.1 with {@code -Xmx<heap>} and {@code options}, from this JVM's
-   * class path, and waits for its {@code listening} line. The JVM exits on an OutOfMemoryError, so
-   * that one cannot go unnoticed.
+   * class path without the test classes, and waits for its {@code listening} line. The JVM exits on
+   * an OutOfMemoryError, so that one cannot go unnoticed.
    */
   static AttackedService start(Path dir, String heap, List<String> options) throws IOException {
     return start(dir, heap, List.of(), options);
@@ -66,7 +79,7 @@ final class AttackedService implements AutoCloseable {
             "-Xlog:gc:file=" + dir.resolve("gc.log"),
             "--enable-native-access=ALL-UNNAMED",
             "-cp",
-            System.getProperty("java.class.path"),
+            serviceClassPath(),
             "dev.burnbox.server.BurnboxCli",
             "serve",
             "--bind=127.0.0.1",

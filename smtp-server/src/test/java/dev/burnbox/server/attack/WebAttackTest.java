@@ -57,14 +57,10 @@ class WebAttackTest {
   static void startService() throws IOException {
     Path dir = Path.of("target", "web-attack");
     Files.createDirectories(dir);
-    // the production logback.xml (its filters and pattern), not the test class path's
-    String logback = WebAttackTest.class.getResource("/logback.xml").toString();
+    // the service logs as in production (BurnboxLogging: its filters and pattern)
     service =
         AttackedService.start(
-            dir,
-            "1g",
-            List.of("-Dlogback.configurationFile=" + logback),
-            List.of("--trusted-networks=10.255.255.255/32", "--metrics-port=0"));
+            dir, "1g", List.of("--trusted-networks=10.255.255.255/32", "--metrics-port=0"));
     Matcher port = METRICS_PORT.matcher(service.log());
     assertThat(port.find()).as("the metrics port in the listening line").isTrue();
     metricsPort = Integer.parseInt(port.group(1));

@@ -19,14 +19,14 @@ class SmtpIntakeTlsKeystoreTest {
   @TempDir Path folder;
 
   private Path keystore(String hostName, String password) throws Exception {
-    KeyStore generated = ServerTls.selfSigned(hostName);
+    ServerTls.SingleKey generated = ServerTls.selfSigned(hostName);
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     store.setKeyEntry(
         "mx",
-        generated.getKey("burnbox", "self-signed".toCharArray()),
+        generated.key(),
         password.toCharArray(),
-        generated.getCertificateChain("burnbox"));
+        new X509Certificate[] {generated.certificate()});
     Path file = folder.resolve("keys.p12");
     try (OutputStream out = Files.newOutputStream(file)) {
       store.store(out, password.toCharArray());

@@ -139,5 +139,21 @@ class WebPagesTest {
     assertThat(web.get("/static/burnbox.css").headers().firstValue("content-type").orElseThrow())
         .startsWith("text/css");
     assertThat(web.get("/static/../web/openapi.json").statusCode()).isEqualTo(404);
+    assertThat(web.get("/static/none.js").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void staticFilesAreRevalidatedByTheirETag() throws Exception {
+    HttpResponse<String> css = web.get("/static/burnbox.css");
+    assertThat(css.headers().firstValue("cache-control")).hasValue("max-age=0");
+    String etag = css.headers().firstValue("etag").orElseThrow();
+    HttpResponse<String> again =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/static/burnbox.css")))
+                .header("If-None-Match", etag)
+                .build());
+    assertThat(again.statusCode()).isEqualTo(304);
+    assertThat(again.body()).isEmpty();
+    assertThat(web.get("/static/inbox.js").headers().firstValue("etag")).isNotEqualTo(etag);
   }
 }

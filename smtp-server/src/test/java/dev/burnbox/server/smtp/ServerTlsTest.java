@@ -1,0 +1,68 @@
+package dev.burnbox.server.smtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The self-signed key serves TLS 1.2 and 1.3 handshakes without a key store. */
+class ServerTlsTest {
+  @ParameterizedTest
+  @ValueSource(strings = {"TLSv1.2", "TLSv1.3"})
+  void theSelfSignedKeyServesAHandshake(String protocol) throws Exception {
+    SSLContext server =
+        ServerTls.context(TestIntakes.settings(ThreadModel.VIRTUAL, "--hostname=mx.tls.test"));
+    try (SSLServerSocket listening =
+        (SSLServerSocket)
+            server
+                .getServerSocketFactory()
+                .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CompletableFuture<Void> accepted =
+          CompletableFuture.runAsync(
+              () -> {
+                try (SSLSocket socket = (SSLSocket) listening.accept()) {
+                  socket.startHandshake();
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      SSLContext client = SSLContext.getInstance("TLS");
+      client.init(null, new TrustManager[] {new TrustAll()}, null);
+      try (SSLSocket socket =
+          (SSLSocket)
+              client
+                  .getSocketFactory()
+                  .createSocket(InetAddress.getLoopbackAddress(), listening.getLocalPort())) {
+        socket.setEnabledProtocols(new String[] {protocol});
+        socket.startHandshake();
+        assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
+        X509Certificate certificate =
+            (X509Certificate) socket.getSession().getPeerCertificates()[0];
+        assertThat(certificate.getSubjectX500Principal().getName()).isEqualTo("CN=mx.tls.test");
+        assertThat(certificate.getPublicKey().getAlgorithm()).isEqualTo("EC");
+      }
+      accepted.join();
+    }
+  }
+
+  private static final class TrustAll implements X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+}

@@ -92,6 +92,26 @@ final class IntakeCommands {
     return all;
   }
 
+  /** A read from the client inside a command. */
+  private interface ClientRead<T> {
+    T read() throws IOException;
+  }
+
+  /**
+   * Runs {@code read} as a wait for the client, not on the intake: the stall cutter ends the
+   * session if the client stays silent past the command timeout (the sockets have no read timeout
+   * of their own). For the reads a command makes itself: an AUTH answer, a TLS handshake.
+   */
+  private <T> T fromClient(Session session, ClientRead<T> read) throws IOException {
+    SessionGate.Client client = gate.client(session);
+    client.waiting(SessionGate.Client.Waiting.FOR_COMMAND);
+    try {
+      return read.read();
+    } finally {
+      client.waiting(SessionGate.Client.Waiting.ON_INTAKE);
+    }
+  }
+
   /** Wraps a command so that its session's last activity is noted before and after it. */
   private Command touching(Command command) {
     return new Command() {
@@ -490,7 +510,12 @@ final class IntakeCommands {
                 tls.getSocketFactory()
                     .createSocket(plain, remote.getHostString(), remote.getPort(), true);
         secure.setUseClientMode(false);
-        secure.startHandshake();
+        fromClient(
+            session,
+            () -> {
+              secure.startHandshake();
+              return null;
+            });
         session.setSocket(new SessionSocket(secure));
         session.resetSmtpProtocol();
         session.setTlsStarted(true);
@@ -606,7 +631,7 @@ final class IntakeCommands {
     /** Sends {@code 334 prompt} and reads the client's line; null (answered) if it cancels. */
     private String challenge(Session session, String prompt) throws IOException {
       session.sendResponse("334 " + prompt);
-      String answer = session.getReader().readLine();
+      String answer = fromClient(session, session.getReader()::readLine);
       if (answer == null) {
         session.quit();
         return null;

@@ -107,6 +107,34 @@ class SmtpIntakeStalledSessionTest {
   }
 
   @Test
+  void aClientThatNeverStartsTheTlsHandshakeIsCutAfterTheCommandTimeout() throws IOException {
+    start(new RecordingAcceptor());
+    SmtpScript stalled = connect();
+    stalled.expectAfter("EHLO client.test", "250");
+    stalled.expectAfter("STARTTLS", "220");
+    // no ClientHello: the cutter's reply goes out in the clear, then the server closes (after a
+    // TLS alert, which the handshake it was waiting in may send)
+    assertThat(stalled.reply()).startsWith("421 4.4.2");
+    await().atMost(Duration.ofSeconds(15)).until(stalled::closedByServer);
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
+  @Test
+  void aClientSilentAfterAnAuthChallengeIsCutAfterTheCommandTimeout() throws IOException {
+    start(new RecordingAcceptor());
+    SmtpScript stalled = connect();
+    stalled.expectAfter("EHLO client.test", "250");
+    stalled.startTls();
+    stalled.expectAfter("EHLO client.test", "250");
+    stalled.expectAfter("AUTH LOGIN", "334");
+    assertThat(stalled.reply()).startsWith("421 4.4.2");
+    assertThat(stalled.closedByServer()).isTrue();
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
+  @Test
   void contentTrickledForeverIsCutAfterTheDataTimeoutAndNothingIsDelivered() throws IOException {
     RecordingAcceptor acceptor = new RecordingAcceptor();
     start(acceptor);

@@ -8,8 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,8 +32,7 @@ class ServerTlsTest {
                   throw new IllegalStateException(e);
                 }
               });
-      SSLContext client = SSLContext.getInstance("TLS");
-      client.init(null, new TrustManager[] {new TrustAll()}, null);
+      SSLContext client = SmtpScript.trustingEveryone();
       try (SSLSocket socket =
           (SSLSocket)
               client
@@ -50,19 +47,6 @@ class ServerTlsTest {
         assertThat(certificate.getPublicKey().getAlgorithm()).isEqualTo("EC");
       }
       accepted.join();
-    }
-  }
-
-  private static final class TrustAll implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }

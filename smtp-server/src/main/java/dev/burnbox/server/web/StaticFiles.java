@@ -3,9 +3,6 @@ package dev.burnbox.server.web;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
@@ -55,16 +52,10 @@ final class StaticFiles {
   }
 
   private static File read(String name, String type) {
-    String path = "/web/static/" + name;
-    try (InputStream in = StaticFiles.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + path);
-      }
-      byte[] bytes = in.readAllBytes();
+    byte[] bytes = WebServer.resource("/web/static/" + name);
+    try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
       return new File(bytes, type, '"' + HexFormat.of().formatHex(digest, 0, 12) + '"');
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -332,7 +332,8 @@ public final class WebServer implements AutoCloseable {
     }
   }
 
-  private static byte[] resource(String path) {
+  /** The bytes of a class path resource of the web layer, e.g. {@code /web/openapi.json}. */
+  static byte[] resource(String path) {
     try (InputStream in = WebServer.class.getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + path);

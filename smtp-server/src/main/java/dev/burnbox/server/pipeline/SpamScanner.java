@@ -352,6 +352,7 @@ public final class SpamScanner {
             model.source() + ": term '" + terms.get(line).term() + "' is empty once normalised");
       }
     }
+    boolean tfidf = model.scoring() == Scoring.TFIDF_L2;
     List<ScanPass> passes = new ArrayList<>();
     for (Part source : SOURCES) {
       Map<String, List<Integer>> linesByTerm = new LinkedHashMap<>();
@@ -370,7 +371,6 @@ public final class SpamScanner {
         lines[t] = linesByTerm.get(set.term(t)).stream().mapToInt(Integer::intValue).toArray();
         for (int line : lines[t]) {
           WeightedTerm term = terms.get(line);
-          boolean tfidf = model.scoring() == Scoring.TFIDF_L2;
           values[2 * t] += term.weight() * (tfidf ? term.idf() : 1);
           values[2 * t + 1] += tfidf ? term.idf() * term.idf() : 0;
         }

@@ -67,11 +67,12 @@ public final class SpamScanner {
   private final AtomicReference<CompiledModel> current;
   private final CompletableFuture<CompiledModel> first; // the first model, done unless compiling
 
+  /** The first model is in {@code first} only: a background compile may fail at any moment. */
   private SpamScanner(
       MatcherKind kind, Double thresholdOverride, CompletableFuture<CompiledModel> first) {
     this.kind = kind;
     this.thresholdOverride = thresholdOverride;
-    this.current = new AtomicReference<>(first.getNow(null));
+    this.current = new AtomicReference<>();
     this.first = first;
   }
 

@@ -92,6 +92,16 @@ class BackgroundModelTest {
   }
 
   @Test
+  void aModelThatFailsBeforeTheScannerIsBuiltIsStillReportedByAwaitModel() throws Exception {
+    // The compile thread races the constructor; a failure that wins the race must not escape it.
+    Path missing = dir.resolve("none.txt");
+    for (int i = 0; i < 2_000; i++) {
+      SpamScanner scanner = SpamScanner.compileInBackground(null, null, missing);
+      assertThatThrownBy(scanner::awaitModel).isInstanceOf(NoSuchFileException.class);
+    }
+  }
+
+  @Test
   void theBuiltInModelIsCompiledInTheBackgroundToo() throws Exception {
     SpamScanner scanner = SpamScanner.compileInBackground(null, 0.9, null);
     scanner.awaitModel();

@@ -17,6 +17,31 @@ public interface BodyCodec {
    */
   byte[] decode(byte[] stored);
 
+  /** Whether {@link #encodeAgainst} may return anything but null; false by default. */
+  default boolean encodesAgainstReferences() {
+    return false;
+  }
+
+  /**
+   * The stored form of {@code raw} compressed against {@code reference}, other raw bytes that the
+   * caller keeps and hands to {@link #decodeAgainst} (a near-duplicate message already stored), or
+   * null if this codec does not compress against references (the default). Must modify neither.
+   */
+  default byte[] encodeAgainst(byte[] raw, byte[] reference) {
+    return null;
+  }
+
+  /**
+   * Exactly the raw bytes {@code stored} was {@linkplain #encodeAgainst encoded} from, given the
+   * same {@code reference}. Must modify neither.
+   *
+   * @throws IllegalArgumentException if {@code stored} is damaged, was written by another codec, or
+   *     was not encoded against a reference
+   */
+  default byte[] decodeAgainst(byte[] stored, byte[] reference) {
+    throw new DamagedBodyException(name() + ": does not decode against references");
+  }
+
   /** A short stable name, for logs and stats. */
   String name();
 

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -34,28 +33,29 @@ import java.util.function.Consumer;
  *       never before the previous one's), so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
- *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) parts of raw messages by SHA-256
- *       of their raw bytes, each with the number of deliveries using it. A message's raw bytes are
- *       two parts, split after the first empty line: its header block and its body. A delivery
- *       (sender, from, subject, verdict, header block and body) is shared by its entries and counts
- *       its live entries. An entry's removal releases its delivery, whose removal releases its two
- *       pieces.
+ *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages by SHA-256 of their
+ *       raw bytes, each with the number of deliveries using it. A delivery (sender, from, subject,
+ *       verdict, piece) is shared by its entries and counts its live entries. An entry's removal
+ *       releases its delivery, whose removal releases its piece.
  * </ul>
  *
- * <p>So bulk mail whose copies differ only in their headers ({@code To:}, {@code Received:}, {@code
- * Message-ID:}) stores its body once, and an exact resend stores nothing new but its index. Each
- * part is encoded on its own; {@link #get} decodes both and joins them, byte for byte the raw
- * message. Parts are deduplicated by SHA-256 alone, after checking the lengths agree: a collision
- * needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean decoding
- * (decompressing) the stored part on every hit, 10,000 times for spam sent to 10,000 inboxes.
+ * <p>An exact resend stores nothing new but its index. A near-duplicate, such as a bulk copy whose
+ * headers differ ({@code To:}, {@code Received:}, {@code Message-ID:}) or a campaign's next mail
+ * with another greeting or tracking link, is encoded against the recent piece most like it, if the
+ * codec can ({@link BodyCodec#encodeAgainst}) and that is smaller than encoding it alone: it then
+ * costs about what differs. {@link #get} decodes at most two pieces, byte for byte the raw message.
+ * Pieces are deduplicated by SHA-256 alone, after checking the lengths agree: a collision needs
+ * about 2<sup>128</sup> work and none is known, while comparing bytes would mean decoding
+ * (decompressing) the stored piece on every hit, 10,000 times for spam sent to 10,000 inboxes.
  *
  * <h2>Concurrency</h2>
  *
  * One {@link ReentrantLock} guards all structure and counters; under it run only map updates and
  * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
- * decoding run outside it; an encoded part is checked under the lock again before use, so racing
- * deliveries of one part store it once. Ids come from {@link java.security.SecureRandom} outside
- * the lock, drawn {@value MessageId#BATCH} at a time. Listeners run after the lock is released.
+ * decoding run outside it; an encoded piece is checked under the lock again before use, so racing
+ * deliveries of one message store it once, and one encoded against a base released meanwhile is
+ * encoded again. Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value
+ * MessageId#BATCH} at a time. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -74,11 +74,12 @@ import java.util.function.Consumer;
  * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
  * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
- * header, map node and slot; a message usually has two) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though
- * Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a message
- * listed in one inbox costs about 1 KB before its body. Without compressed references (heaps of 32
- * GiB and more) objects are larger than estimated.
+ * header, map node and slot), the similarity index's fixed tables ({@link SimilarPieces#forBudget}:
+ * about 1/512 of the budget) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name
+ * character (name, ring, map node). Characters count 2 bytes though Latin-1 text is stored in one,
+ * so the estimate errs on the large side; an entry of a message listed in one inbox costs about 1
+ * KB before its body. Without compressed references (heaps of 32 GiB and more) objects are larger
+ * than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 160;
@@ -100,7 +101,7 @@ final class MemoryInboxStore implements InboxStore {
   // all guarded by lock
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
-  private final PieceTable pieces = new PieceTable();
+  private final PieceTable pieces;
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
@@ -119,24 +120,8 @@ final class MemoryInboxStore implements InboxStore {
     this.listeners = new InboxListeners(builder.listenerExecutor());
     this.codec = builder.codec();
     this.codecBytes = codec.retainedBytes();
-  }
-
-  /**
-   * Where the header block of {@code raw} ends: just after the first empty line (CRLF or LF line
-   * ends), or at the end if there is none (the body is then empty).
-   */
-  static int headerEnd(byte[] raw) {
-    for (int i = 0; i + 1 < raw.length; i++) {
-      if (raw[i] == '\n') {
-        if (raw[i + 1] == '\n') {
-          return i + 2;
-        }
-        if (raw[i + 1] == '\r' && i + 2 < raw.length && raw[i + 2] == '\n') {
-          return i + 3;
-        }
-      }
-    }
-    return raw.length;
+    this.pieces =
+        new PieceTable(codec.encodesAgainstReferences() ? SimilarPieces.forBudget(maxBytes) : null);
   }
 
   /**
@@ -150,28 +135,26 @@ final class MemoryInboxStore implements InboxStore {
     final long receivedSecond;
     final int receivedNano;
     final SpamVerdict verdict;
-    final Piece header;
-    final Piece body;
+    final Piece piece;
     final long storedAtMillis; // the time to live counts from here
     final int cost;
     int liveEntries;
 
-    Delivery(IncomingMessage m, Piece header, Piece body, long storedAtMillis, int cost) {
+    Delivery(IncomingMessage m, Piece piece, long storedAtMillis, int cost) {
       this.envelopeSender = m.envelopeSender();
       this.from = m.from();
       this.subject = m.subject();
       this.receivedSecond = m.receivedAt().getEpochSecond();
       this.receivedNano = m.receivedAt().getNano();
       this.verdict = m.verdict();
-      this.header = header;
-      this.body = body;
+      this.piece = piece;
       this.storedAtMillis = storedAtMillis;
       this.cost = cost;
     }
 
-    /** The message's raw size: its header block and body. */
+    /** The message's raw size. */
     long rawSize() {
-      return (long) header.rawLength + body.rawLength;
+      return piece.rawLength;
     }
   }
 
@@ -185,7 +168,7 @@ final class MemoryInboxStore implements InboxStore {
           d.from,
           d.subject,
           Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
-          d.header.rawLength + d.body.rawLength,
+          d.piece.rawLength,
           d.verdict);
     }
   }
@@ -238,23 +221,14 @@ final class MemoryInboxStore implements InboxStore {
 
   private DeliveryResult deliver(
       IncomingMessage message, Set<InboxName> targets, List<MessageId> ids, long storedAtMillis) {
-    byte[] raw = message.rawView();
-    int headerEnd = headerEnd(raw);
-    Part header = new Part(raw, 0, headerEnd);
-    Part body = new Part(raw, headerEnd, raw.length);
+    Part part = new Part(message.rawView(), pieces.findsBases());
     int deliveryCost = deliveryCost(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
-    while ((result =
-            tryDeliver(message, targets, ids, storedAtMillis, header, body, deliveryCost, added))
+    while ((result = tryDeliver(message, targets, ids, storedAtMillis, part, deliveryCost, added))
         == null) {
-      // new bytes: encode them outside the lock, then try again (another thread may have won)
-      for (Part part : List.of(header, body)) {
-        if (part.missing && part.stored == null) {
-          part.stored = codec.encode(Arrays.copyOfRange(raw, part.from, part.to));
-        }
-      }
+      encode(part); // new bytes: outside the lock, then try again (another thread may have won)
     }
     for (Entry e : added) {
       listeners.publish(e.summary());
@@ -263,16 +237,50 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * Delivers under the lock, or returns null if no piece holds a part's bytes and that part is not
-   * encoded yet (it is then marked missing). Appends the new entries to {@code added}.
+   * Encodes {@code part}: against its base where that takes under 3/4 of the bytes it takes alone
+   * (a delta under an eighth of the raw size is taken without trying), else alone, dropping the
+   * base. A delta keeps its base held, so a small saving is not worth one; 3/4 also stored the
+   * unseen corpus smaller than any smaller saving did (more pieces alone make more bases).
+   */
+  private void encode(Part part) {
+    byte[] raw = part.raw;
+    if (part.base != null) {
+      byte[] delta = codec.encodeAgainst(raw, decode(part.base));
+      if (delta != null && delta.length <= raw.length / 8) {
+        part.stored = delta;
+        return;
+      }
+      byte[] alone = codec.encode(raw);
+      if (delta != null && 4L * delta.length < 3L * alone.length) {
+        part.stored = delta;
+        return;
+      }
+      part.stored = alone;
+      part.base = null;
+      return;
+    }
+    byte[] alone = codec.encode(raw);
+    part.stored = alone == raw ? raw.clone() : alone; // the identity codec keeps what it is given
+  }
+
+  /** The raw bytes of {@code piece}. Pieces never change, so no lock is needed. */
+  private byte[] decode(Piece piece) {
+    return piece.base == null
+        ? codec.decode(piece.stored)
+        : codec.decodeAgainst(piece.stored, codec.decode(piece.base.stored));
+  }
+
+  /**
+   * Delivers under the lock, or returns null if no piece holds the message's bytes and {@code part}
+   * cannot be stored as it is (it is then given the base to encode against, if any). Appends the
+   * new entries to {@code added}.
    */
   private DeliveryResult tryDeliver(
       IncomingMessage message,
       Set<InboxName> targets,
       List<MessageId> ids,
       long storedAtMillis,
-      Part headerPart,
-      Part bodyPart,
+      Part part,
       int deliveryCost,
       List<Entry> added) {
     int rawLength = message.rawView().length;
@@ -285,20 +293,17 @@ final class MemoryInboxStore implements InboxStore {
       while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
-      long alone = deliveryCost + (long) targets.size() * ENTRY_OVERHEAD;
-      boolean ready = true;
-      for (Part part : List.of(headerPart, bodyPart)) {
-        Piece piece = pieces.find(part);
-        part.missing = piece == null;
-        ready &= piece != null || part.stored != null;
-        alone +=
-            piece != null
-                ? piece.cost()
-                : PieceTable.PIECE_OVERHEAD + (part.stored == null ? 0 : part.stored.length);
-      }
-      if (!ready) {
+      Piece held = pieces.find(part);
+      if (held == null && !pieces.canStore(part)) {
+        part.stored = null;
+        part.base = pieces.referenceFor(part);
         return null;
       }
+      long alone =
+          deliveryCost
+              + (long) targets.size() * ENTRY_OVERHEAD
+              + (held != null ? held.cost() : PieceTable.PIECE_OVERHEAD + part.stored.length)
+              + (held == null && part.base != null ? part.base.cost() : 0); // held by the piece
       for (InboxName t : targets) {
         alone += inboxCost(t);
       }
@@ -319,12 +324,11 @@ final class MemoryInboxStore implements InboxStore {
           throw new IllegalArgumentException("message id already in use: " + id);
         }
       }
-      Piece header = pieces.acquire(headerPart);
-      Piece body = pieces.acquire(bodyPart);
+      Piece piece = pieces.acquire(part);
       // a restored time is kept, but never after now: the id index stays in stored-at order
       long storedAt =
           storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
-      Delivery delivery = new Delivery(message, header, body, storedAt, deliveryCost);
+      Delivery delivery = new Delivery(message, piece, storedAt, deliveryCost);
       indexBytes += deliveryCost;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
@@ -415,8 +419,7 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
       indexBytes -= d.cost;
-      pieces.release(d.header);
-      pieces.release(d.body);
+      pieces.release(d.piece);
     }
     if (cause != null) {
       evictions[cause.ordinal()]++;
@@ -492,12 +495,7 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    // pieces never change, so decoding outside the lock is safe
-    byte[] header = codec.decode(delivery.header.stored);
-    byte[] body = codec.decode(delivery.body.stored);
-    byte[] raw = Arrays.copyOf(header, header.length + body.length);
-    System.arraycopy(body, 0, raw, header.length, body.length);
-    return Optional.of(new StoredMessage(summary, raw));
+    return Optional.of(new StoredMessage(summary, decode(delivery.piece)));
   }
 
   @Override
@@ -593,13 +591,9 @@ final class MemoryInboxStore implements InboxStore {
     List<StoredDelivery> out = new ArrayList<>(live.size());
     for (Live l : live) {
       Delivery d = l.delivery();
-      byte[] header = codec.decode(d.header.stored);
-      byte[] body = codec.decode(d.body.stored);
-      byte[] raw = Arrays.copyOf(header, header.length + body.length);
-      System.arraycopy(body, 0, raw, header.length, body.length);
       IncomingMessage message =
           new IncomingMessage(
-              raw,
+              decode(d.piece),
               d.envelopeSender,
               l.entries().stream().map(Entry::inbox).toList(),
               Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
@@ -668,8 +662,7 @@ final class MemoryInboxStore implements InboxStore {
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
         check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
         expectIndex += de.getKey().cost;
-        usesByPiece.merge(de.getKey().header, 1, Integer::sum);
-        usesByPiece.merge(de.getKey().body, 1, Integer::sum);
+        usesByPiece.merge(de.getKey().piece, 1, Integer::sum);
       }
       pieces.checkInvariants(usesByPiece);
       check(expectLogical == logicalBytes, "logicalBytes " + logicalBytes + " != " + expectLogical);

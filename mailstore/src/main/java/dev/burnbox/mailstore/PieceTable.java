@@ -6,27 +6,35 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The memory store's distinct pieces: each header block and body is held once, encoded, however
- * many deliveries contain it, found by the SHA-256 of its raw bytes, and dropped with its last use.
- * Keeps the byte counts of what it holds: raw, encoded, and their cost to the budget (encoded bytes
- * plus {@value #PIECE_OVERHEAD} per piece: the object with its hash inline, the array header, the
- * map node and slot).
+ * The memory store's distinct pieces: each message's raw bytes are held once, encoded, however many
+ * deliveries contain them, found by their SHA-256, and dropped with their last use. A piece is
+ * either encoded alone or, where the codec can and it is smaller, against a <em>base</em>: another
+ * piece, itself encoded alone, that {@link SimilarPieces} found to share much of its content (a
+ * near-duplicate). A base is held for as long as a piece encoded against it is, so reading any
+ * piece decodes at most two. Keeps the byte counts of what it holds: raw, encoded, and their cost
+ * to the budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece: the object with its hash
+ * inline, the array header, the map node and slot; plus the similarity index's fixed tables).
  *
  * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, acquire and release are
- * O(1).
+ * O(1); {@link #referenceFor} and acquiring a piece encoded alone are O(features).
  */
 final class PieceTable {
   /** Estimated heap per piece besides its encoded bytes (checked with JOL). */
-  static final int PIECE_OVERHEAD = 144;
+  static final int PIECE_OVERHEAD = 152;
 
   private final HashMap<Piece, Piece> pieces = new HashMap<>(); // a piece is its own key
+  private final SimilarPieces similar; // null: pieces are all encoded alone
   private long rawBytes;
   private long encodedBytes;
 
+  /** A table whose pieces may be encoded against bases that {@code similar} finds, if not null. */
+  PieceTable(SimilarPieces similar) {
+    this.similar = similar;
+  }
+
   /**
-   * A stored header block or body, shared by every delivery whose raw bytes contain it; {@code
-   * uses} counts the deliveries using it (twice for a delivery whose header block and body are
-   * equal).
+   * A stored message, shared by every delivery of the same raw bytes; {@code uses} counts the
+   * deliveries using it and the pieces encoded against it.
    */
   static final class Piece {
     // the SHA-256 of the raw bytes, held inline: pieces are equal when their hashes are
@@ -36,25 +44,29 @@ final class PieceTable {
     final long hash3;
     final byte[] stored; // null in a lookup key
     final int rawLength;
+    final Piece base; // null: stored alone; else stored against this piece's raw bytes
     int uses;
+    int similarSlot = -1; // where SimilarPieces remembers it, if it does
 
-    Piece(byte[] sha256, byte[] stored, int rawLength) {
+    Piece(byte[] sha256, int rawLength) {
       ByteBuffer hash = ByteBuffer.wrap(sha256);
       this.hash0 = hash.getLong();
       this.hash1 = hash.getLong();
       this.hash2 = hash.getLong();
       this.hash3 = hash.getLong();
-      this.stored = stored;
+      this.stored = null;
       this.rawLength = rawLength;
+      this.base = null;
     }
 
-    Piece(Piece key, byte[] stored) {
+    Piece(Piece key, byte[] stored, Piece base) {
       this.hash0 = key.hash0;
       this.hash1 = key.hash1;
       this.hash2 = key.hash2;
       this.hash3 = key.hash3;
       this.stored = stored;
       this.rawLength = key.rawLength;
+      this.base = base;
     }
 
     long cost() {
@@ -76,26 +88,32 @@ final class PieceTable {
     }
   }
 
-  /** One part of a delivery's raw bytes (header block or body) on its way to a {@link Piece}. */
+  /**
+   * A delivery's raw bytes on their way to a {@link Piece}: hashed, and sampled for similar pieces,
+   * outside the lock; then, if no piece holds them, given a base under the lock and encoded outside
+   * it.
+   */
   static final class Part {
     final byte[] raw;
-    final int from;
-    final int to;
     final Piece key; // the hash and length, to look the piece up with
-    boolean missing; // no piece holds these bytes: set under the lock
-    byte[] stored; // encoded outside the lock once missing
+    final int[] features; // SimilarPieces.features, or null if the table does not use them
+    Piece base; // the piece to encode against, chosen under the lock; null: alone
+    byte[] stored; // encoded outside the lock, against base if it is not null
 
-    Part(byte[] raw, int from, int to) {
+    Part(byte[] raw, boolean sampled) {
       this.raw = raw;
-      this.from = from;
-      this.to = to;
-      this.key =
-          new Piece(Hashing.sha256().hashBytes(raw, from, to - from).asBytes(), null, to - from);
+      this.key = new Piece(Hashing.sha256().hashBytes(raw).asBytes(), raw.length);
+      this.features = sampled ? SimilarPieces.features(raw, 0, raw.length) : null;
     }
 
     int length() {
-      return to - from;
+      return raw.length;
     }
+  }
+
+  /** Whether {@link #referenceFor} may find bases: parts must then be {@code sampled}. */
+  boolean findsBases() {
+    return similar != null;
   }
 
   /**
@@ -111,17 +129,35 @@ final class PieceTable {
     return piece;
   }
 
+  /** A held piece stored alone that shares much of {@code part}'s content, or null. */
+  Piece referenceFor(Part part) {
+    return similar == null ? null : similar.similarTo(part.features);
+  }
+
   /**
-   * The piece holding {@code part}'s bytes, stored now (its {@code stored} bytes, which must be
-   * encoded by then) if none does; counts a use.
+   * Whether {@link #acquire} can store {@code part} as it is: it is encoded, and its base, if any,
+   * is still held (a base found earlier may have been released since).
+   */
+  boolean canStore(Part part) {
+    return part.stored != null && (part.base == null || part.base.uses > 0);
+  }
+
+  /**
+   * The piece holding {@code part}'s bytes, stored now (its {@code stored} bytes, which {@link
+   * #canStore} must allow) if none does; counts a use.
    */
   Piece acquire(Part part) {
     Piece piece = pieces.get(part.key);
     if (piece == null) {
-      piece = new Piece(part.key, part.stored);
+      piece = new Piece(part.key, part.stored, part.base);
       pieces.put(piece, piece);
       rawBytes += piece.rawLength;
       encodedBytes += piece.stored.length;
+      if (piece.base != null) {
+        piece.base.uses++;
+      } else if (similar != null) {
+        similar.add(piece, part.features);
+      }
     }
     piece.uses++;
     return piece;
@@ -133,6 +169,11 @@ final class PieceTable {
       pieces.remove(piece);
       encodedBytes -= piece.stored.length;
       rawBytes -= piece.rawLength;
+      if (piece.base != null) {
+        release(piece.base);
+      } else if (similar != null) {
+        similar.remove(piece);
+      }
     }
   }
 
@@ -146,21 +187,35 @@ final class PieceTable {
     return encodedBytes;
   }
 
-  /** What the pieces cost the budget: encoded bytes plus the overhead of each. */
+  /**
+   * What the pieces cost the budget: encoded bytes plus the overhead of each, plus the similarity
+   * index.
+   */
   long costBytes() {
-    return encodedBytes + (long) PIECE_OVERHEAD * pieces.size();
+    return encodedBytes
+        + (long) PIECE_OVERHEAD * pieces.size()
+        + (similar == null ? 0 : similar.heapBytes());
   }
 
   /**
-   * Throws {@link AssertionError} unless the pieces held are exactly those of {@code usesByPiece},
-   * each with that use count, under its own hash, and the byte counts are their sums. For tests.
+   * Throws {@link AssertionError} unless the pieces held are exactly those of {@code usesByPiece}
+   * and the bases of those, each with that use count plus one per piece encoded against it, under
+   * its own hash, and the byte counts are their sums. For tests.
    */
   void checkInvariants(Map<Piece, Integer> usesByPiece) {
-    check(usesByPiece.size() == pieces.size(), "pieces held without deliveries");
+    Map<Piece, Integer> uses = new HashMap<>(usesByPiece);
+    for (Piece p : pieces.values()) {
+      if (p.base != null) {
+        check(p.base.base == null, "a base is itself encoded against a base");
+        check(pieces.get(p.base) == p.base, "a piece's base is not held");
+        uses.merge(p.base, 1, Integer::sum);
+      }
+    }
+    check(uses.size() == pieces.size(), "pieces held without deliveries");
     long expectRaw = 0;
     long expectEncoded = 0;
     for (Piece p : pieces.values()) {
-      check(usesByPiece.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
+      check(uses.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
       check(pieces.get(p) == p, "piece under another hash");
       expectRaw += p.rawLength;
       expectEncoded += p.stored.length;

@@ -328,11 +328,29 @@ final class RedisInboxStore implements InboxStore {
   }
 
   /**
+   * Where the header block of {@code raw} ends: just after the first empty line (CRLF or LF line
+   * ends), or at the end if there is none (the body is then empty).
+   */
+  static int headerEnd(byte[] raw) {
+    for (int i = 0; i + 1 < raw.length; i++) {
+      if (raw[i] == '\n') {
+        if (raw[i + 1] == '\n') {
+          return i + 2;
+        }
+        if (raw[i + 1] == '\r' && i + 2 < raw.length && raw[i + 2] == '\n') {
+          return i + 3;
+        }
+      }
+    }
+    return raw.length;
+  }
+
+  /**
    * The raw message split after its first empty line into header block and body (one piece if there
    * is no body), each encoded once for every partition the delivery reaches.
    */
   private List<Piece> pieces(byte[] raw) {
-    int headerEnd = MemoryInboxStore.headerEnd(raw);
+    int headerEnd = headerEnd(raw);
     List<byte[]> split = new ArrayList<>(2);
     split.add(Arrays.copyOfRange(raw, 0, headerEnd));
     if (headerEnd < raw.length) {

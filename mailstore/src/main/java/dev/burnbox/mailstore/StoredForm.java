@@ -13,6 +13,12 @@ final class StoredForm {
   static final byte ZSTD = 'Z';
 
   /**
+   * Tag of {@link ZstdCodec#encodeAgainst}: a zstd frame whose dictionary is the raw bytes of a
+   * reference the reader must supply follows.
+   */
+  static final byte ZSTD_AGAINST = 'R';
+
+  /**
    * Largest raw body the codecs accept (256 MiB): far above any mail an SMTP server accepts, and a
    * bound on what a damaged length field can make a decoder allocate.
    */

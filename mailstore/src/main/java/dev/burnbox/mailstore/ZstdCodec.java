@@ -9,6 +9,7 @@ import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * zstd (through zstd-jni) as a {@link BodyCodec}: plain, with one fixed dictionary, or adaptive
@@ -119,17 +120,76 @@ public final class ZstdCodec implements BodyCodec {
 
   @Override
   public byte[] encode(byte[] raw) {
-    StoredForm.checkRawLength(raw);
     ZstdDictionaries.Current dictionary = dictionaries.current();
+    byte[] stored;
+    try {
+      stored =
+          compress(
+              raw,
+              StoredForm.ZSTD,
+              dictionary.id(),
+              context -> {
+                if (dictionary.compress() != null) {
+                  context.loadDict(dictionary.compress());
+                }
+              });
+    } finally {
+      Reference.reachabilityFence(dictionary);
+    }
+    if (trainer != null) {
+      trainer.record(raw);
+    }
+    return stored;
+  }
+
+  /** True: see {@link #encodeAgainst}. */
+  @Override
+  public boolean encodesAgainstReferences() {
+    return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The reference is zstd's dictionary, as raw content: tag {@code 'R'}, the raw length, then a
+   * frame as {@link #encode} writes it. Null for an empty reference, or one that begins with zstd's
+   * dictionary magic number (zstd would read it as a trained dictionary). Bodies encoded this way
+   * are not sampled for dictionary training.
+   */
+  @Override
+  public byte[] encodeAgainst(byte[] raw, byte[] reference) {
+    if (reference.length == 0 || startsWithDictionaryMagic(reference)) {
+      return null;
+    }
+    return compress(raw, StoredForm.ZSTD_AGAINST, -1, context -> context.loadDict(reference));
+  }
+
+  private static boolean startsWithDictionaryMagic(byte[] bytes) {
+    return bytes.length >= 4
+        && (bytes[0] & 0xFF | (bytes[1] & 0xFF) << 8 | (bytes[2] & 0xFF) << 16 | bytes[3] << 24)
+            == DICTIONARY_MAGIC;
+  }
+
+  /** zstd's magic number of a trained dictionary, little-endian at its start. */
+  private static final int DICTIONARY_MAGIC = 0xEC30A437;
+
+  /**
+   * {@link StoredForm}'s header ({@code tag}, length, a dictionary id unless negative) and frame.
+   */
+  private byte[] compress(
+      byte[] raw, byte tag, int dictionaryId, Consumer<ZstdCompressCtx> loadDictionary) {
+    StoredForm.checkRawLength(raw);
     byte[] out =
         new byte
             [1
                 + StoredForm.varintSize(raw.length)
-                + StoredForm.varintSize(dictionary.id())
+                + (dictionaryId < 0 ? 0 : StoredForm.varintSize(dictionaryId))
                 + (int) Zstd.compressBound(raw.length)];
-    out[0] = StoredForm.ZSTD;
+    out[0] = tag;
     int pos = StoredForm.writeVarint(out, 1, raw.length);
-    pos = StoredForm.writeVarint(out, pos, dictionary.id());
+    if (dictionaryId >= 0) {
+      pos = StoredForm.writeVarint(out, pos, dictionaryId);
+    }
     ZstdCompressCtx context = compressors.take();
     try {
       context
@@ -138,16 +198,10 @@ public final class ZstdCodec implements BodyCodec {
           .setMagicless(true)
           .setContentSize(false)
           .setDictID(false);
-      if (dictionary.compress() != null) {
-        context.loadDict(dictionary.compress());
-      }
+      loadDictionary.accept(context);
       pos += context.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
     } finally {
       compressors.give(context);
-      Reference.reachabilityFence(dictionary);
-    }
-    if (trainer != null) {
-      trainer.record(raw);
     }
     return Arrays.copyOf(out, pos);
   }
@@ -157,7 +211,6 @@ public final class ZstdCodec implements BodyCodec {
     StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD, NAME);
     int length = reader.rawLength();
     int id = reader.varint("dictionary id");
-    int payload = reader.position();
     ZstdDictDecompress dictionary = null;
     if (id != 0) {
       dictionary = dictionaries.forDecompression(id);
@@ -169,13 +222,37 @@ public final class ZstdCodec implements BodyCodec {
                 NAME, id, dictionaries.count()));
       }
     }
+    ZstdDictDecompress loaded = dictionary;
+    try {
+      return decompress(
+          stored,
+          reader.position(),
+          length,
+          context -> {
+            if (loaded != null) {
+              context.loadDict(loaded);
+            }
+          });
+    } finally {
+      Reference.reachabilityFence(dictionary);
+    }
+  }
+
+  @Override
+  public byte[] decodeAgainst(byte[] stored, byte[] reference) {
+    StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD_AGAINST, NAME);
+    int length = reader.rawLength();
+    return decompress(stored, reader.position(), length, context -> context.loadDict(reference));
+  }
+
+  /** The {@code length} raw bytes of the frame at {@code payload} in {@code stored}. */
+  private byte[] decompress(
+      byte[] stored, int payload, int length, Consumer<ZstdDecompressCtx> loadDictionary) {
     byte[] raw = new byte[length];
     ZstdDecompressCtx context = decompressors.take();
     try {
       context.setMagicless(true);
-      if (dictionary != null) {
-        context.loadDict(dictionary);
-      }
+      loadDictionary.accept(context);
       int n = context.decompressByteArray(raw, 0, length, stored, payload, stored.length - payload);
       if (n != length) {
         throw new DamagedBodyException(
@@ -185,7 +262,6 @@ public final class ZstdCodec implements BodyCodec {
       throw new DamagedBodyException(NAME + ": stored body is damaged: " + e.getMessage(), e);
     } finally {
       decompressors.give(context);
-      Reference.reachabilityFence(dictionary);
     }
     return raw;
   }

@@ -207,6 +207,58 @@ class BodyCodecContractTest {
 
   @ParameterizedTest
   @MethodSource("codecs")
+  void aNearDuplicateEncodedAgainstItsReferenceRoundTripsAndCostsWhatDiffers(
+      Supplier<BodyCodec> codecs) {
+    BodyCodec codec = codecs.get();
+    Random random = new Random(17);
+    for (int trial = 0; trial < 200; trial++) {
+      byte[] reference = TestMail.message(random, 50 + random.nextInt(600));
+      byte[] raw = reference.clone();
+      raw[random.nextInt(raw.length)] = '#'; // a near-duplicate: one byte differs
+      byte[] referenceCopy = reference.clone();
+      byte[] stored = codec.encodeAgainst(raw, reference);
+      if (!codec.encodesAgainstReferences()) {
+        assertThat(stored).isNull();
+        assertThatThrownBy(() -> codec.decodeAgainst(codec.encode(raw), reference))
+            .isInstanceOf(DamagedBodyException.class);
+        return;
+      }
+      assertThat(reference).as("the reference is left alone").isEqualTo(referenceCopy);
+      assertThat(stored.length).as("trial %d", trial).isLessThan(100);
+      assertThat(codec.decodeAgainst(stored, reference)).isEqualTo(raw);
+      byte[] damaged = stored.clone();
+      damaged[1 + random.nextInt(damaged.length - 1)] ^= (byte) (1 << random.nextInt(8));
+      try {
+        assertThat(codec.decodeAgainst(damaged, reference)).isEqualTo(raw);
+      } catch (DamagedBodyException expected) {
+        // damage is detected, or it changed nothing
+      }
+      assertThatThrownBy(() -> codec.decode(stored))
+          .as("not a plain stored form")
+          .isInstanceOf(DamagedBodyException.class);
+      byte[] otherReference = TestMail.message(random, 50 + random.nextInt(600));
+      assertThatThrownBy(() -> codec.decodeAgainst(stored, otherReference))
+          .as("another reference fails the checksum")
+          .isInstanceOf(DamagedBodyException.class);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void aReferenceThatLooksLikeADictionaryIsNotUsed(Supplier<BodyCodec> codecs) {
+    BodyCodec codec = codecs.get();
+    byte[] raw = TestMail.message(new Random(2), 100);
+    byte[] lookalike = raw.clone();
+    lookalike[0] = 0x37;
+    lookalike[1] = (byte) 0xA4;
+    lookalike[2] = 0x30;
+    lookalike[3] = (byte) 0xEC;
+    assertThat(codec.encodeAgainst(raw, lookalike)).isNull();
+    assertThat(codec.encodeAgainst(raw, new byte[0])).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("codecs")
   void anotherCodecsFormIsRejected(Supplier<BodyCodec> codecs) {
     BodyCodec codec = codecs.get();
     byte[] raw = TestMail.message(new Random(1), 100);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 15's table: raw / stored for the store as a user gets it (default codec and layout), for
+# this checkout and for an older commit (REF, default: the last commit before near-duplicates were
+# stored as deltas), beside per-message zlib-6 and whole-stream gzip -9 and xz -9e, on two streams
+# (see StoreRatio): mail the store has never seen ("unseen") and the store benchmarks' realistic
+# workload (DELIVERIES deliveries, default 20,000). The REF store is measured by the same program:
+# this checkout's StoreRatio class, put behind REF's jar on the class path.
+#
+# Usage: bench/run-store-ratio.sh [REF]     about 5 minutes on 2 cores (xz -9e dominates)
+# Needs bench/corpus/ (bench/fetch-corpus.sh), gzip and xz. Results: bench/target/store-ratio/
+# (report.md, the raw lines, the streams). Environment: JAVA_HOME (JDK 21+), SKIP_BUILD=1,
+# DELIVERIES.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/jmh-runner.sh"
+source bench/ab-builds.sh
+require_corpus "the store is measured on real mail"
+for tool in gzip xz; do
+  command -v "$tool" >/dev/null || { echo "error: $tool is missing" >&2; exit 1; }
+done
+ref="${1:-a0860dd~1}"
+deliveries="${DELIVERIES:-20000}"
+build_benchmarks_jar
+build_refs "$ref"
+ref_dir="${dirs[0]}"
+out="bench/target/store-ratio"
+fresh_dir "$out"
+mkdir "$out/tool"
+(cd "$out/tool" && "$JAVA_HOME/bin/jar" xf ../../benchmarks.jar \
+  dev/burnbox/bench/mailstore/StoreRatio.class)
+ref_label="$(git rev-parse --short "$ref")"
+head_label="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- mailstore || echo +changes)"
+ratio() { "$java" -Xms3g -Xmx3g -cp "$1" dev.burnbox.bench.mailstore.StoreRatio "${@:2}"; }
+for stream in unseen workload; do
+  ratio "$jar" --stream "$stream" --deliveries "$deliveries" --label "$head_label" \
+    --dump "$out/$stream.stream" 2>>"$out/log.txt" | tee -a "$out/lines.tsv"
+  ratio "$ref_dir/bench/target/benchmarks.jar:$out/tool" --stream "$stream" --deliveries "$deliveries" \
+    --label "$ref_label" 2>>"$out/log.txt" | tee -a "$out/lines.tsv"
+done
+
+x() { printf "%.2f" "$(echo "scale=4; $1 / $2" | bc)"; }
+{
+  echo "Command: \`bench/run-store-ratio.sh $ref\` (DELIVERIES=$deliveries). Date: $(date -u +%F) (UTC)."
+  echo
+  echo "| stream | messages | raw MB | store $head_label, storedBytes | heap | store $ref_label, storedBytes | heap | zlib-6 each message | gzip -9 whole stream | xz -9e whole stream |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for stream in unseen workload; do
+    read -r _ _ n raw stored heap zlib < <(grep -P "^$head_label\t$stream\t" "$out/lines.tsv")
+    read -r _ _ _ _ ref_stored ref_heap _ < <(grep -P "^$ref_label\t$stream\t" "$out/lines.tsv")
+    gz=$(gzip -9 -c "$out/$stream.stream" | wc -c)
+    xzb=$(xz -9e -T1 -c "$out/$stream.stream" | wc -c)
+    echo "| $stream | $n | $(x "$raw" 1000000) | $(x "$raw" "$stored") | $(x "$raw" "$heap") | $(x "$raw" "$ref_stored") | $(x "$raw" "$ref_heap") | $(x "$raw" "$zlib") | $(x "$raw" "$gz") | $(x "$raw" "$xzb") |"
+  done
+  echo
+  echo "Every figure is raw / stored over the stream's measured messages (higher is better)."
+} | tee "$out/report.md"
+rm -f "$out"/*.stream

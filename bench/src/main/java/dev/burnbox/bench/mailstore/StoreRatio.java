@@ -1,0 +1,200 @@
+package dev.burnbox.bench.mailstore;
+
+import dev.burnbox.bench.MailCorpus;
+import dev.burnbox.mailstore.DeliveryResult;
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.IncomingMessage;
+import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.mailstore.StoreStats;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.Deflater;
+
+/**
+ * Issue 15's measurement: raw / stored for the store with its default settings (the codec and
+ * layout a user gets), on a stream of mail, with what per-message zlib makes of the same messages.
+ * It uses only the store's public API, so {@code bench/run-store-ratio.sh} builds it against an
+ * older commit too and compares both stores in one run; the script adds whole-stream gzip and xz.
+ *
+ * <p>Streams:
+ *
+ * <ul>
+ *   <li>{@code unseen}: the store is warmed with the first 500 mails of each corpus group
+ *       (alternating ham and spam; its dictionary trains on them), then every later mail is
+ *       delivered once, alternating, to a seeded random inbox of 10,000: mail the store has never
+ *       seen, with no repeats but those the corpus has.
+ *   <li>{@code workload}: the first {@code --deliveries} of {@link StoreWorkload}, the store
+ *       benchmarks' realistic stream (campaign copies and recurring corpus mail).
+ * </ul>
+ *
+ * <p>After the warm-up ({@code unseen} only), the dictionary trainer's reservoir is filled with
+ * random filler mail, deleted again (see {@link #fillTheTrainersReservoir}); the {@code workload}
+ * stream is long enough to fill it early. Measured over the stream's measured part only: the growth
+ * of {@link StoreStats#storedBytes()} (what the byte budget counts) and of the heap used
+ * (MemoryMXBean, after {@code System.gc()} and a settle, three times), the store held. Prints one
+ * tab-separated line: label, stream, messages, raw bytes, storedBytes growth, heap growth,
+ * per-message zlib-6 bytes. With {@code --dump FILE}, writes the measured messages concatenated in
+ * delivery order, for whole-stream compressors.
+ *
+ * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
+ * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.
+ */
+public final class StoreRatio {
+  private static final long GIB = 1L << 30;
+  private static final int WARM_UP_PER_GROUP = 500;
+
+  private StoreRatio() {}
+
+  /** Measures and prints; see the class comment for the arguments. */
+  public static void main(String[] args) throws IOException, InterruptedException {
+    String stream = null;
+    int deliveries = 20_000;
+    String label = "store";
+    Path dump = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--stream" -> stream = args[++i];
+        case "--deliveries" -> deliveries = Integer.parseInt(args[++i]);
+        case "--label" -> label = args[++i];
+        case "--dump" -> dump = Path.of(args[++i]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    List<IncomingMessage> warmUp = new ArrayList<>();
+    List<IncomingMessage> measured = new ArrayList<>();
+    switch (String.valueOf(stream)) {
+      case "unseen" -> unseen(warmUp, measured);
+      case "workload" -> {
+        StoreWorkload workload = new StoreWorkload(RawMailCorpus.locate());
+        for (int i = 0; i < deliveries; i++) {
+          measured.add(workload.delivery(i));
+        }
+      }
+      default -> throw new IllegalArgumentException("--stream unseen|workload");
+    }
+
+    InboxStore store = InboxStore.memory().maxBytes(64 * GIB).inboxCap(1_000_000).build();
+    for (IncomingMessage m : warmUp) {
+      deliver(store, m);
+    }
+    if (!warmUp.isEmpty()) {
+      Thread.sleep(2_000); // the dictionary trains on its own thread after 1,000 bodies
+      fillTheTrainersReservoir(store);
+    }
+    long raw = 0;
+    long zlib = 0;
+    Deflater deflater = new Deflater(6);
+    byte[] buffer = new byte[1 << 20];
+    long heapBefore = settledHeap();
+    long storedBefore = store.stats().storedBytes();
+    for (IncomingMessage m : measured) {
+      deliver(store, m);
+      raw += m.rawLength();
+      deflater.reset();
+      deflater.setInput(m.raw());
+      deflater.finish();
+      while (!deflater.finished()) {
+        zlib += deflater.deflate(buffer);
+      }
+    }
+    long heapAfter = settledHeap();
+    StoreStats stats = store.stats();
+    if (stats.totalEvictions() != 0) {
+      throw new IllegalStateException("the store evicted: " + stats);
+    }
+    System.err.printf("[ratio] %s %s: %s%n", label, stream, stats);
+    System.out.printf(
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d%n",
+        label,
+        stream,
+        measured.size(),
+        raw,
+        stats.storedBytes() - storedBefore,
+        heapAfter - heapBefore,
+        zlib);
+    java.lang.ref.Reference.reachabilityFence(store);
+    if (dump != null) {
+      try (OutputStream out = Files.newOutputStream(dump)) {
+        for (IncomingMessage m : measured) {
+          out.write(m.raw());
+        }
+      }
+    }
+  }
+
+  /** The warm-up and measured mails of the {@code unseen} stream. */
+  private static void unseen(List<IncomingMessage> warmUp, List<IncomingMessage> measured) {
+    Path dir = MailCorpus.require();
+    List<byte[]> ham = MailCorpus.readGroup(dir.resolve(MailCorpus.HAM_GROUP));
+    List<byte[]> spam = MailCorpus.readGroup(dir.resolve(MailCorpus.SPAM_GROUP));
+    SplittableRandom random = new SplittableRandom(15);
+    for (int i = 0; i < Math.max(ham.size(), spam.size()); i++) {
+      for (List<byte[]> group : List.of(ham, spam)) {
+        if (i < group.size()) {
+          InboxName to = InboxName.of("user" + random.nextInt(10_000));
+          IncomingMessage m =
+              new IncomingMessage(
+                  group.get(i),
+                  "sender@example.org",
+                  List.of(to),
+                  Instant.now(),
+                  "",
+                  "",
+                  SpamVerdict.CLEAN);
+          (i < WARM_UP_PER_GROUP ? warmUp : measured).add(m);
+        }
+      }
+    }
+  }
+
+  private static DeliveryResult.Delivered deliver(InboxStore store, IncomingMessage m) {
+    if (!(store.deliver(m) instanceof DeliveryResult.Delivered delivered)) {
+      throw new IllegalStateException("a delivery was refused");
+    }
+    return delivered;
+  }
+
+  /**
+   * Fills the dictionary trainer's reservoir (8 MiB of recent mail, which the store counts in
+   * {@code storedBytes} whole from the start but which fills as mail arrives) with 16 KiB messages
+   * of seeded random bytes, then deletes them: otherwise the heap measured over a stream of 10 MB
+   * would mostly be the reservoir filling. Random bytes share nothing with mail, so they are never
+   * a reference for it.
+   */
+  private static void fillTheTrainersReservoir(InboxStore store) {
+    SplittableRandom random = new SplittableRandom(16);
+    List<MessageId> filler = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      byte[] raw = new byte[16 << 10];
+      random.nextBytes(raw);
+      IncomingMessage m =
+          new IncomingMessage(
+              raw,
+              "filler@example.org",
+              List.of(InboxName.of("filler")),
+              Instant.now(),
+              "",
+              "",
+              SpamVerdict.CLEAN);
+      filler.addAll(deliver(store, m).ids().values());
+    }
+    filler.forEach(store::delete);
+  }
+
+  private static long settledHeap() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(300);
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+}

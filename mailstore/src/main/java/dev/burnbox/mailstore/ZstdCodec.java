@@ -154,14 +154,22 @@ public final class ZstdCodec implements BodyCodec {
    * <p>The reference is zstd's dictionary, as raw content: tag {@code 'R'}, the raw length, then a
    * frame as {@link #encode} writes it. Null for an empty reference, or one that begins with zstd's
    * dictionary magic number (zstd would read it as a trained dictionary). Bodies encoded this way
-   * are not sampled for dictionary training.
+   * are sampled for dictionary training as {@link #encode}'s are: they are recent mail too, and the
+   * reservoir the store's budget reserves then fills as it always did (a message also encoded alone
+   * is sampled twice, which weighs it double in the next training; harmless, and cheaper than
+   * remembering what was sampled).
    */
   @Override
   public byte[] encodeAgainst(byte[] raw, byte[] reference) {
     if (reference.length == 0 || startsWithDictionaryMagic(reference)) {
       return null;
     }
-    return compress(raw, StoredForm.ZSTD_AGAINST, -1, context -> context.loadDict(reference));
+    byte[] stored =
+        compress(raw, StoredForm.ZSTD_AGAINST, -1, context -> context.loadDict(reference));
+    if (trainer != null) {
+      trainer.record(raw);
+    }
+    return stored;
   }
 
   private static boolean startsWithDictionaryMagic(byte[] bytes) {

@@ -4,6 +4,7 @@
  * internals, snapshots' format) stays inside.
  */
 module dev.burnbox.mailstore {
+  requires com.github.benmanes.caffeine;
   requires com.github.luben.zstd_jni;
   requires com.google.common;
   requires org.apache.commons.pool2;

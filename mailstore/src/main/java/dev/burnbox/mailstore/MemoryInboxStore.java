@@ -1,5 +1,7 @@
 package dev.burnbox.mailstore;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -74,12 +76,13 @@ import java.util.function.Consumer;
  * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
  * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
- * header, map node and slot), the similarity index's fixed tables ({@link SimilarPieces#forBudget}:
- * about 1/512 of the budget) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name
- * character (name, ring, map node). Characters count 2 bytes though Latin-1 text is stored in one,
- * so the estimate errs on the large side; an entry of a message listed in one inbox costs about 1
- * KB before its body. Without compressed references (heaps of 32 GiB and more) objects are larger
- * than estimated.
+ * header, map node and slot), the cache of decoded bases (at most 1/64 of the budget and 4 MiB,
+ * weighed at each delivery as the codec is), the similarity index's fixed tables ({@link
+ * SimilarPieces#forBudget}: about 1/512 of the budget) and {@value #INBOX_OVERHEAD} bytes per
+ * non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though
+ * Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a message
+ * listed in one inbox costs about 1 KB before its body. Without compressed references (heaps of 32
+ * GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 160;
@@ -102,12 +105,15 @@ final class MemoryInboxStore implements InboxStore {
   private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
   private final PieceTable pieces;
+  // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
+  private final Cache<Piece, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long logicalBytes; // each entry's message's raw size
   private long indexBytes; // entries, deliveries, inboxes; the budget adds pieces and codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
+  private long decodedBasesBytes; // the decoded bases' weight when last delivered to
 
   private final InboxListeners listeners;
 
@@ -120,9 +126,18 @@ final class MemoryInboxStore implements InboxStore {
     this.listeners = new InboxListeners(builder.listenerExecutor());
     this.codec = builder.codec();
     this.codecBytes = codec.retainedBytes();
-    this.pieces =
-        new PieceTable(codec.encodesAgainstReferences() ? SimilarPieces.forBudget(maxBytes) : null);
+    boolean findsBases = codec.encodesAgainstReferences();
+    this.pieces = new PieceTable(findsBases ? SimilarPieces.forBudget(maxBytes) : null);
+    this.decodedBases =
+        Caffeine.newBuilder()
+            .maximumWeight(findsBases ? Math.min(DECODED_BASES_MAX_BYTES, maxBytes / 64) : 0)
+            .<Piece, byte[]>weigher((piece, raw) -> raw.length)
+            .executor(Runnable::run) // no maintenance on the common pool
+            .build();
   }
+
+  /** The most raw bytes of decoded bases kept for reads and near-duplicates to come. */
+  static final long DECODED_BASES_MAX_BYTES = 4L << 20;
 
   /**
    * One {@code deliver} call: metadata shared by its entries. It keeps the message's fields, not
@@ -248,7 +263,7 @@ final class MemoryInboxStore implements InboxStore {
     byte[] raw = part.raw;
     Piece base = part.base;
     if (base != null) {
-      byte[] delta = codec.encodeAgainst(raw, decode(base));
+      byte[] delta = codec.encodeAgainst(raw, decodedBase(base));
       long estimatedAlone = (long) raw.length * base.stored.length / Math.max(1, base.rawLength);
       if (delta != null && 4L * delta.length < 3 * estimatedAlone) {
         part.stored = delta;
@@ -267,11 +282,20 @@ final class MemoryInboxStore implements InboxStore {
     part.stored = alone == raw ? raw.clone() : alone; // the identity codec keeps what it is given
   }
 
-  /** The raw bytes of {@code piece}. Pieces never change, so no lock is needed. */
+  /**
+   * The raw bytes of {@code piece}. Pieces never change, so no lock is needed; a base is decoded
+   * once while it stays in the cache of decoded bases (a base released meanwhile leaves it as the
+   * cache evicts).
+   */
   private byte[] decode(Piece piece) {
-    return piece.base == null
-        ? codec.decode(piece.stored)
-        : codec.decodeAgainst(piece.stored, codec.decode(piece.base.stored));
+    if (piece.base == null) {
+      return codec.decode(piece.stored);
+    }
+    return codec.decodeAgainst(piece.stored, decodedBase(piece.base));
+  }
+
+  private byte[] decodedBase(Piece base) {
+    return decodedBases.get(base, b -> codec.decode(b.stored));
   }
 
   /**
@@ -293,6 +317,7 @@ final class MemoryInboxStore implements InboxStore {
       Instant now = now();
       expire(now);
       codecBytes = codec.retainedBytes();
+      decodedBasesBytes = decodedBases.policy().eviction().orElseThrow().weightedSize().orElse(0);
       long budget = maxBytes - codecBytes;
       while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
@@ -365,9 +390,12 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /** What the budget counts besides the codec's heap: the index and the pieces. Under the lock. */
+  /**
+   * What the budget counts besides the codec's heap: the index, the pieces and the decoded bases'
+   * cache. Under the lock.
+   */
   private long usedBytes() {
-    return indexBytes + pieces.costBytes();
+    return indexBytes + pieces.costBytes() + decodedBasesBytes;
   }
 
   /** The clock's time, never before a time already used. Under the lock. */
@@ -560,7 +588,7 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          indexBytes + pieces.costBytes() - pieces.encodedBytes(),
+          indexBytes + pieces.costBytes() + decodedBasesBytes - pieces.encodedBytes(),
           codecBytes,
           byCause);
     } finally {

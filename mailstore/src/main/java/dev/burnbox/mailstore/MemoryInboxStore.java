@@ -78,7 +78,7 @@ import java.util.function.Consumer;
  * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
  * header, map node and slot), the cache of decoded bases (at most 1/64 of the budget and 4 MiB,
  * weighed at each delivery as the codec is), the similarity index's fixed tables ({@link
- * SimilarPieces#forBudget}: about 1/512 of the budget) and {@value #INBOX_OVERHEAD} bytes per
+ * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
  * non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though
  * Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a message
  * listed in one inbox costs about 1 KB before its body. Without compressed references (heaps of 32

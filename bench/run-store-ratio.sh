@@ -3,7 +3,7 @@
 # this checkout and for an older commit (REF, default: the last commit before near-duplicates were
 # stored as deltas), beside per-message zlib-6 and whole-stream gzip -9 and xz -9e, on two streams
 # (see StoreRatio): mail the store has never seen ("unseen") and the store benchmarks' realistic
-# workload (DELIVERIES deliveries, default 20,000). The REF store is measured by the same program:
+# workload (DELIVERIES deliveries after 2,000 unmeasured, default 20,000). The REF store is measured by the same program:
 # this checkout's StoreRatio class, put behind REF's jar on the class path.
 #
 # Usage: bench/run-store-ratio.sh [REF]     about 5 minutes on 2 cores (xz -9e dominates)

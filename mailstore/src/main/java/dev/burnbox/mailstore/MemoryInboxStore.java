@@ -284,8 +284,7 @@ final class MemoryInboxStore implements InboxStore {
 
   /**
    * The raw bytes of {@code piece}. Pieces never change, so no lock is needed; a base is decoded
-   * once while it stays in the cache of decoded bases (a base released meanwhile leaves it as the
-   * cache evicts).
+   * once while it stays in the cache of decoded bases (a released base leaves it).
    */
   private byte[] decode(Piece piece) {
     if (piece.base == null) {
@@ -451,7 +450,11 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
       indexBytes -= d.cost;
+      Piece base = d.piece.base == null ? d.piece : d.piece.base;
       pieces.release(d.piece);
+      if (base.uses == 0) {
+        decodedBases.invalidate(base); // else it would keep a released piece's bytes, uncounted
+      }
     }
     if (cause != null) {
       evictions[cause.ordinal()]++;
@@ -653,6 +656,12 @@ final class MemoryInboxStore implements InboxStore {
       return false;
     }
     return deliver(record.message(), targets, record.ids(), record.storedAtMillis()).isDelivered();
+  }
+
+  /** Bases whose decoded bytes are cached now. For tests. */
+  long decodedBasesCached() {
+    decodedBases.cleanUp();
+    return decodedBases.estimatedSize();
   }
 
   /**

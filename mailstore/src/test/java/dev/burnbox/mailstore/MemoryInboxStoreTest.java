@@ -327,8 +327,10 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         .isEqualTo(raws.get(0).length + raws.get(49).length);
     ((MemoryInboxStore) store).checkInvariants();
 
+    assertThat(((MemoryInboxStore) store).decodedBasesCached()).as("the first, read").isOne();
     store.delete(ids.get(49));
     assertThat(store.stats().distinctBytes()).as("freed with the last use").isZero();
+    assertThat(((MemoryInboxStore) store).decodedBasesCached()).as("and uncached").isZero();
     assertThat(store.stats().messageBytes()).isZero();
     ((MemoryInboxStore) store).checkInvariants();
   }

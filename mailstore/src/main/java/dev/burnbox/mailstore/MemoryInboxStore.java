@@ -77,12 +77,12 @@ import java.util.function.Consumer;
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
  * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
  * header, map node and slot), the cache of decoded bases (at most 1/64 of the budget and 4 MiB,
- * weighed at each delivery as the codec is), the similarity index's fixed tables ({@link
- * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes though
- * Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a message
- * listed in one inbox costs about 1 KB before its body. Without compressed references (heaps of 32
- * GiB and more) objects are larger than estimated.
+ * weighed at each delivery as the codec is, and for stats), the similarity index's fixed tables
+ * ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes
+ * per non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes
+ * though Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a
+ * message listed in one inbox costs about 1 KB before its body. Without compressed references
+ * (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 160;
@@ -113,7 +113,7 @@ final class MemoryInboxStore implements InboxStore {
   private long logicalBytes; // each entry's message's raw size
   private long indexBytes; // entries, deliveries, inboxes; the budget adds pieces and codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
-  private long decodedBasesBytes; // the decoded bases' weight when last delivered to
+  private long decodedBasesBytes; // the decoded bases' weight at the last delivery or stats
 
   private final InboxListeners listeners;
 
@@ -293,6 +293,10 @@ final class MemoryInboxStore implements InboxStore {
     return codec.decodeAgainst(piece.stored, decodedBase(piece.base));
   }
 
+  private long decodedBasesWeight() {
+    return decodedBases.policy().eviction().orElseThrow().weightedSize().orElse(0);
+  }
+
   private byte[] decodedBase(Piece base) {
     return decodedBases.get(base, b -> codec.decode(b.stored));
   }
@@ -316,7 +320,7 @@ final class MemoryInboxStore implements InboxStore {
       Instant now = now();
       expire(now);
       codecBytes = codec.retainedBytes();
-      decodedBasesBytes = decodedBases.policy().eviction().orElseThrow().weightedSize().orElse(0);
+      decodedBasesBytes = decodedBasesWeight();
       long budget = maxBytes - codecBytes;
       while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
@@ -581,6 +585,7 @@ final class MemoryInboxStore implements InboxStore {
     lock.lock();
     try {
       expire(now());
+      decodedBasesBytes = decodedBasesWeight();
       Map<EvictionCause, Long> byCause = new EnumMap<>(EvictionCause.class);
       for (EvictionCause c : EvictionCause.values()) {
         byCause.put(c, evictions[c.ordinal()]);

@@ -76,7 +76,7 @@ import java.util.function.Consumer;
  * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
  * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
  * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
- * header, map node and slot), the cache of decoded bases (at most 1/64 of the budget and 4 MiB,
+ * header, map node and slot), the cache of decoded bases (at most 1/256 of the budget and 1 MiB,
  * weighed at each delivery as the codec is, and for stats), the similarity index's fixed tables
  * ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes
  * per non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes
@@ -130,14 +130,14 @@ final class MemoryInboxStore implements InboxStore {
     this.pieces = new PieceTable(findsBases ? SimilarPieces.forBudget(maxBytes) : null);
     this.decodedBases =
         Caffeine.newBuilder()
-            .maximumWeight(findsBases ? Math.min(DECODED_BASES_MAX_BYTES, maxBytes / 64) : 0)
+            .maximumWeight(findsBases ? Math.min(DECODED_BASES_MAX_BYTES, maxBytes / 256) : 0)
             .<Piece, byte[]>weigher((piece, raw) -> raw.length)
             .executor(Runnable::run) // no maintenance on the common pool
             .build();
   }
 
   /** The most raw bytes of decoded bases kept for reads and near-duplicates to come. */
-  static final long DECODED_BASES_MAX_BYTES = 4L << 20;
+  static final long DECODED_BASES_MAX_BYTES = 1L << 20;
 
   /**
    * One {@code deliver} call: metadata shared by its entries. It keeps the message's fields, not

@@ -1,6 +1,23 @@
-# Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh), from the repository's
-# root. build_refs REF...: builds the benchmarks jar of each commit in its own git worktree under
-# bench/target/smtp-ab/ (kept for later runs) and sets the array `dirs` to those worktrees.
+# Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh, run-store-ab.sh).
+#
+# ab_start LAST "$@": unless at least one REF is given, prints the calling script's header (lines 2
+# to LAST) as its usage and exits 2; then goes to the repository's root and exports JAVA_HOME (a
+# JDK 21+).
+ab_start() {
+  local last="$1"
+  shift
+  if (($# < 1)); then
+    sed -n "2,${last}p" "$0" >&2
+    exit 2
+  fi
+  cd "$(dirname "${BASH_SOURCE[0]}")/.."
+  JAVA_HOME="$(scripts/java-home.sh)"
+  export JAVA_HOME
+}
+
+# From the repository's root, build_refs REF...: builds the benchmarks jar of each commit in its
+# own git worktree under bench/target/smtp-ab/ (kept for later runs) and sets the array `dirs` to
+# those worktrees.
 build_refs() {
   dirs=()
   local ref commit dir

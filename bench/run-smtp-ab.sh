@@ -11,13 +11,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
-if (($# < 1)); then
-  sed -n '2,10p' "$0" >&2
-  exit 2
-fi
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
-export JAVA_HOME
+ab_start 10 "$@"
 java="$JAVA_HOME/bin/java"
 out="bench/target/smtp-ab"
 mkdir -p "$out"

@@ -10,13 +10,7 @@
 # Environment: ROUNDS, JAVA_HOME (JDK 21+). JMH's JSON goes to bench/target/store-ab/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
-if (($# < 1)); then
-  sed -n '2,10p' "$0" >&2
-  exit 2
-fi
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
-export JAVA_HOME
+ab_start 10 "$@"
 [[ -d bench/corpus ]] || { echo "error: no bench/corpus/: run bench/fetch-corpus.sh" >&2; exit 1; }
 build_refs "$@"
 out=bench/target/store-ab

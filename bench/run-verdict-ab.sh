@@ -9,13 +9,7 @@
 # Environment: ROUNDS, STAGE, JAVA_HOME (JDK 21+).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
-if (($# < 1)); then
-  sed -n '2,9p' "$0" >&2
-  exit 2
-fi
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
-export JAVA_HOME
+ab_start 9 "$@"
 build_refs "$@"
 # older commits have no SpamScanCpuTime: take this checkout's, behind each jar on the class path
 timer=bench/target/verdict-ab

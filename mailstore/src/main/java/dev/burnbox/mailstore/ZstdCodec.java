@@ -128,6 +128,7 @@ public final class ZstdCodec implements BodyCodec {
               raw,
               StoredForm.ZSTD,
               dictionary.id(),
+              level,
               context -> {
                 if (dictionary.compress() != null) {
                   context.loadDict(dictionary.compress());
@@ -165,7 +166,12 @@ public final class ZstdCodec implements BodyCodec {
       return null;
     }
     byte[] stored =
-        compress(raw, StoredForm.ZSTD_AGAINST, -1, context -> context.loadDict(reference));
+        compress(
+            raw,
+            StoredForm.ZSTD_AGAINST,
+            -1,
+            Math.min(level, REFERENCE_LEVEL),
+            context -> context.loadDict(reference));
     if (trainer != null) {
       trainer.record(raw);
     }
@@ -178,6 +184,13 @@ public final class ZstdCodec implements BodyCodec {
             == DICTIONARY_MAGIC;
   }
 
+  /**
+   * The level {@link #encodeAgainst} compresses at, at most: zstd builds its match tables from the
+   * raw reference on every call, which at level 6 costs more than compressing alone with a trained
+   * dictionary's prebuilt tables.
+   */
+  static final int REFERENCE_LEVEL = 3;
+
   /** zstd's magic number of a trained dictionary, little-endian at its start. */
   private static final int DICTIONARY_MAGIC = 0xEC30A437;
 
@@ -185,7 +198,7 @@ public final class ZstdCodec implements BodyCodec {
    * {@link StoredForm}'s header ({@code tag}, length, a dictionary id unless negative) and frame.
    */
   private byte[] compress(
-      byte[] raw, byte tag, int dictionaryId, Consumer<ZstdCompressCtx> loadDictionary) {
+      byte[] raw, byte tag, int dictionaryId, int level, Consumer<ZstdCompressCtx> loadDictionary) {
     StoredForm.checkRawLength(raw);
     byte[] out =
         new byte

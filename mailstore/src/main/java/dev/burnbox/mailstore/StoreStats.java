@@ -19,11 +19,13 @@ import java.util.Map;
  * @param inboxes inboxes holding at least one entry
  * @param logicalBytes raw size of every held entry's message, as received: a message listed in
  *     three inboxes counts three times
- * @param distinctBytes raw size of the distinct content held: each stored piece (a header block, a
- *     body) once, however many entries and deliveries share it
+ * @param distinctBytes raw size of the distinct content held: each stored piece (in the memory
+ *     store a whole message, and a message others are stored against while they are; in Redis a
+ *     header block or a body) once, however many entries and deliveries share it
  * @param messageBytes the stored (encoded: compressed) bytes of those distinct pieces
  * @param indexBytes the backend's estimate of the heap (or Redis memory) its bookkeeping takes:
- *     entries, deliveries and their metadata, pieces' keys, inboxes
+ *     entries, deliveries and their metadata, pieces' keys, inboxes (in the memory store also the
+ *     table that finds near-duplicates and the cache of decoded bases)
  * @param codecBytes the heap the compression holds for itself (dictionaries, the trainer's sample
  *     reservoir): counted from the start, so not 0 when the store is empty
  * @param evictions entries evicted since the store started, by cause; every cause is present

@@ -195,10 +195,15 @@ public final class ZstdCodec implements BodyCodec {
   private static final int DICTIONARY_MAGIC = 0xEC30A437;
 
   /**
-   * {@link StoredForm}'s header ({@code tag}, length, a dictionary id unless negative) and frame.
+   * {@link StoredForm}'s header ({@code tag}, length, a dictionary id unless negative) and a frame
+   * at {@code atLevel}.
    */
   private byte[] compress(
-      byte[] raw, byte tag, int dictionaryId, int level, Consumer<ZstdCompressCtx> loadDictionary) {
+      byte[] raw,
+      byte tag,
+      int dictionaryId,
+      int atLevel,
+      Consumer<ZstdCompressCtx> loadDictionary) {
     StoredForm.checkRawLength(raw);
     byte[] out =
         new byte
@@ -214,7 +219,7 @@ public final class ZstdCodec implements BodyCodec {
     ZstdCompressCtx context = compressors.take();
     try {
       context
-          .setLevel(level)
+          .setLevel(atLevel)
           .setChecksum(true)
           .setMagicless(true)
           .setContentSize(false)
@@ -232,26 +237,22 @@ public final class ZstdCodec implements BodyCodec {
     StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD, NAME);
     int length = reader.rawLength();
     int id = reader.varint("dictionary id");
-    ZstdDictDecompress dictionary = null;
-    if (id != 0) {
-      dictionary = dictionaries.forDecompression(id);
-      if (dictionary == null) {
-        throw new DamagedBodyException(
-            String.format(
-                "%s: stored body names dictionary %d, but this codec has %d: damaged, or"
-                    + " written by another codec instance",
-                NAME, id, dictionaries.count()));
-      }
+    ZstdDictDecompress dictionary = id == 0 ? null : dictionaries.forDecompression(id);
+    if (id != 0 && dictionary == null) {
+      throw new DamagedBodyException(
+          String.format(
+              "%s: stored body names dictionary %d, but this codec has %d: damaged, or"
+                  + " written by another codec instance",
+              NAME, id, dictionaries.count()));
     }
-    ZstdDictDecompress loaded = dictionary;
     try {
       return decompress(
           stored,
           reader.position(),
           length,
           context -> {
-            if (loaded != null) {
-              context.loadDict(loaded);
+            if (dictionary != null) {
+              context.loadDict(dictionary);
             }
           });
     } finally {

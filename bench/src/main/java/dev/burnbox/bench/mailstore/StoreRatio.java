@@ -195,6 +195,7 @@ public final class StoreRatio {
     filler.forEach(store::delete);
   }
 
+  // StoreFootprint's, copied: this class also runs behind older jars, where that one is private
   private static long settledHeap() throws InterruptedException {
     for (int i = 0; i < 3; i++) {
       System.gc();

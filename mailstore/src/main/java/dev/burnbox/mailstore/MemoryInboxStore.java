@@ -29,16 +29,18 @@ import java.util.function.Consumer;
  * <h2>Layout</h2>
  *
  * <ul>
- *   <li>{@code entries}: every entry by id, in delivery order (a {@link LinkedHashMap}). Its head
- *       is the oldest entry of the whole store, so it is both the id index and the eviction queue
- *       for the byte budget and the time to live. Times are made monotonic (a delivery's time is
- *       never before the previous one's), so the head is always the first to expire.
+ *   <li>{@code entries}: every entry by id, in delivery order (an {@link EntryIndex}: the id and
+ *       the order's links are fields of the entry). Its oldest entry is the oldest of the whole
+ *       store, so it is both the id index and the eviction queue for the byte budget and the time
+ *       to live. Times are made monotonic (a delivery's time is never before the previous one's),
+ *       so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
  *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages by SHA-256 of their
- *       raw bytes, each with the number of deliveries using it. A delivery (sender, from, subject,
- *       verdict, piece) is shared by its entries and counts its live entries. An entry's removal
- *       releases its delivery, whose removal releases its piece.
+ *       raw bytes, each with the number of deliveries using it. A delivery (sender, from, subject
+ *       and spam terms packed in one array by {@link PackedStrings}, verdict, piece) is shared by
+ *       its entries and counts its live entries. An entry's removal releases its delivery, whose
+ *       removal releases its piece.
  * </ul>
  *
  * <p>An exact resend stores nothing new but its index. A near-duplicate, such as a bulk copy whose
@@ -71,23 +73,20 @@ import java.util.function.Consumer;
  * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
- * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object, id of two longs, a
- * linked-hash-map node and table slot, a slot of its inbox's ring), {@value #DELIVERY_OVERHEAD}
- * bytes per delivery (object with its times as longs, verdict and its list, three string headers)
- * plus {@value #TERM_OVERHEAD} per spam term and 2 per character of sender, from, subject and
- * terms, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
- * header, map node and slot), the cache of decoded bases (at most 1/256 of the budget and 1 MiB,
- * weighed at each delivery as the codec is, and for stats), the similarity index's fixed tables
- * ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes
- * per non-empty inbox plus 2 per name character (name, ring, map node). Characters count 2 bytes
- * though Latin-1 text is stored in one, so the estimate errs on the large side; an entry of a
- * message listed in one inbox costs about 1 KB before its body. Without compressed references
- * (heaps of 32 GiB and more) objects are larger than estimated.
+ * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, a slot
+ * of its inbox's ring, and the most the id index's table holds per entry: 8 slots of 4 bytes),
+ * {@value #DELIVERY_OVERHEAD} bytes per delivery (object with its times and verdict, array header)
+ * plus its packed strings' length rounded up to 8, {@value PieceTable#PIECE_OVERHEAD} bytes per
+ * piece (object with its SHA-256 inline, array header, map node and slot), the cache of decoded
+ * bases (at most 1/256 of the budget and 1 MiB, weighed at each delivery as the codec is, and for
+ * stats), the similarity index's fixed tables ({@link SimilarPieces#forBudget}: about 1/256 of the
+ * budget) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character (name,
+ * ring, map node). Without compressed references (heaps of 32 GiB and more) objects are larger than
+ * estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 160;
-  static final int DELIVERY_OVERHEAD = 280;
-  static final int TERM_OVERHEAD = 48;
+  static final int ENTRY_OVERHEAD = 96;
+  static final int DELIVERY_OVERHEAD = 80;
   static final int INBOX_OVERHEAD = 208;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -102,7 +101,7 @@ final class MemoryInboxStore implements InboxStore {
 
   private final ReentrantLock lock = new ReentrantLock();
   // all guarded by lock
-  private final LinkedHashMap<MessageId, Entry> entries = new LinkedHashMap<>();
+  private final EntryIndex<Entry> entries = new EntryIndex<>();
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
@@ -141,56 +140,102 @@ final class MemoryInboxStore implements InboxStore {
 
   /**
    * One {@code deliver} call: metadata shared by its entries. It keeps the message's fields, not
-   * the message, whose raw bytes a deduplicated delivery must not hold on to.
+   * the message, whose raw bytes a deduplicated delivery must not hold on to; its strings are
+   * packed in one array.
    */
   private static final class Delivery {
-    final String envelopeSender;
-    final String from;
-    final String subject;
+    final byte[] strings; // sender, from, subject, then the verdict's terms (PackedStrings)
+    final double score;
+    final double probability;
+    final boolean spam;
     final long receivedSecond;
     final int receivedNano;
-    final SpamVerdict verdict;
     final Piece piece;
     final long storedAtMillis; // the time to live counts from here
-    final int cost;
     int liveEntries;
 
-    Delivery(IncomingMessage m, Piece piece, long storedAtMillis, int cost) {
-      this.envelopeSender = m.envelopeSender();
-      this.from = m.from();
-      this.subject = m.subject();
+    Delivery(IncomingMessage m, byte[] strings, Piece piece, long storedAtMillis) {
+      this.strings = strings;
+      this.score = m.verdict().score();
+      this.probability = m.verdict().probability();
+      this.spam = m.verdict().spam();
       this.receivedSecond = m.receivedAt().getEpochSecond();
       this.receivedNano = m.receivedAt().getNano();
-      this.verdict = m.verdict();
       this.piece = piece;
       this.storedAtMillis = storedAtMillis;
-      this.cost = cost;
+    }
+
+    /** A message's sender, from, subject and verdict terms, packed as a delivery holds them. */
+    static byte[] strings(IncomingMessage m) {
+      List<String> all = new ArrayList<>(3 + m.verdict().terms().size());
+      all.add(m.envelopeSender());
+      all.add(m.from());
+      all.add(m.subject());
+      all.addAll(m.verdict().terms());
+      return PackedStrings.pack(all);
+    }
+
+    /** What a delivery with these packed strings costs the budget. */
+    static long cost(byte[] strings) {
+      return DELIVERY_OVERHEAD + ((strings.length + 7L) & -8L);
+    }
+
+    long cost() {
+      return cost(strings);
     }
 
     /** The message's raw size. */
     long rawSize() {
       return piece.rawLength;
     }
+
+    Instant receivedAt() {
+      return Instant.ofEpochSecond(receivedSecond, receivedNano);
+    }
+
+    /** The message as delivered, its bytes {@code raw}, to {@code recipients}. */
+    IncomingMessage message(byte[] raw, List<InboxName> recipients) {
+      List<String> all = PackedStrings.unpack(strings);
+      return new IncomingMessage(
+          raw, all.get(0), recipients, receivedAt(), all.get(1), all.get(2), verdict(all));
+    }
+
+    SpamVerdict verdict(List<String> unpacked) {
+      return new SpamVerdict(unpacked.subList(3, unpacked.size()), score, probability, spam);
+    }
   }
 
-  private record Entry(MessageId id, InboxName inbox, long seq, Delivery delivery) {
+  /** A delivery's copy in one inbox: an id, and where it stands in the inbox and the store. */
+  private static final class Entry extends EntryIndex.Node {
+    final Inbox inbox;
+    final long seq;
+    final Delivery delivery;
+
+    Entry(MessageId id, Inbox inbox, long seq, Delivery delivery) {
+      super(id);
+      this.inbox = inbox;
+      this.seq = seq;
+      this.delivery = delivery;
+    }
+
     MessageSummary summary() {
       Delivery d = delivery;
+      List<String> strings = PackedStrings.unpack(d.strings);
       return new MessageSummary(
-          id,
-          inbox,
-          d.envelopeSender,
-          d.from,
-          d.subject,
-          Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
+          id(),
+          inbox.name,
+          strings.get(0),
+          strings.get(1),
+          strings.get(2),
+          d.receivedAt(),
           d.piece.rawLength,
-          d.verdict);
+          d.verdict(strings));
     }
   }
 
   private static final class Inbox {
     final InboxName name; // the one instance every entry of this inbox refers to
-    final SeqRing<Entry> bySeq = new SeqRing<>(Entry::seq);
+    final SeqRing<Entry> bySeq = new SeqRing<>(e -> e.seq);
     final long cost;
 
     Inbox(InboxName name) {
@@ -201,15 +246,6 @@ final class MemoryInboxStore implements InboxStore {
 
   private static long inboxCost(InboxName name) {
     return INBOX_OVERHEAD + 2L * name.value().length();
-  }
-
-  private static int deliveryCost(IncomingMessage m) {
-    long chars = m.envelopeSender().length() + m.from().length() + m.subject().length();
-    for (String term : m.verdict().terms()) {
-      chars += term.length();
-    }
-    return Math.toIntExact(
-        DELIVERY_OVERHEAD + (long) TERM_OVERHEAD * m.verdict().terms().size() + 2 * chars);
   }
 
   private InboxName canonical(InboxName name) {
@@ -237,11 +273,11 @@ final class MemoryInboxStore implements InboxStore {
   private DeliveryResult deliver(
       IncomingMessage message, Set<InboxName> targets, List<MessageId> ids, long storedAtMillis) {
     Part part = new Part(message.rawView(), pieces.findsBases());
-    int deliveryCost = deliveryCost(message);
+    byte[] strings = Delivery.strings(message);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
-    while ((result = tryDeliver(message, targets, ids, storedAtMillis, part, deliveryCost, added))
+    while ((result = tryDeliver(message, targets, ids, storedAtMillis, part, strings, added))
         == null) {
       encode(part); // new bytes: outside the lock, then try again (another thread may have won)
     }
@@ -311,7 +347,7 @@ final class MemoryInboxStore implements InboxStore {
       List<MessageId> ids,
       long storedAtMillis,
       Part part,
-      int deliveryCost,
+      byte[] strings,
       List<Entry> added) {
     int rawLength = message.rawView().length;
     lock.lock();
@@ -322,7 +358,7 @@ final class MemoryInboxStore implements InboxStore {
       decodedBasesBytes = decodedBasesWeight();
       long budget = maxBytes - codecBytes;
       while (usedBytes() > budget && !entries.isEmpty()) {
-        remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET); // the codec grew
+        remove(entries.oldest(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
       Piece held = pieces.find(part);
       if (held == null && !pieces.canStore(part)) {
@@ -331,7 +367,7 @@ final class MemoryInboxStore implements InboxStore {
         return null;
       }
       long alone =
-          deliveryCost
+          Delivery.cost(strings)
               + (long) targets.size() * ENTRY_OVERHEAD
               + (held != null ? held.cost() : PieceTable.PIECE_OVERHEAD + part.stored.length)
               + (held == null && part.base != null ? part.base.cost() : 0); // held by the piece
@@ -351,7 +387,7 @@ final class MemoryInboxStore implements InboxStore {
                 + codecBytes);
       }
       for (MessageId id : ids) {
-        if (entries.containsKey(id)) { // only a restored snapshot can name its ids
+        if (entries.get(id) != null) { // only a restored snapshot can name its ids
           throw new IllegalArgumentException("message id already in use: " + id);
         }
       }
@@ -359,8 +395,8 @@ final class MemoryInboxStore implements InboxStore {
       // a restored time is kept, but never after now: the id index stays in stored-at order
       long storedAt =
           storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
-      Delivery delivery = new Delivery(message, piece, storedAt, deliveryCost);
-      indexBytes += deliveryCost;
+      Delivery delivery = new Delivery(message, strings, piece, storedAt);
+      indexBytes += delivery.cost();
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
       for (InboxName t : targets) {
@@ -370,21 +406,22 @@ final class MemoryInboxStore implements InboxStore {
           inboxes.put(t, inbox);
           indexBytes += inbox.cost;
         }
-        Entry e = new Entry(idIt.next(), inbox.name, nextSeq++, delivery);
+        MessageId id = idIt.next();
+        Entry e = new Entry(id, inbox, nextSeq++, delivery);
         inbox.bySeq.addNewest(e);
-        entries.put(e.id(), e);
+        entries.addNewest(e);
         delivery.liveEntries++;
         indexBytes += ENTRY_OVERHEAD;
         logicalBytes += delivery.rawSize();
         added.add(e);
-        result.put(t, e.id());
+        result.put(t, id);
         if (inbox.bySeq.size() > inboxCap) {
           remove(inbox.bySeq.get(0), EvictionCause.INBOX_CAP);
         }
       }
       // the new entries are the newest and cost at most the budget alone: they are never reached
       while (usedBytes() > budget) {
-        remove(entries.firstEntry().getValue(), EvictionCause.MEMORY_BUDGET);
+        remove(entries.oldest(), EvictionCause.MEMORY_BUDGET);
       }
       return new DeliveryResult.Delivered(result);
     } finally {
@@ -431,8 +468,8 @@ final class MemoryInboxStore implements InboxStore {
       return; // a time to live longer than the clock's past: nothing can have expired
     }
     while (!entries.isEmpty()) {
-      Entry oldest = entries.firstEntry().getValue();
-      if (oldest.delivery().storedAtMillis > cutoff) {
+      Entry oldest = entries.oldest();
+      if (oldest.delivery.storedAtMillis > cutoff) {
         return;
       }
       remove(oldest, EvictionCause.TTL);
@@ -441,18 +478,18 @@ final class MemoryInboxStore implements InboxStore {
 
   /** Removes {@code e}, releasing what only it used. {@code cause} is null for a delete. */
   private void remove(Entry e, EvictionCause cause) {
-    entries.remove(e.id());
-    Inbox inbox = inboxes.get(e.inbox());
+    entries.remove(e);
+    Inbox inbox = e.inbox;
     inbox.bySeq.remove(e);
     indexBytes -= ENTRY_OVERHEAD;
-    logicalBytes -= e.delivery().rawSize();
+    logicalBytes -= e.delivery.rawSize();
     if (inbox.bySeq.isEmpty()) {
-      inboxes.remove(e.inbox());
+      inboxes.remove(inbox.name);
       indexBytes -= inbox.cost;
     }
-    Delivery d = e.delivery();
+    Delivery d = e.delivery;
     if (--d.liveEntries == 0) {
-      indexBytes -= d.cost;
+      indexBytes -= d.cost();
       Piece base = d.piece.base == null ? d.piece : d.piece.base;
       pieces.release(d.piece);
       if (base.uses == 0) {
@@ -486,7 +523,7 @@ final class MemoryInboxStore implements InboxStore {
           }
           Entry e = box.bySeq.get(i);
           page.add(e.summary());
-          last = e.seq();
+          last = e.seq;
         }
       }
     } finally {
@@ -529,7 +566,7 @@ final class MemoryInboxStore implements InboxStore {
         return Optional.empty();
       }
       summary = e.summary();
-      delivery = e.delivery();
+      delivery = e.delivery;
     } finally {
       lock.unlock();
     }
@@ -567,7 +604,7 @@ final class MemoryInboxStore implements InboxStore {
     try {
       expire(now());
       List<MessageSummary> newest = new ArrayList<>(Math.min(limit, entries.size()));
-      for (Entry e : entries.sequencedValues().reversed()) { // delivery order, newest first
+      for (Entry e : entries.newestFirst()) { // delivery order, newest first
         if (newest.size() == limit) {
           break;
         }
@@ -595,7 +632,7 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          indexBytes + pieces.costBytes() + decodedBasesBytes - pieces.encodedBytes(),
+          usedBytes() - pieces.encodedBytes(),
           codecBytes,
           byCause);
     } finally {
@@ -617,9 +654,9 @@ final class MemoryInboxStore implements InboxStore {
     try {
       expire(now());
       Live current = null;
-      for (Entry e : entries.values()) { // a delivery's entries are adjacent in delivery order
-        if (current == null || current.delivery() != e.delivery()) {
-          current = new Live(e.delivery(), new ArrayList<>());
+      for (Entry e : entries.oldestFirst()) { // a delivery's entries are adjacent in this order
+        if (current == null || current.delivery() != e.delivery) {
+          current = new Live(e.delivery, new ArrayList<>());
           live.add(current);
         }
         current.entries().add(e);
@@ -631,14 +668,7 @@ final class MemoryInboxStore implements InboxStore {
     for (Live l : live) {
       Delivery d = l.delivery();
       IncomingMessage message =
-          new IncomingMessage(
-              decode(d.piece),
-              d.envelopeSender,
-              l.entries().stream().map(Entry::inbox).toList(),
-              Instant.ofEpochSecond(d.receivedSecond, d.receivedNano),
-              d.from,
-              d.subject,
-              d.verdict);
+          d.message(decode(d.piece), l.entries().stream().map(e -> e.inbox.name).toList());
       out.add(
           new StoredDelivery(
               message, l.entries().stream().map(Entry::id).toList(), d.storedAtMillis));
@@ -687,26 +717,34 @@ final class MemoryInboxStore implements InboxStore {
         long prev = 0;
         for (int i = 0; i < inbox.bySeq.size(); i++) {
           Entry e = inbox.bySeq.get(i);
-          check(e.seq() > prev, "inbox out of delivery order: " + ie.getKey());
-          prev = e.seq();
+          check(e.seq > prev, "inbox out of delivery order: " + ie.getKey());
+          prev = e.seq;
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
-          check(e.inbox().equals(ie.getKey()), "entry in the wrong inbox: " + e.id());
-          liveByDelivery.merge(e.delivery(), 1, Integer::sum);
-          expectLogical += e.delivery().rawSize();
+          check(e.inbox == inbox, "entry in the wrong inbox: " + e.id());
+          liveByDelivery.merge(e.delivery, 1, Integer::sum);
+          expectLogical += e.delivery.rawSize();
           entryCount++;
         }
       }
       check(entryCount == entries.size(), "id index and inboxes disagree");
       expectIndex += entryCount * ENTRY_OVERHEAD;
       long prevSeq = 0;
-      for (Entry e : entries.values()) {
-        check(e.seq() > prevSeq, "id index out of delivery order");
-        prevSeq = e.seq();
+      long walked = 0;
+      for (Entry e : entries.oldestFirst()) {
+        check(e.seq > prevSeq, "id index out of delivery order");
+        prevSeq = e.seq;
+        walked++;
       }
+      check(walked == entryCount, "id index order holds " + walked + " of " + entryCount);
+      check(
+          entries.capacity() >= 2 * entries.size()
+              && (entries.capacity() == EntryIndex.MIN_CAPACITY
+                  || entries.capacity() <= 8 * entries.size()),
+          "id table of " + entries.capacity() + " slots for " + entries.size() + " entries");
       Map<Piece, Integer> usesByPiece = new HashMap<>();
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
         check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
-        expectIndex += de.getKey().cost;
+        expectIndex += de.getKey().cost();
         usesByPiece.merge(de.getKey().piece, 1, Integer::sum);
       }
       pieces.checkInvariants(usesByPiece);

@@ -74,6 +74,23 @@ public final class MessageId {
     return new MessageId(id.high, (id.low & -(1L << ROUTE_BITS)) | route);
   }
 
+  /**
+   * The id whose 128 bits are {@code high} then {@code low}: for a store that holds them inline.
+   */
+  static MessageId of(long high, long low) {
+    return new MessageId(high, low);
+  }
+
+  /** The first 64 bits. */
+  long high() {
+    return high;
+  }
+
+  /** The last 64 bits. */
+  long low() {
+    return low;
+  }
+
   /** The last {@value #ROUTE_BITS} bits: the route given to {@link #random(int)}. */
   int route() {
     return (int) (low & ((1 << ROUTE_BITS) - 1));

@@ -1,0 +1,80 @@
+package dev.burnbox.mailstore;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A list of strings packed into one byte array, losslessly: how the memory store keeps a delivery's
+ * sender, {@code From}, subject and spam terms in one object instead of a string object and an
+ * array per field (about 40 bytes each, plus the list's). Each string is its length, as a varint
+ * whose lowest bit says how its characters follow: one byte each when every one is below 256 (most
+ * mail's headers), else two (UTF-16, so unpaired surrogates survive). Stateless.
+ */
+final class PackedStrings {
+  private PackedStrings() {}
+
+  /** {@code strings} packed; none may be null. */
+  static byte[] pack(List<String> strings) {
+    int size = 0;
+    for (String s : strings) {
+      size += 5 + 2 * s.length();
+    }
+    byte[] out = new byte[size];
+    int at = 0;
+    for (String s : strings) {
+      boolean narrow = true;
+      for (int i = 0; i < s.length() && narrow; i++) {
+        narrow = s.charAt(i) < 256;
+      }
+      at = putVarint(out, at, ((long) s.length() << 1) | (narrow ? 0 : 1));
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (!narrow) {
+          out[at++] = (byte) (c >>> 8);
+        }
+        out[at++] = (byte) c;
+      }
+    }
+    return Arrays.copyOf(out, at);
+  }
+
+  /** The strings {@link #pack} packed into {@code packed}, in order. */
+  static List<String> unpack(byte[] packed) {
+    List<String> strings = new ArrayList<>();
+    int at = 0;
+    while (at < packed.length) {
+      long header = 0;
+      int shift = 0;
+      byte b;
+      do {
+        b = packed[at++];
+        header |= (long) (b & 0x7f) << shift;
+        shift += 7;
+      } while (b < 0);
+      int length = (int) (header >>> 1);
+      char[] chars = new char[length];
+      if ((header & 1) == 0) {
+        for (int i = 0; i < length; i++) {
+          chars[i] = (char) (packed[at++] & 0xff);
+        }
+      } else {
+        for (int i = 0; i < length; i++) {
+          chars[i] = (char) ((packed[at] & 0xff) << 8 | (packed[at + 1] & 0xff));
+          at += 2;
+        }
+      }
+      strings.add(new String(chars));
+    }
+    return strings;
+  }
+
+  private static int putVarint(byte[] out, int at, long value) {
+    while ((value & ~0x7fL) != 0) {
+      out[at++] = (byte) ((value & 0x7f) | 0x80);
+      value >>>= 7;
+    }
+    out[at++] = (byte) value;
+    return at;
+  }
+}

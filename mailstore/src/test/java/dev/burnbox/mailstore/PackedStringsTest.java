@@ -1,0 +1,42 @@
+package dev.burnbox.mailstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** {@link PackedStrings} gives back exactly what it packed. */
+class PackedStringsTest {
+  @Test
+  void unpacksWhatItPackedOverSeededRandomStrings() {
+    SplittableRandom random = new SplittableRandom(20);
+    for (int run = 0; run < 2_000; run++) {
+      List<String> strings = new ArrayList<>();
+      for (int i = random.nextInt(8); i > 0; i--) {
+        StringBuilder s = new StringBuilder();
+        int length = random.nextInt(10) == 0 ? random.nextInt(20_000) : random.nextInt(60);
+        int range =
+            switch (random.nextInt(3)) {
+              case 0 -> 128; // ASCII
+              case 1 -> 256; // Latin-1: one byte a char
+              default -> 0x10000; // anything, lone surrogates included
+            };
+        for (int k = 0; k < length; k++) {
+          s.append((char) random.nextInt(range));
+        }
+        strings.add(s.toString());
+      }
+      assertThat(PackedStrings.unpack(PackedStrings.pack(strings)))
+          .containsExactlyElementsOf(strings);
+    }
+  }
+
+  @Test
+  void latinOneTextTakesOneByteACharacterAndALengthByte() {
+    assertThat(PackedStrings.pack(List.of("sender@example.org", "", "Réunion")))
+        .hasSize(1 + 18 + 1 + 1 + 7);
+    assertThat(PackedStrings.pack(List.of("Ωmega"))).hasSize(1 + 10);
+  }
+}

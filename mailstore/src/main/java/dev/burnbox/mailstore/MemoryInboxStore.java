@@ -87,7 +87,7 @@ import java.util.function.Consumer;
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 96;
   static final int DELIVERY_OVERHEAD = 80;
-  static final int INBOX_OVERHEAD = 208;
+  static final int INBOX_OVERHEAD = 160;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -233,14 +233,17 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  private static final class Inbox {
+  /** An inbox: its name and its entries in delivery order (it is its own ring). */
+  private static final class Inbox extends SeqRing<Entry> {
     final InboxName name; // the one instance every entry of this inbox refers to
-    final SeqRing<Entry> bySeq = new SeqRing<>(e -> e.seq);
-    final long cost;
 
     Inbox(InboxName name) {
+      super(e -> e.seq);
       this.name = name;
-      this.cost = inboxCost(name);
+    }
+
+    long cost() {
+      return inboxCost(name);
     }
   }
 
@@ -404,19 +407,19 @@ final class MemoryInboxStore implements InboxStore {
         if (inbox == null) {
           inbox = new Inbox(t);
           inboxes.put(t, inbox);
-          indexBytes += inbox.cost;
+          indexBytes += inbox.cost();
         }
         MessageId id = idIt.next();
         Entry e = new Entry(id, inbox, nextSeq++, delivery);
-        inbox.bySeq.addNewest(e);
+        inbox.addNewest(e);
         entries.addNewest(e);
         delivery.liveEntries++;
         indexBytes += ENTRY_OVERHEAD;
         logicalBytes += delivery.rawSize();
         added.add(e);
         result.put(t, id);
-        if (inbox.bySeq.size() > inboxCap) {
-          remove(inbox.bySeq.get(0), EvictionCause.INBOX_CAP);
+        if (inbox.size() > inboxCap) {
+          remove(inbox.get(0), EvictionCause.INBOX_CAP);
         }
       }
       // the new entries are the newest and cost at most the budget alone: they are never reached
@@ -480,12 +483,12 @@ final class MemoryInboxStore implements InboxStore {
   private void remove(Entry e, EvictionCause cause) {
     entries.remove(e);
     Inbox inbox = e.inbox;
-    inbox.bySeq.remove(e);
+    inbox.remove(e);
     indexBytes -= ENTRY_OVERHEAD;
     logicalBytes -= e.delivery.rawSize();
-    if (inbox.bySeq.isEmpty()) {
+    if (inbox.isEmpty()) {
       inboxes.remove(inbox.name);
-      indexBytes -= inbox.cost;
+      indexBytes -= inbox.cost();
     }
     Delivery d = e.delivery;
     if (--d.liveEntries == 0) {
@@ -516,12 +519,12 @@ final class MemoryInboxStore implements InboxStore {
       expire(now());
       Inbox box = inboxes.get(name);
       if (box != null) {
-        for (int i = box.bySeq.countBefore(before) - 1; i >= 0; i--) {
+        for (int i = box.countBefore(before) - 1; i >= 0; i--) {
           if (page.size() == limit) {
             more = true;
             break;
           }
-          Entry e = box.bySeq.get(i);
+          Entry e = box.get(i);
           page.add(e.summary());
           last = e.seq;
         }
@@ -711,12 +714,12 @@ final class MemoryInboxStore implements InboxStore {
       Map<Delivery, Integer> liveByDelivery = new HashMap<>();
       for (Map.Entry<InboxName, Inbox> ie : inboxes.entrySet()) {
         Inbox inbox = ie.getValue();
-        check(!inbox.bySeq.isEmpty(), "empty inbox kept: " + ie.getKey());
-        check(inbox.bySeq.size() <= inboxCap, "inbox over cap: " + ie.getKey());
-        expectIndex += inbox.cost;
+        check(!inbox.isEmpty(), "empty inbox kept: " + ie.getKey());
+        check(inbox.size() <= inboxCap, "inbox over cap: " + ie.getKey());
+        expectIndex += inbox.cost();
         long prev = 0;
-        for (int i = 0; i < inbox.bySeq.size(); i++) {
-          Entry e = inbox.bySeq.get(i);
+        for (int i = 0; i < inbox.size(); i++) {
+          Entry e = inbox.get(i);
           check(e.seq > prev, "inbox out of delivery order: " + ie.getKey());
           prev = e.seq;
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());

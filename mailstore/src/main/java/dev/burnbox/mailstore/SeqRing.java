@@ -7,14 +7,16 @@ import java.util.function.ToLongFunction;
  * Items in ascending order of a sequence number, in a circular array: what an inbox of the memory
  * store keeps its entries in (4 bytes a slot instead of a tree node and a boxed key per entry).
  * Adding the newest item and removing the oldest take O(1) amortized, finding by sequence number
- * O(log n), removing another item O(n) (a user's delete, rare). The array grows by doubling and
- * never shrinks. Not thread-safe.
+ * O(log n), removing another item O(n) (a user's delete, rare). The array starts with 2 slots (most
+ * inboxes of a disposable-mail service hold one or two messages), grows by doubling and never
+ * shrinks. Open for extension so that an owner can be its own ring, saving an object (the memory
+ * store's inbox is). Not thread-safe.
  *
  * @param <T> the items
  */
-final class SeqRing<T> {
+class SeqRing<T> {
   private final ToLongFunction<T> seqOf;
-  private Object[] slots = new Object[4];
+  private Object[] slots = new Object[2];
   private int head;
   private int size;
 
@@ -23,17 +25,17 @@ final class SeqRing<T> {
     this.seqOf = seqOf;
   }
 
-  int size() {
+  final int size() {
     return size;
   }
 
-  boolean isEmpty() {
+  final boolean isEmpty() {
     return size == 0;
   }
 
   /** The {@code i}th item, oldest first (0 is the oldest). */
   @SuppressWarnings("unchecked")
-  T get(int i) {
+  final T get(int i) {
     return (T) slots[(head + i) & (slots.length - 1)];
   }
 
@@ -42,7 +44,7 @@ final class SeqRing<T> {
    *
    * @throws IllegalArgumentException if it is not
    */
-  void addNewest(T item) {
+  final void addNewest(T item) {
     if (size > 0 && seqOf.applyAsLong(item) <= seqOf.applyAsLong(get(size - 1))) {
       throw new IllegalArgumentException("out of order");
     }
@@ -59,7 +61,7 @@ final class SeqRing<T> {
   }
 
   /** The number of items whose sequence number is below {@code seq}. */
-  int countBefore(long seq) {
+  final int countBefore(long seq) {
     int lo = 0;
     int hi = size;
     while (lo < hi) {
@@ -74,7 +76,7 @@ final class SeqRing<T> {
   }
 
   /** Removes the item with {@code item}'s sequence number; false if there is none. */
-  boolean remove(T item) {
+  final boolean remove(T item) {
     long seq = seqOf.applyAsLong(item);
     int i = countBefore(seq);
     if (i == size || seqOf.applyAsLong(get(i)) != seq) {

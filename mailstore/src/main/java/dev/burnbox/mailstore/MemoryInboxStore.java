@@ -635,7 +635,8 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          usedBytes() - pieces.encodedBytes(),
+          usedBytes() - pieces.encodedBytes() - decodedBasesBytes,
+          decodedBasesBytes,
           codecBytes,
           byCause);
     } finally {

@@ -531,6 +531,7 @@ final class RedisInboxStore implements InboxStore {
         sums[2],
         sums[8],
         sums[3] - sums[8],
+        0,
         codec.retainedBytes(),
         evictions);
   }

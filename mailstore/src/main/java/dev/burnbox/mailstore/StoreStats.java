@@ -12,8 +12,9 @@ import java.util.Map;
  * received, copy by copy; {@code distinctBytes} is the same with each shared piece counted once
  * (deduplication's share is the gap between the two); {@code messageBytes} is those distinct pieces
  * as stored (compression's share is the gap to {@code distinctBytes}); {@code indexBytes} and
- * {@code codecBytes} are the overheads. {@link #storedBytes()}, their sum with {@code
- * messageBytes}, is what the byte budget bounds.
+ * {@code codecBytes} are the overheads, and {@code cacheBytes} decoded mail kept to read and
+ * compress faster (bounded, so its share shrinks as the store fills). {@link #storedBytes()}, their
+ * sum with {@code messageBytes}, is what the byte budget bounds.
  *
  * @param messages inbox entries held (a message listed in three inboxes counts three)
  * @param inboxes inboxes holding at least one entry
@@ -25,7 +26,9 @@ import java.util.Map;
  * @param messageBytes the stored (encoded: compressed) bytes of those distinct pieces
  * @param indexBytes the backend's estimate of the heap (or Redis memory) its bookkeeping takes:
  *     entries, deliveries and their metadata, pieces' keys, inboxes (in the memory store also the
- *     table that finds near-duplicates and the cache of decoded bases)
+ *     table that finds near-duplicates)
+ * @param cacheBytes decoded mail kept for reads and near-duplicates to come: the memory store's
+ *     cache of decoded bases (at most 1/256 of the budget and 1 MiB); 0 in Redis
  * @param codecBytes the heap the compression holds for itself (dictionaries, the trainer's sample
  *     reservoir): counted from the start, so not 0 when the store is empty
  * @param evictions entries evicted since the store started, by cause; every cause is present
@@ -37,6 +40,7 @@ public record StoreStats(
     long distinctBytes,
     long messageBytes,
     long indexBytes,
+    long cacheBytes,
     long codecBytes,
     Map<EvictionCause, Long> evictions) {
 
@@ -50,11 +54,11 @@ public record StoreStats(
   }
 
   /**
-   * What the byte budget counts: {@code messageBytes + indexBytes + codecBytes}; never above the
-   * budget between operations.
+   * What the byte budget counts: {@code messageBytes + indexBytes + cacheBytes + codecBytes}; never
+   * above the budget between operations.
    */
   public long storedBytes() {
-    return messageBytes + indexBytes + codecBytes;
+    return messageBytes + indexBytes + cacheBytes + codecBytes;
   }
 
   /** Evictions for every cause together. */

@@ -119,7 +119,8 @@ class MemoryFootprintTest {
     assertThat(stats.distinctBytes()).isLessThanOrEqualTo(stats.logicalBytes());
     assertThat(stats.messageBytes()).isLessThan(stats.distinctBytes());
     assertThat(stats.storedBytes())
-        .isEqualTo(stats.messageBytes() + stats.indexBytes() + stats.codecBytes());
+        .isEqualTo(
+            stats.messageBytes() + stats.indexBytes() + stats.cacheBytes() + stats.codecBytes());
     assertThat((double) stats.storedBytes())
         .as("reported %s vs measured %d bytes", stats, measured)
         .isBetween(measured * 0.8, measured * 1.2);

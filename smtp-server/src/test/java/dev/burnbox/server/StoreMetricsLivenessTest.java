@@ -90,7 +90,7 @@ class StoreMetricsLivenessTest {
     assertThat(meters.get("burnbox_store_messages")).isEqualTo(stats.get("messages").asDouble());
     assertThat(meters.get("burnbox_store_inboxes")).isEqualTo(stats.get("inboxes").asDouble());
     for (String bytes :
-        new String[] {"logical", "distinct", "message", "index", "codec", "stored"}) {
+        new String[] {"logical", "distinct", "message", "index", "cache", "codec", "stored"}) {
       assertThat(meters.get("burnbox_store_" + bytes + "_bytes"))
           .as(bytes)
           .isEqualTo(stats.get(bytes + "Bytes").asDouble());
@@ -98,6 +98,7 @@ class StoreMetricsLivenessTest {
     assertThat(
             stats.get("messageBytes").asLong()
                 + stats.get("indexBytes").asLong()
+                + stats.get("cacheBytes").asLong()
                 + stats.get("codecBytes").asLong())
         .as("the parts add up to what the budget counts")
         .isEqualTo(stats.get("storedBytes").asLong());

@@ -43,9 +43,11 @@ import java.util.zip.Deflater;
  * deliveries are its warm-up. Measured over the stream's measured part only: the growth of {@link
  * StoreStats#storedBytes()} (what the byte budget counts) and of the heap used (MemoryMXBean, after
  * {@code System.gc()} and a settle, three times), the store held. Prints one tab-separated line:
- * label, stream, messages, raw bytes, storedBytes growth, heap growth, per-message zlib-6 bytes.
- * With {@code --dump FILE}, writes the measured messages concatenated in delivery order, for
- * whole-stream compressors.
+ * label, stream, messages, raw bytes, storedBytes growth, heap growth, per-message zlib-6 bytes,
+ * and the growth of {@link StoreStats#cacheBytes()} (part of both growths: a cache bounded at 1
+ * MiB, which a short stream fills from empty; -1 for a store that does not report it). With {@code
+ * --dump FILE}, writes the measured messages concatenated in delivery order, for whole-stream
+ * compressors.
  *
  * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
  * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.
@@ -102,6 +104,7 @@ public final class StoreRatio {
     byte[] buffer = new byte[1 << 20];
     long heapBefore = settledHeap();
     long storedBefore = store.stats().storedBytes();
+    long cacheBefore = cacheBytes(store.stats());
     for (IncomingMessage m : measured) {
       deliver(store, m);
       raw += m.rawLength();
@@ -119,14 +122,15 @@ public final class StoreRatio {
     }
     System.err.printf("[ratio] %s %s: %s%n", label, stream, stats);
     System.out.printf(
-        "%s\t%s\t%d\t%d\t%d\t%d\t%d%n",
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d%n",
         label,
         stream,
         measured.size(),
         raw,
         stats.storedBytes() - storedBefore,
         heapAfter - heapBefore,
-        zlib);
+        zlib,
+        cacheBefore < 0 ? -1 : cacheBytes(stats) - cacheBefore);
     java.lang.ref.Reference.reachabilityFence(store);
     if (dump != null) {
       try (OutputStream out = Files.newOutputStream(dump)) {
@@ -134,6 +138,18 @@ public final class StoreRatio {
           out.write(m.raw());
         }
       }
+    }
+  }
+
+  /**
+   * The store's cache of decoded mail, or -1 for a store from before {@link
+   * StoreStats#cacheBytes()} (this class also runs behind older commits' jars).
+   */
+  private static long cacheBytes(StoreStats stats) {
+    try {
+      return stats.cacheBytes();
+    } catch (NoSuchMethodError e) {
+      return -1;
     }
   }
 

@@ -102,13 +102,18 @@ public final class StoreMetrics implements MeterBinder {
         StoreStats::indexBytes);
     gauge(
         registry,
+        "burnbox.store.cache.bytes",
+        "decoded mail kept for reads and near-duplicates (bounded)",
+        StoreStats::cacheBytes);
+    gauge(
+        registry,
         "burnbox.store.codec.bytes",
         "compression's own heap: dictionaries, sample reservoir",
         StoreStats::codecBytes);
     gauge(
         registry,
         "burnbox.store.stored.bytes",
-        "what the byte budget counts: message + index + codec bytes",
+        "what the byte budget counts: message + index + cache + codec bytes",
         StoreStats::storedBytes);
     for (EvictionCause cause : EvictionCause.values()) {
       FunctionCounter.builder(

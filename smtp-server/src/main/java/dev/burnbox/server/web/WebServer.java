@@ -302,6 +302,7 @@ public final class WebServer implements AutoCloseable {
     json.put("distinctBytes", stats.distinctBytes());
     json.put("messageBytes", stats.messageBytes());
     json.put("indexBytes", stats.indexBytes());
+    json.put("cacheBytes", stats.cacheBytes());
     json.put("codecBytes", stats.codecBytes());
     json.put("storedBytes", stats.storedBytes());
     json.put("evictions", evictions);

@@ -37,6 +37,23 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
         Runtime.getRuntime().maxMemory());
   }
 
+  /** The least store budget {@link #storeBudget} gives, whatever the heap. */
+  static final long MIN_STORE_BYTES = 32L << 20;
+
+  /**
+   * The memory store's budget when {@code --store-max-bytes} is {@code auto}: half of what the heap
+   * has left once the other limits' worst case is taken out ({@link #BASE_BYTES}, the in-flight
+   * budget, {@link #SESSION_BYTES} per allowed connection), at least {@link #MIN_STORE_BYTES}.
+   * Half, because the budget is what the store's estimate counts (which errs on the large side) and
+   * the collector needs room beside live data to keep pauses short: 697 MiB in {@code -Xmx2g} with
+   * the default limits (a quarter of the heap in flight), room for about 1,000,000 mails of the
+   * store bench's workload (docs/benchmarks.md, "Inbox store").
+   */
+  static long storeBudget(long inflightBytes, int maxConnections, long heapBytes) {
+    long rest = BASE_BYTES + inflightBytes + maxConnections * SESSION_BYTES;
+    return Math.max(MIN_STORE_BYTES, (heapBytes - rest) / 2);
+  }
+
   /** The worst case the limits allow. */
   long worstCaseBytes() {
     return BASE_BYTES + storeBytes + inflightBytes + maxConnections * SESSION_BYTES;

@@ -63,6 +63,16 @@ public record ServiceSettings(
    *     largest message, or a private domain is not served
    */
   public ServiceSettings {
+    if (store.storeMaxBytes() == OptionValues.AUTO_BYTES) {
+      store =
+          store.withMaxBytes(
+              store.store() == StoreSettings.StoreKind.REDIS
+                  ? REDIS_DEFAULT_MAX_BYTES
+                  : MemoryPlan.storeBudget(
+                      smtp.maxInflightBytes(),
+                      smtp.maxConnections(),
+                      Runtime.getRuntime().maxMemory()));
+    }
     for (String domain : web.privateDomains().domains()) {
       if (!smtp.serves(domain)) {
         throw new IllegalArgumentException(
@@ -78,6 +88,9 @@ public record ServiceSettings(
               store.redisPartitions(), share, smtp.maxMessageSize()));
     }
   }
+
+  /** {@code --store-max-bytes=auto} with the Redis store, whose mail is not in this heap. */
+  static final long REDIS_DEFAULT_MAX_BYTES = 256L << 20;
 
   /**
    * These options given (as on {@code burnbox serve}'s command line; a later one wins), every other

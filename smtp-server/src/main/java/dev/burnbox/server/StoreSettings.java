@@ -27,11 +27,14 @@ public record StoreSettings(
     @Option(
             names = "--store-max-bytes",
             paramLabel = "BYTES",
-            defaultValue = "256MiB",
-            converter = OptionValues.Bytes.class,
+            defaultValue = "auto",
+            converter = OptionValues.BytesOrAuto.class,
             description =
                 "the store's memory budget (stored bodies plus index); the oldest mail in the store goes"
-                    + " first; a message that can never fit gets 552")
+                    + " first; a message that can never fit gets 552. `auto`: with the memory store,"
+                    + " half of the heap that the other limits leave (the maximum heap less"
+                    + " `--max-inflight-bytes`, 48 KiB per `--max-connections` and 48 MiB for the"
+                    + " rest), at least 32 MiB: 697 MiB in `-Xmx2g` (where the in-flight budget is a quarter of it); with Redis, 256MiB")
         long storeMaxBytes,
     @Option(
             names = "--ttl",
@@ -118,8 +121,22 @@ public record StoreSettings(
     return OptionRecord.parse(StoreSettings.class, options);
   }
 
-  /** A store builder with these settings (Redis's URL only for {@link StoreKind#REDIS}). */
+  /** These settings with {@code --store-max-bytes} set to {@code bytes}. */
+  StoreSettings withMaxBytes(long bytes) {
+    return new StoreSettings(
+        inboxCap, bytes, ttl, stripPlusTags, snapshot, store, redisUrl, redisPartitions);
+  }
+
+  /**
+   * A store builder with these settings (Redis's URL only for {@link StoreKind#REDIS}).
+   *
+   * @throws IllegalStateException if {@code --store-max-bytes} is still {@code auto}: {@link
+   *     ServiceSettings} works it out
+   */
   public InboxStore.Builder builder() {
+    if (storeMaxBytes == OptionValues.AUTO_BYTES) {
+      throw new IllegalStateException("--store-max-bytes=auto is worked out by ServiceSettings");
+    }
     return InboxStore.builder()
         .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
         .redisPartitions(redisPartitions)

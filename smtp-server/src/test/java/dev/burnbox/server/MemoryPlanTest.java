@@ -25,6 +25,20 @@ class MemoryPlanTest {
   }
 
   @Test
+  void theAutomaticStoreBudgetIsHalfWhatTheOtherLimitsLeaveOfTheHeap() {
+    // the defaults in -Xmx2g: a quarter of the heap in flight, 2,000 connections of 48 KiB, 48 MiB
+    long budget = MemoryPlan.storeBudget(512 * MIB, 2000, 2048 * MIB);
+    assertThat(budget).isEqualTo((2048 * MIB - 48 * MIB - 512 * MIB - 2000 * 48 * 1024) / 2);
+    assertThat(budget / MIB).isEqualTo(697);
+    assertThat(new MemoryPlan(budget, 512 * MIB, 2000, 2048 * MIB).warning())
+        .as("the worst case then fits the heap")
+        .isEmpty();
+    assertThat(MemoryPlan.storeBudget(256 * MIB, 2000, 256 * MIB))
+        .as("a heap the other limits already fill still gets the least budget")
+        .isEqualTo(MemoryPlan.MIN_STORE_BYTES);
+  }
+
+  @Test
   void theRedisStoresBudgetIsNotCountedInTheHeap() {
     ServiceSettings.Builder settings = ServiceSettings.builder().with("--store-max-bytes=4g");
     assertThat(MemoryPlan.of(settings.build()).storeBytes()).isEqualTo(4096 * MIB);

@@ -110,7 +110,13 @@ class ServeCommandTest {
   void theStoreOptionsDefaultsAreTheStoreLibrarysOwn() {
     ServiceSettings settings = parse();
     assertThat(settings.store().inboxCap()).isEqualTo(InboxStore.Builder.DEFAULT_INBOX_CAP);
-    assertThat(settings.store().storeMaxBytes()).isEqualTo(InboxStore.Builder.DEFAULT_MAX_BYTES);
+    assertThat(settings.store().storeMaxBytes())
+        .as("the service's own default: auto, from the heap")
+        .isEqualTo(
+            MemoryPlan.storeBudget(
+                settings.smtp().maxInflightBytes(),
+                settings.smtp().maxConnections(),
+                Runtime.getRuntime().maxMemory()));
     assertThat(settings.store().ttl()).isEqualTo(InboxStore.Builder.DEFAULT_TTL);
     assertThat(settings.store().redisPartitions())
         .isEqualTo(InboxStore.Builder.DEFAULT_REDIS_PARTITIONS);
@@ -142,7 +148,19 @@ class ServeCommandTest {
     assertThat(settings.pipeline().terms()).isNull();
     assertThat(settings.pipeline().spam()).isEqualTo(SpamPolicy.TAG);
     assertThat(settings.store().inboxCap()).isEqualTo(50);
-    assertThat(settings.store().storeMaxBytes()).isEqualTo(256L << 20);
+    assertThat(settings.store().storeMaxBytes())
+        .isEqualTo(
+            Math.max(
+                32L << 20,
+                (Runtime.getRuntime().maxMemory()
+                        - (48L << 20)
+                        - settings.smtp().maxInflightBytes()
+                        - 2000 * 48 * 1024)
+                    / 2));
+    assertThat(parse("--store=redis").store().storeMaxBytes()).isEqualTo(256L << 20);
+    assertThat(parse("--store-max-bytes=1g").store().storeMaxBytes()).isEqualTo(1L << 30);
+    assertThat(parse("--store-max-bytes=AUTO").store().storeMaxBytes())
+        .isEqualTo(settings.store().storeMaxBytes());
     assertThat(settings.store().ttl()).isEqualTo(Duration.ofHours(24));
     assertThat(settings.store().store()).isEqualTo(StoreSettings.StoreKind.MEMORY);
   }

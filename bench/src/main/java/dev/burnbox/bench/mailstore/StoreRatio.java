@@ -103,8 +103,9 @@ public final class StoreRatio {
     Deflater deflater = new Deflater(6);
     byte[] buffer = new byte[1 << 20];
     long heapBefore = settledHeap();
-    long storedBefore = store.stats().storedBytes();
-    long cacheBefore = cacheBytes(store.stats());
+    StoreStats before = store.stats();
+    long storedBefore = before.storedBytes();
+    long cacheBefore = cacheBytes(before);
     for (IncomingMessage m : measured) {
       deliver(store, m);
       raw += m.rawLength();
@@ -121,6 +122,12 @@ public final class StoreRatio {
       throw new IllegalStateException("the store evicted: " + stats);
     }
     System.err.printf("[ratio] %s %s: %s%n", label, stream, stats);
+    System.err.printf(
+        "[ratio] %s %s, growth per measured message: messageBytes %d, indexBytes %d%n",
+        label,
+        stream,
+        (stats.messageBytes() - before.messageBytes()) / measured.size(),
+        (stats.indexBytes() - before.indexBytes()) / measured.size());
     System.out.printf(
         "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d%n",
         label,

@@ -108,6 +108,20 @@ public final class OptionValues {
     }
   }
 
+  /**
+   * Picocli converter for a byte size or {@code auto}, which gives {@link #AUTO_BYTES}: the
+   * setting's owner works the size out.
+   */
+  public static final class BytesOrAuto implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      return "auto".equalsIgnoreCase(value.strip()) ? AUTO_BYTES : parseBytes(value);
+    }
+  }
+
+  /** What {@link BytesOrAuto} makes of {@code auto}. */
+  public static final long AUTO_BYTES = -1;
+
   /** Picocli converter for byte sizes held in an int: above its range, its largest but one. */
   public static final class IntBytes implements ITypeConverter<Integer> {
     @Override

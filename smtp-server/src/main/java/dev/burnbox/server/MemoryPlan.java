@@ -41,17 +41,17 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
   static final long MIN_STORE_BYTES = 32L << 20;
 
   /**
-   * The memory store's budget when {@code --store-max-bytes} is {@code auto}: half of what the heap
-   * has left once the other limits' worst case is taken out ({@link #BASE_BYTES}, the in-flight
-   * budget, {@link #SESSION_BYTES} per allowed connection), at least {@link #MIN_STORE_BYTES}.
-   * Half, because the budget is what the store's estimate counts (which errs on the large side) and
-   * the collector needs room beside live data to keep pauses short: 697 MiB in {@code -Xmx2g} with
-   * the default limits (a quarter of the heap in flight), room for about 1,000,000 mails of the
-   * store bench's workload (docs/benchmarks.md, "Inbox store").
+   * The memory store's budget when {@code --store-max-bytes} is {@code auto}: what leaves the worst
+   * case of every limit ({@link #worstCaseBytes}: this budget, {@link #BASE_BYTES}, the in-flight
+   * budget, {@link #SESSION_BYTES} per allowed connection) at three quarters of the heap, at least
+   * {@link #MIN_STORE_BYTES}. The last quarter is the collector's room beside live data (the
+   * store's estimate errs on the large side besides): 882 MiB in {@code -Xmx2g} with the default
+   * limits (a quarter of the heap in flight), room for 1,000,000 mails of the store bench's
+   * workload (docs/benchmarks.md, "Inbox store").
    */
   static long storeBudget(long inflightBytes, int maxConnections, long heapBytes) {
     long rest = BASE_BYTES + inflightBytes + maxConnections * SESSION_BYTES;
-    return Math.max(MIN_STORE_BYTES, (heapBytes - rest) / 2);
+    return Math.max(MIN_STORE_BYTES, heapBytes / 4 * 3 - rest);
   }
 
   /** The worst case the limits allow. */

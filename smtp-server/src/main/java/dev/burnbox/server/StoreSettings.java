@@ -32,9 +32,9 @@ public record StoreSettings(
             description =
                 "the store's memory budget (stored bodies plus index); the oldest mail in the store goes"
                     + " first; a message that can never fit gets 552. `auto`: with the memory store,"
-                    + " half of the heap that the other limits leave (the maximum heap less"
-                    + " `--max-inflight-bytes`, 48 KiB per `--max-connections` and 48 MiB for the"
-                    + " rest), at least 32 MiB: 697 MiB in `-Xmx2g` (where the in-flight budget is a quarter of it); with Redis, 256MiB")
+                    + " what leaves every limit's worst case (this budget, `--max-inflight-bytes`,"
+                    + " 48 KiB per `--max-connections`, 48 MiB for the rest) at three quarters of the"
+                    + " heap, at least 32 MiB: 882 MiB in `-Xmx2g`; with Redis, 256MiB")
         long storeMaxBytes,
     @Option(
             names = "--ttl",

@@ -25,11 +25,13 @@ class MemoryPlanTest {
   }
 
   @Test
-  void theAutomaticStoreBudgetIsHalfWhatTheOtherLimitsLeaveOfTheHeap() {
+  void theAutomaticStoreBudgetLeavesTheWorstCaseAtThreeQuartersOfTheHeap() {
     // the defaults in -Xmx2g: a quarter of the heap in flight, 2,000 connections of 48 KiB, 48 MiB
     long budget = MemoryPlan.storeBudget(512 * MIB, 2000, 2048 * MIB);
-    assertThat(budget).isEqualTo((2048 * MIB - 48 * MIB - 512 * MIB - 2000 * 48 * 1024) / 2);
-    assertThat(budget / MIB).isEqualTo(697);
+    assertThat(budget).isEqualTo(1536 * MIB - 48 * MIB - 512 * MIB - 2000 * 48 * 1024);
+    assertThat(budget / MIB).isEqualTo(882);
+    assertThat(new MemoryPlan(budget, 512 * MIB, 2000, 2048 * MIB).worstCaseBytes())
+        .isEqualTo(1536 * MIB);
     assertThat(new MemoryPlan(budget, 512 * MIB, 2000, 2048 * MIB).warning())
         .as("the worst case then fits the heap")
         .isEmpty();

@@ -152,11 +152,10 @@ class ServeCommandTest {
         .isEqualTo(
             Math.max(
                 32L << 20,
-                (Runtime.getRuntime().maxMemory()
-                        - (48L << 20)
-                        - settings.smtp().maxInflightBytes()
-                        - 2000 * 48 * 1024)
-                    / 2));
+                Runtime.getRuntime().maxMemory() / 4 * 3
+                    - (48L << 20)
+                    - settings.smtp().maxInflightBytes()
+                    - 2000 * 48 * 1024));
     assertThat(parse("--store=redis").store().storeMaxBytes()).isEqualTo(256L << 20);
     assertThat(parse("--store-max-bytes=1g").store().storeMaxBytes()).isEqualTo(1L << 30);
     assertThat(parse("--store-max-bytes=AUTO").store().storeMaxBytes())

@@ -46,7 +46,7 @@ x() { printf "%.2f" "$(echo "scale=4; $1 / $2" | bc)"; }
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for stream in unseen workload; do
     read -r _ _ n raw stored heap zlib cache < <(grep -P "^$head_label\t$stream\t" "$out/lines.tsv")
-    if ((cache < 0)); then less_stored=-; less_heap=-; else
+    if [[ "$cache" == - ]]; then less_stored=-; less_heap=-; else
       less_stored=$(x "$raw" $((stored - cache))); less_heap=$(x "$raw" $((heap - cache))); fi
     read -r _ _ _ _ ref_stored ref_heap _ < <(grep -P "^$ref_label\t$stream\t" "$out/lines.tsv")
     gz=$(gzip -9 -c "$out/$stream.stream" | wc -c)

@@ -45,7 +45,7 @@ import java.util.zip.Deflater;
  * {@code System.gc()} and a settle, three times), the store held. Prints one tab-separated line:
  * label, stream, messages, raw bytes, storedBytes growth, heap growth, per-message zlib-6 bytes,
  * and the growth of {@link StoreStats#cacheBytes()} (part of both growths: a cache bounded at 1
- * MiB, which a short stream fills from empty; -1 for a store that does not report it). With {@code
+ * MiB, which a short stream fills from empty; "-" for a store that does not report it). With {@code
  * --dump FILE}, writes the measured messages concatenated in delivery order, for whole-stream
  * compressors.
  *
@@ -129,7 +129,7 @@ public final class StoreRatio {
         (stats.messageBytes() - before.messageBytes()) / measured.size(),
         (stats.indexBytes() - before.indexBytes()) / measured.size());
     System.out.printf(
-        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d%n",
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s%n",
         label,
         stream,
         measured.size(),
@@ -137,7 +137,7 @@ public final class StoreRatio {
         stats.storedBytes() - storedBefore,
         heapAfter - heapBefore,
         zlib,
-        cacheBefore < 0 ? -1 : cacheBytes(stats) - cacheBefore);
+        cacheBefore < 0 ? "-" : String.valueOf(cacheBytes(stats) - cacheBefore));
     java.lang.ref.Reference.reachabilityFence(store);
     if (dump != null) {
       try (OutputStream out = Files.newOutputStream(dump)) {

@@ -55,7 +55,7 @@ x() { printf "%.2f" "$(echo "scale=4; $1 / $2" | bc)"; }
   done
   echo
   echo "Every figure is raw / stored over the stream's measured messages (higher is better)."
-  echo "The cache of decoded bases is bounded (at most 1 MiB, 1/256 of the budget) and fills from"
-  echo "empty during a short stream; at the default budget it is 0.4% of what the store holds."
+  echo "The store's cache of decoded bases (at most 1 MiB, 1/256 of the budget) is in both of its"
+  echo "figures; the columns without it take out what it grew by while the stream was measured."
 } | tee "$out/report.md"
 rm -f "$out"/*.stream

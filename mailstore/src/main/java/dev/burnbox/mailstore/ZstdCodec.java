@@ -108,7 +108,7 @@ public final class ZstdCodec implements BodyCodec {
 
   /**
    * zstd at {@code level} that starts without a dictionary and trains them from the bodies it
-   * encodes on {@code trainingExecutor}, with the measured default policy (112 KiB dictionaries,
+   * encodes on {@code trainingExecutor}, with the measured default policy (448 KiB dictionaries,
    * the first after 1,000 bodies, from an 8 MiB reservoir; {@code docs/benchmarks.md}). A store
    * built without a codec gets this policy scaled down to its budget.
    *

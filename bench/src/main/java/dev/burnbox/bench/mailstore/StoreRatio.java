@@ -45,9 +45,8 @@ import java.util.zip.Deflater;
  * {@code System.gc()} and a settle, three times), the store held. Prints one tab-separated line:
  * label, stream, messages, raw bytes, storedBytes growth, heap growth, per-message zlib-6 bytes,
  * and the growth of {@link StoreStats#cacheBytes()} (part of both growths: a cache bounded at 1
- * MiB; "-" for a store that does not report it). With {@code
- * --dump FILE}, writes the measured messages concatenated in delivery order, for whole-stream
- * compressors.
+ * MiB; "-" for a store that does not report it). With {@code --dump FILE}, writes the measured
+ * messages concatenated in delivery order, for whole-stream compressors.
  *
  * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
  * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.

@@ -13,9 +13,10 @@ import picocli.CommandLine.Option;
 /**
  * The inbox store's settings: each component is an option of {@code burnbox serve}, declared here
  * once (see {@link OptionRecord}); their defaults are also {@link InboxStore.Builder}'s (a test
- * holds them equal), and {@link #builder()} hands them to it. Immutable; make one with {@link #of}.
- * Guarantees, checked at construction: the Redis partitions are 1 to 256, and a snapshot file goes
- * with the memory store only (a snapshot saves the memory store).
+ * holds them equal) except {@code --store-max-bytes}, whose {@code auto} {@link ServiceSettings}
+ * sizes from the heap, and {@link #builder()} hands them to it. Immutable; make one with {@link
+ * #of}. Guarantees, checked at construction: the Redis partitions are 1 to 256, and a snapshot file
+ * goes with the memory store only (a snapshot saves the memory store).
  */
 public record StoreSettings(
     @Option(

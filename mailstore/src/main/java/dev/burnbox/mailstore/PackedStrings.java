@@ -1,5 +1,6 @@
 package dev.burnbox.mailstore;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,18 +54,19 @@ final class PackedStrings {
         shift += 7;
       } while (b < 0);
       int length = (int) (header >>> 1);
-      char[] chars = new char[length];
       if ((header & 1) == 0) {
-        for (int i = 0; i < length; i++) {
-          chars[i] = (char) (packed[at++] & 0xff);
-        }
+        // a Latin-1 string's own layout: one array copy
+        strings.add(new String(packed, at, length, StandardCharsets.ISO_8859_1));
+        at += length;
       } else {
+        // char by char, not through a UTF-16 decoder, which would replace lone surrogates
+        char[] chars = new char[length];
         for (int i = 0; i < length; i++) {
           chars[i] = (char) ((packed[at] & 0xff) << 8 | (packed[at + 1] & 0xff));
           at += 2;
         }
+        strings.add(new String(chars));
       }
-      strings.add(new String(chars));
     }
     return strings;
   }

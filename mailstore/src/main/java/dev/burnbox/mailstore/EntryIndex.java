@@ -86,14 +86,11 @@ final class EntryIndex<E extends EntryIndex.Node> {
   /**
    * Adds {@code e} as the newest entry.
    *
-   * @throws IllegalArgumentException if an entry with its id is present, or {@code e} is linked
+   * @throws IllegalArgumentException if an entry with its id is present ({@code e} itself too)
    */
   void addNewest(E e) {
     if (get(e.high, e.low) != null) {
       throw new IllegalArgumentException("message id already in use: " + e.id());
-    }
-    if (e.older != null || e.newer != null || oldest == e) {
-      throw new IllegalArgumentException("entry already indexed: " + e.id());
     }
     if (2 * (size + 1) > slots.length) {
       resize(slots.length * 2);

@@ -59,6 +59,10 @@ public record ServiceSettings(
     @Mixin Webhooks.Settings webhooks) {
 
   /**
+   * Works out {@code --store-max-bytes=auto}: {@link MemoryPlan#storeBudget} from this JVM's heap
+   * and the intake's limits for the memory store, {@value #REDIS_DEFAULT_MAX_BYTES} bytes for
+   * Redis.
+   *
    * @throws IllegalArgumentException if a Redis partition's share of the budget is below the
    *     largest message, or a private domain is not served
    */

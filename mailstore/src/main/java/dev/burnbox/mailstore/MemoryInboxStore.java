@@ -638,7 +638,7 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          usedBytes() - pieces.encodedBytes() - decodedBasesBytes,
+          indexBytes + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
           byCause);

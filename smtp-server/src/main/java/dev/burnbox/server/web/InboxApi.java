@@ -44,6 +44,7 @@ final class InboxApi {
   private final InboxEvents events;
   private final InboxWaits waits;
   private final WebAccess access;
+  private final WebThreads threads;
 
   InboxApi(
       InboxStore store,
@@ -51,27 +52,40 @@ final class InboxApi {
       SpamScanner scanner,
       InboxEvents events,
       InboxWaits waits,
-      WebAccess access) {
+      WebAccess access,
+      WebThreads threads) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.events = Objects.requireNonNull(events, "events");
     this.waits = Objects.requireNonNull(waits, "waits");
     this.access = Objects.requireNonNull(access, "access");
+    this.threads = Objects.requireNonNull(threads, "threads");
   }
 
   /** Declares the API routes listed in the class comment. */
   void addRoutes(JavalinDefaultRoutingApi routes) {
     routes.get("/api/v1/inboxes/{name}", this::list);
     routes.delete("/api/v1/inboxes/{name}", this::deleteInbox);
-    routes.get("/api/v1/inboxes/{name}/events", ctx -> events.stream(ctx, access.inbox(ctx)));
-    routes.get("/api/v1/inboxes/{name}/next", ctx -> waits.next(ctx, access.inbox(ctx)));
+    routes.get("/api/v1/inboxes/{name}/events", this::events);
+    routes.get("/api/v1/inboxes/{name}/next", this::next);
     routes.get("/api/v1/messages/{id}", this::message);
     routes.get("/api/v1/messages/{id}/raw", this::raw);
     routes.get("/api/v1/messages/{id}/links", this::links);
     routes.get("/api/v1/messages/{id}/codes", this::codes);
     routes.get("/api/v1/messages/{id}/attachments/{n}", this::attachment);
     routes.delete("/api/v1/messages/{id}", this::delete);
+  }
+
+  /** The inbox is checked on the request's thread, the stream then waits on one of its own. */
+  private void events(Context ctx) {
+    InboxName inbox = access.inbox(ctx);
+    threads.waiting(ctx, () -> events.stream(ctx, inbox));
+  }
+
+  private void next(Context ctx) {
+    InboxName inbox = access.inbox(ctx);
+    threads.waiting(ctx, () -> waits.next(ctx, inbox));
   }
 
   private void list(Context ctx) {

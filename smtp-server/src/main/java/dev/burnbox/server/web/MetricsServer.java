@@ -26,7 +26,7 @@ final class MetricsServer implements AutoCloseable {
     this.app =
         Javalin.create(
             config -> {
-              config.concurrency.useVirtualThreads = true;
+              config.jetty.threadPool = WebThreads.requestPool("burnbox-metrics");
               config.startup.showJavalinBanner = false;
               config.jetty.modifyServer(server -> server.setErrorHandler(errors));
               config.jetty.addConnector(

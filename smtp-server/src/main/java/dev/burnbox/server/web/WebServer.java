@@ -30,7 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the service, on Javalin (Jetty 12) with one virtual thread per request.
+ * The HTTP side of the service, on Javalin (Jetty 12): requests on a bounded pool of platform
+ * threads, the waits among them (event streams, {@code /next}) on a virtual thread each ({@link
+ * WebThreads}: why).
  *
  * <p>Routes: the pages of {@link MessagePages} ({@code /}, {@code /inbox/{name}}, {@code
  * /message/{id}}), the JSON API of {@link InboxApi} under {@code /api/v1/} with its description at
@@ -59,6 +61,7 @@ public final class WebServer implements AutoCloseable {
 
   private final Javalin app;
   private final InboxEvents events;
+  private final WebThreads threads = new WebThreads("burnbox-web");
   private final ConnectionGate gate;
   private final MetricsServer metricsServer;
 
@@ -173,7 +176,8 @@ public final class WebServer implements AutoCloseable {
             scanner,
             events,
             new InboxWaits(store, reader, scanner, limits.trustedNetworks()),
-            access);
+            access,
+            threads);
     MessagePages pages = new MessagePages(store, reader, scanner, access);
     OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
@@ -181,7 +185,7 @@ public final class WebServer implements AutoCloseable {
     this.app =
         Javalin.create(
             config -> {
-              config.concurrency.useVirtualThreads = true;
+              config.jetty.threadPool = WebThreads.requestPool("burnbox-web");
               config.startup.showJavalinBanner = false;
               config.jetty.modifyServer(
                   server -> {
@@ -285,6 +289,7 @@ public final class WebServer implements AutoCloseable {
       }
       app.stop();
     } finally {
+      threads.close();
       gate.close();
     }
   }

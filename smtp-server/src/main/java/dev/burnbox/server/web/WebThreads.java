@@ -1,0 +1,66 @@
+package dev.burnbox.server.web;
+
+import io.javalin.http.Context;
+import io.javalin.util.function.ThrowingRunnable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The web port's threads: requests run on a bounded pool of platform threads, and only the requests
+ * that wait (event streams, {@code /next}) move to a virtual thread each.
+ *
+ * <p>Why not a virtual thread per request: the SMTP intake runs its sessions on virtual threads
+ * too, and the JDK has one scheduler for all of them, a carrier per core. Under an SMTP blast its
+ * queues are never empty, and a web request's virtual thread waited behind them: {@code /healthz}
+ * and inbox pages took 0.6 s (median) to 3.6 s with 100 connections blasting on 2 cores, against
+ * 0.05 s with the intake on platform threads ({@code docs/benchmarks.md}, "The web under an SMTP
+ * blast"). Platform threads are scheduled by the operating system alongside the carriers, so a page
+ * gets its share of the CPU at once. A wait holds no platform thread: it is handed to a virtual
+ * thread with the servlet's asynchronous mode ({@link #waiting}), where being scheduled a little
+ * late costs nothing.
+ *
+ * <p>Thread-safe. {@link #close()} interrupts the waits still running.
+ */
+final class WebThreads implements AutoCloseable {
+  /**
+   * Platform threads serving requests at most, Jetty's acceptor and selectors included: requests
+   * beyond them queue. Requests do not block for long (the waits moved off), so a few per core keep
+   * the CPU busy; more only help a store that answers slowly (Redis far away).
+   */
+  static final int MAX_REQUEST_THREADS = 64;
+
+  private final ExecutorService waits;
+
+  /** Waits on virtual threads named {@code name-wait-N}. */
+  WebThreads(String name) {
+    this.waits =
+        Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-wait-", 0).factory());
+  }
+
+  /** A new pool of platform threads named {@code name-N} for a Jetty server's requests. */
+  static QueuedThreadPool requestPool(String name) {
+    QueuedThreadPool pool = new QueuedThreadPool(MAX_REQUEST_THREADS, 4, 60_000);
+    pool.setName(name);
+    return pool;
+  }
+
+  /**
+   * Runs {@code task}, a request that may wait long for mail, on a virtual thread of its own, the
+   * response kept open (no timeout) until it returns; its exceptions go to the server's exception
+   * handlers as a request's would.
+   */
+  void waiting(Context ctx, ThrowingRunnable<Exception> task) {
+    ctx.async(
+        config -> {
+          config.executor = waits;
+          config.timeout = 0;
+        },
+        task);
+  }
+
+  @Override
+  public void close() {
+    waits.shutdownNow();
+  }
+}

@@ -16,6 +16,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * and stop concurrently; requests are served concurrently.
  */
 final class MetricsServer implements AutoCloseable {
+  /** Scrapers served at once; more wait their turn (the port has no connection cap). */
+  static final int METRICS_CONNECTIONS = 8;
+
   private final Javalin app;
 
   MetricsServer(
@@ -26,7 +29,8 @@ final class MetricsServer implements AutoCloseable {
     this.app =
         Javalin.create(
             config -> {
-              config.jetty.threadPool = WebThreads.requestPool("burnbox-metrics");
+              config.jetty.threadPool =
+                  WebThreads.requestPool("burnbox-metrics", METRICS_CONNECTIONS);
               config.startup.showJavalinBanner = false;
               config.jetty.modifyServer(server -> server.setErrorHandler(errors));
               config.jetty.addConnector(

@@ -30,9 +30,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the service, on Javalin (Jetty 12): requests on a bounded pool of platform
- * threads, the waits among them (event streams, {@code /next}) on a virtual thread each ({@link
- * WebThreads}: why).
+ * The HTTP side of the service, on Javalin (Jetty 12): requests on platform threads (one per
+ * connection at most), the waits among them (event streams, {@code /next}) on a virtual thread each
+ * ({@link WebThreads}: why).
  *
  * <p>Routes: the pages of {@link MessagePages} ({@code /}, {@code /inbox/{name}}, {@code
  * /message/{id}}), the JSON API of {@link InboxApi} under {@code /api/v1/} with its description at
@@ -185,7 +185,8 @@ public final class WebServer implements AutoCloseable {
     this.app =
         Javalin.create(
             config -> {
-              config.jetty.threadPool = WebThreads.requestPool("burnbox-web");
+              config.jetty.threadPool =
+                  WebThreads.requestPool("burnbox-web", limits.maxConnections());
               config.startup.showJavalinBanner = false;
               config.jetty.modifyServer(
                   server -> {

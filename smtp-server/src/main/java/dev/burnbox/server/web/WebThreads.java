@@ -7,8 +7,8 @@ import java.util.concurrent.Executors;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The web port's threads: requests run on a bounded pool of platform threads, and only the requests
- * that wait (event streams, {@code /next}) move to a virtual thread each.
+ * The web port's threads: requests run on platform threads, one per connection at most, and only
+ * the requests that wait (event streams, {@code /next}) move to a virtual thread each.
  *
  * <p>Why not a virtual thread per request: the SMTP intake runs its sessions on virtual threads
  * too, and the JDK has one scheduler for all of them, a carrier per core. Under an SMTP blast its
@@ -23,12 +23,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Thread-safe. {@link #close()} interrupts the waits still running.
  */
 final class WebThreads implements AutoCloseable {
-  /**
-   * Platform threads serving requests at most, Jetty's acceptor and selectors included: requests
-   * beyond them queue. Requests do not block for long (the waits moved off), so a few per core keep
-   * the CPU busy; more only help a store that answers slowly (Redis far away).
-   */
-  static final int MAX_REQUEST_THREADS = 64;
+  /** Threads Jetty keeps for itself beside the requests': its acceptor, selectors, a reserve. */
+  static final int JETTY_OWN_THREADS = 16;
 
   private final ExecutorService waits;
 
@@ -38,9 +34,17 @@ final class WebThreads implements AutoCloseable {
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-wait-", 0).factory());
   }
 
-  /** A new pool of platform threads named {@code name-N} for a Jetty server's requests. */
-  static QueuedThreadPool requestPool(String name) {
-    QueuedThreadPool pool = new QueuedThreadPool(MAX_REQUEST_THREADS, 4, 60_000);
+  /**
+   * A new pool of platform threads named {@code name-N} for a Jetty server's requests on at most
+   * {@code maxConnections} connections: one thread per connection at most, plus Jetty's acceptor
+   * and selectors, so no request ever waits for a thread that another holds. A client that reads
+   * its response slowly (a large raw message, a stalled download) holds its own connection's thread
+   * until Jetty's idle timeout, and nobody else's. Threads are made when needed; an idle one ends
+   * after a minute, so a quiet server holds a few.
+   */
+  static QueuedThreadPool requestPool(String name, int maxConnections) {
+    QueuedThreadPool pool =
+        new QueuedThreadPool(Math.addExact(maxConnections, JETTY_OWN_THREADS), 4, 60_000);
     pool.setName(name);
     return pool;
   }

@@ -41,6 +41,10 @@ class WebConnectionLimitsTest {
   }
 
   private int start(WebLimits limits) {
+    return start(limits, InboxStore.memory().build());
+  }
+
+  private int start(WebLimits limits, InboxStore store) {
     server =
         new WebServer(
             "127.0.0.1",
@@ -48,7 +52,7 @@ class WebConnectionLimitsTest {
             limits,
             MetricsEndpoint.webPort(),
             WebAccess.SAME_ORIGIN,
-            InboxStore.memory().build(),
+            store,
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),
             registry,
@@ -93,6 +97,58 @@ class WebConnectionLimitsTest {
     assertThat(client("127.0.1.1", port, 10_000).send(REQUEST).reply().status())
         .as("a freed slot")
         .isEqualTo(200);
+  }
+
+  /**
+   * Requests run on platform threads (so that an SMTP blast does not hold pages up); a client that
+   * asks for a large raw message and never reads it blocks its request's thread in a write. With
+   * more such clients than any small fixed pool has threads, another client is still answered at
+   * once, long before the stalled writes time out.
+   */
+  @Test
+  void clientsThatStopReadingLargeResponsesHoldNoOneElsesRequest() throws Exception {
+    InboxStore store = InboxStore.memory().build();
+    StringBuilder raw = new StringBuilder("Subject: big\r\n\r\n");
+    String line = "x".repeat(998) + "\r\n";
+    while (raw.length() < 4 << 20) {
+      raw.append(line);
+    }
+    byte[] bytes = raw.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    var delivered =
+        (dev.burnbox.mailstore.DeliveryResult.Delivered)
+            store.deliver(
+                new dev.burnbox.mailstore.IncomingMessage(
+                    bytes,
+                    "s@example.test",
+                    List.of(dev.burnbox.mailstore.InboxName.of("big")),
+                    java.time.Instant.now(),
+                    "s@example.test",
+                    "big",
+                    dev.burnbox.mailstore.SpamVerdict.CLEAN));
+    String id = delivered.ids().values().iterator().next().value();
+    int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY), store);
+    int stalled = 80; // more than a pool of 64 threads, the first size tried
+    List<java.net.Socket> readers = new ArrayList<>();
+    try {
+      for (int i = 0; i < stalled; i++) {
+        java.net.Socket socket = new java.net.Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
+        socket
+            .getOutputStream()
+            .write(
+                ("GET /api/v1/messages/" + id + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        readers.add(socket);
+      }
+      await().until(() -> server.openConnections() >= stalled);
+      RawHttp other = client("127.0.1.9", port, 5_000);
+      assertThat(other.send(REQUEST).reply().status()).as("answered within 5 s").isEqualTo(200);
+    } finally {
+      for (java.net.Socket socket : readers) {
+        socket.close();
+      }
+    }
   }
 
   @Test

@@ -24,7 +24,10 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
    */
   static final long SESSION_BYTES = 48 * 1024;
 
-  /** What the rest of the service (web server, metrics, matcher, codec) needs besides, rounded. */
+  /**
+   * What the rest of the service (web server with its 16 MiB budget of large messages being read,
+   * metrics, matcher, codec) needs besides, rounded.
+   */
   static final long BASE_BYTES = 48L << 20;
 
   static MemoryPlan of(ServiceSettings settings) {

@@ -114,7 +114,7 @@ final class InboxApi {
   private void search(Context ctx, InboxName inbox, String query) {
     MailReader.Found found =
         reader.search(
-            newestFirst(store, inbox), query, MAX_SEARCHED, limit(ctx.queryParam("limit")));
+            ctx, newestFirst(store, inbox), query, MAX_SEARCHED, limit(ctx.queryParam("limit")));
     double threshold = scanner.threshold();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());
@@ -210,14 +210,14 @@ final class InboxApi {
 
   /** The message of the {@code id} path parameter, decoded, once the request may read it. */
   private OpenedMessage open(Context ctx) {
-    OpenedMessage opened = reader.open(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = reader.open(ctx, id(ctx)).orElseThrow(InboxApi::noSuchMessage);
     access.require(ctx, opened.summary().inbox());
     return opened;
   }
 
   /** The message of the {@code id} path parameter as received, once the request may read it. */
   private StoredMessage stored(Context ctx) {
-    StoredMessage stored = reader.stored(id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    StoredMessage stored = reader.stored(ctx, id(ctx)).orElseThrow(InboxApi::noSuchMessage);
     access.require(ctx, stored.summary().inbox());
     return stored;
   }

@@ -87,7 +87,7 @@ final class InboxWaits {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (true) {
         if (found.isPresent()) {
-          Optional<OpenedMessage> opened = reader.open(found.get().id());
+          Optional<OpenedMessage> opened = reader.open(ctx, found.get().id());
           if (opened.isPresent()) { // (else deleted or evicted since: keep waiting)
             ctx.header("Location", "/api/v1/messages/" + found.get().id().value());
             ctx.json(

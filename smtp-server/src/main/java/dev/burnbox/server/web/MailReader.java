@@ -7,6 +7,7 @@ import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
+import io.javalin.http.Context;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -22,27 +23,43 @@ final class MailReader {
   private final InboxStore store;
   private final MailDecoder decoder;
   private final MailHtmlSanitizer sanitizer;
+  private final WebReadBudget budget;
 
-  MailReader(InboxStore store, MailDecoder decoder, MailHtmlSanitizer sanitizer) {
+  MailReader(
+      InboxStore store, MailDecoder decoder, MailHtmlSanitizer sanitizer, WebReadBudget budget) {
+    this.budget = Objects.requireNonNull(budget, "budget");
     this.store = Objects.requireNonNull(store, "store");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
     this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
   }
 
-  /** The message decoded, with its HTML sanitized. */
-  Optional<OpenedMessage> open(MessageId id) {
+  /**
+   * The message decoded, with its HTML sanitized, held against the read budget until {@code ctx}'s
+   * response is complete.
+   *
+   * @throws WebReadBudget.Busy if the budget has no room for it
+   */
+  Optional<OpenedMessage> open(Context ctx, MessageId id) {
     return store
         .get(id)
         .map(
             stored -> {
+              budget.holdUntilAnswered(ctx, stored.raw().length);
               var mail = decoder.decode(stored.raw());
               return new OpenedMessage(stored.summary(), mail, sanitizer.sanitize(mail.html()));
             });
   }
 
-  /** The message decoded, without sanitizing its HTML (for searching its text). */
-  Optional<DecodedMail> decoded(MessageId id) {
-    return store.get(id).map(stored -> decoder.decode(stored.raw()));
+  /**
+   * The message decoded, without sanitizing its HTML (for searching its text), held against the
+   * read budget while it is decoded.
+   */
+  private Optional<DecodedMail> decoded(Context ctx, MessageId id) {
+    return store
+        .get(id)
+        .map(
+            stored ->
+                budget.whileReading(ctx, stored.raw().length, () -> decoder.decode(stored.raw())));
   }
 
   /**
@@ -50,11 +67,11 @@ final class MailReader {
    * summary}'s message contains {@code lowerCaseQuery}, case-insensitively; decodes the message
    * only when the headers do not match. False if the message is gone.
    */
-  boolean matches(MessageSummary summary, String lowerCaseQuery) {
+  private boolean matches(Context ctx, MessageSummary summary, String lowerCaseQuery) {
     return contains(summary.subject(), lowerCaseQuery)
         || contains(summary.from(), lowerCaseQuery)
         || contains(summary.envelopeSender(), lowerCaseQuery)
-        || decoded(summary.id())
+        || decoded(ctx, summary.id())
             .map(mail -> contains(mail.scanText(), lowerCaseQuery))
             .orElse(false);
   }
@@ -64,13 +81,17 @@ final class MailReader {
    * #matches} {@code lowerCaseQuery}, and how many were searched.
    */
   Found search(
-      Stream<MessageSummary> newestFirst, String lowerCaseQuery, int maxSearched, int limit) {
+      Context ctx,
+      Stream<MessageSummary> newestFirst,
+      String lowerCaseQuery,
+      int maxSearched,
+      int limit) {
     AtomicInteger searched = new AtomicInteger();
     List<MessageSummary> found =
         newestFirst
             .limit(maxSearched)
             .peek(summary -> searched.incrementAndGet())
-            .filter(summary -> matches(summary, lowerCaseQuery))
+            .filter(summary -> matches(ctx, summary, lowerCaseQuery))
             .limit(limit)
             .toList();
     return new Found(found, searched.get());
@@ -83,9 +104,16 @@ final class MailReader {
     return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);
   }
 
-  /** The message exactly as received. */
-  Optional<StoredMessage> stored(MessageId id) {
-    return store.get(id);
+  /**
+   * The message exactly as received, held against the read budget until {@code ctx}'s response is
+   * complete.
+   *
+   * @throws WebReadBudget.Busy if the budget has no room for it
+   */
+  Optional<StoredMessage> stored(Context ctx, MessageId id) {
+    Optional<StoredMessage> stored = store.get(id);
+    stored.ifPresent(message -> budget.holdUntilAnswered(ctx, message.raw().length));
+    return stored;
   }
 
   /** Attachment {@code index} (from 0) of {@code stored}; empty if it has no such attachment. */

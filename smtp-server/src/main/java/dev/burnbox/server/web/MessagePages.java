@@ -487,7 +487,7 @@ final class MessagePages {
 
   private void delete(Context ctx) {
     MessageId id = InboxApi.id(ctx);
-    MessageSummary summary = reader.stored(id).orElseThrow(InboxApi::noSuchMessage).summary();
+    MessageSummary summary = reader.stored(ctx, id).orElseThrow(InboxApi::noSuchMessage).summary();
     access.require(ctx, summary.inbox());
     store.delete(id);
     ctx.redirect("/inbox/" + urlName(summary.inbox()), HttpStatus.SEE_OTHER);
@@ -495,7 +495,7 @@ final class MessagePages {
 
   /** The message of the {@code id} path parameter, decoded, once the request may read it. */
   private OpenedMessage open(Context ctx) {
-    OpenedMessage opened = reader.open(InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
+    OpenedMessage opened = reader.open(ctx, InboxApi.id(ctx)).orElseThrow(InboxApi::noSuchMessage);
     access.require(ctx, opened.summary().inbox());
     return opened;
   }

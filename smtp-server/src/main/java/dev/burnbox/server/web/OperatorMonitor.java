@@ -60,6 +60,7 @@ final class OperatorMonitor {
         query == null || query.isBlank()
             ? new MailReader.Found(store.newest(limit), 0)
             : reader.search(
+                ctx,
                 store.newest(InboxApi.MAX_SEARCHED).stream(),
                 query.strip().toLowerCase(Locale.ROOT),
                 InboxApi.MAX_SEARCHED,

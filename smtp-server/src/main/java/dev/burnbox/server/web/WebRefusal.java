@@ -4,13 +4,14 @@ import java.util.Locale;
 import org.eclipse.jetty.http.HttpStatus;
 
 /**
- * Every reason the web port refuses a connection or a request before any route sees it: what the
- * client gets (an HTTP status, or the connection closed or left waiting) and its {@code reason} tag
- * on the refusal counter, {@code burnbox.refusals{stage="web", reason}} ({@code
- * burnbox_refusals_total} in Prometheus, next to the SMTP intake's and the pipeline's refusals).
- * The connection reasons use the SMTP side's tags. Errors that routes answer themselves (a bad
- * inbox name, an unknown message) are answers, not refusals, and are not counted. Tags are unique
- * snake_case; docs/security.md lists every constant, checked by {@code WebRefusalTableTest}.
+ * Every reason the web port refuses a connection or a request, before any route sees it or (the
+ * read budget) when a route would read a message: what the client gets (an HTTP status, or the
+ * connection closed or left waiting) and its {@code reason} tag on the refusal counter, {@code
+ * burnbox.refusals{stage="web", reason}} ({@code burnbox_refusals_total} in Prometheus, next to the
+ * SMTP intake's and the pipeline's refusals). The connection reasons use the SMTP side's tags.
+ * Errors that routes answer themselves (a bad inbox name, an unknown message) are answers, not
+ * refusals, and are not counted. Tags are unique snake_case; docs/security.md lists every constant,
+ * checked by {@code WebRefusalTableTest}.
  */
 enum WebRefusal {
   TOO_MANY_CONNECTIONS(
@@ -49,7 +50,13 @@ enum WebRefusal {
       HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505,
       "505 HTTP Version Not Supported",
       "an unknown HTTP version"),
-  OTHER_CLIENT_ERROR(0, "its 4xx status", "any other client error that Jetty answers itself");
+  OTHER_CLIENT_ERROR(0, "its 4xx status", "any other client error that Jetty answers itself"),
+  READ_BUDGET_FULL(
+      HttpStatus.SERVICE_UNAVAILABLE_503,
+      "503 Service Unavailable, `Retry-After: 1`",
+      "a request that reads a message of 64 KiB or more while such messages held for other"
+          + " requests leave no room for it (16 MiB, each counted at twice its raw size; one"
+          + " request always fits alone)");
 
   /** The value of the {@code stage} tag of every web refusal. */
   static final String STAGE = "web";

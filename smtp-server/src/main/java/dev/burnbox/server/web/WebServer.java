@@ -167,7 +167,12 @@ public final class WebServer implements AutoCloseable {
     WebRefusals refusals = new WebRefusals(registry, System::nanoTime);
     WebErrorHandler errors = new WebErrorHandler(refusals);
     this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
-    MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer());
+    MailReader reader =
+        new MailReader(
+            store,
+            decoder,
+            new MailHtmlSanitizer(),
+            new WebReadBudget(WebReadBudget.DEFAULT_CAPACITY, registry, refusals));
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
     InboxApi api =
         new InboxApi(
@@ -233,6 +238,12 @@ public final class WebServer implements AutoCloseable {
                   NotFoundResponse.class, (e, ctx) -> error(ctx.status(404), e.getMessage()));
               config.routes.exception(
                   WebAccess.PrivateInboxException.class, WebServer::privateInbox);
+              config.routes.exception(
+                  WebReadBudget.Busy.class,
+                  (e, ctx) -> {
+                    ctx.header("Retry-After", "1");
+                    error(ctx.status(503), e.getMessage());
+                  });
               config.routes.exception(
                   StoreUnavailableException.class,
                   (e, ctx) -> {

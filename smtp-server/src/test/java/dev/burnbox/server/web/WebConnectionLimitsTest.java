@@ -3,13 +3,21 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.burnbox.mailstore.DeliveryResult;
+import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.IncomingMessage;
+import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.smtp.NetworkList;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -99,6 +107,52 @@ class WebConnectionLimitsTest {
         .isEqualTo(200);
   }
 
+  /** Delivers {@code raw} to {@code inbox} and returns its id. */
+  private static String deliver(InboxStore store, String inbox, String raw) {
+    byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
+    DeliveryResult.Delivered delivered =
+        (DeliveryResult.Delivered)
+            store.deliver(
+                new IncomingMessage(
+                    bytes,
+                    "s@example.test",
+                    List.of(InboxName.of(inbox)),
+                    Instant.now(),
+                    "s@example.test",
+                    inbox,
+                    SpamVerdict.CLEAN));
+    return delivered.ids().values().iterator().next().value();
+  }
+
+  /** A mail of about {@code size} bytes of text lines. */
+  private static String mailOf(int size) {
+    StringBuilder raw = new StringBuilder("Subject: big\r\n\r\n");
+    String line = "x".repeat(998) + "\r\n";
+    while (raw.length() < size) {
+      raw.append(line);
+    }
+    return raw.toString();
+  }
+
+  /**
+   * Opens {@code count} connections that ask for {@code path} and never read (a 4 KiB receive
+   * buffer), each request's thread then blocked in a write.
+   */
+  private List<Socket> stalledReaders(int port, String path, int count) throws IOException {
+    List<Socket> readers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Socket socket = new Socket();
+      socket.setReceiveBufferSize(4096);
+      socket.connect(new InetSocketAddress("127.0.0.1", port));
+      socket
+          .getOutputStream()
+          .write(
+              ("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      readers.add(socket);
+    }
+    return readers;
+  }
+
   /**
    * Requests run on platform threads (so that an SMTP blast does not hold pages up); a client that
    * asks for a large raw message and never reads it blocks its request's thread in a write. With
@@ -108,47 +162,64 @@ class WebConnectionLimitsTest {
   @Test
   void clientsThatStopReadingLargeResponsesHoldNoOneElsesRequest() throws Exception {
     InboxStore store = InboxStore.memory().build();
-    StringBuilder raw = new StringBuilder("Subject: big\r\n\r\n");
-    String line = "x".repeat(998) + "\r\n";
-    while (raw.length() < 4 << 20) {
-      raw.append(line);
-    }
-    byte[] bytes = raw.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    var delivered =
-        (dev.burnbox.mailstore.DeliveryResult.Delivered)
-            store.deliver(
-                new dev.burnbox.mailstore.IncomingMessage(
-                    bytes,
-                    "s@example.test",
-                    List.of(dev.burnbox.mailstore.InboxName.of("big")),
-                    java.time.Instant.now(),
-                    "s@example.test",
-                    "big",
-                    dev.burnbox.mailstore.SpamVerdict.CLEAN));
-    String id = delivered.ids().values().iterator().next().value();
+    String id = deliver(store, "big", mailOf(4 << 20));
     int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY), store);
     int stalled = 80; // more than a pool of 64 threads, the first size tried
-    List<java.net.Socket> readers = new ArrayList<>();
+    List<Socket> readers = stalledReaders(port, "/api/v1/messages/" + id + "/raw", stalled);
     try {
-      for (int i = 0; i < stalled; i++) {
-        java.net.Socket socket = new java.net.Socket();
-        socket.setReceiveBufferSize(4096);
-        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
-        socket
-            .getOutputStream()
-            .write(
-                ("GET /api/v1/messages/" + id + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        readers.add(socket);
-      }
       await().until(() -> server.openConnections() >= stalled);
       RawHttp other = client("127.0.1.9", port, 5_000);
       assertThat(other.send(REQUEST).reply().status()).as("answered within 5 s").isEqualTo(200);
     } finally {
-      for (java.net.Socket socket : readers) {
+      for (Socket socket : readers) {
         socket.close();
       }
     }
+  }
+
+  /**
+   * Stalled downloads of a large message hold at most the read budget (they ran the heap out of
+   * memory before it): further reads of large messages answer 503 with {@code Retry-After} while
+   * they hold it, small mail stays readable, and once they go the large message reads again.
+   */
+  @Test
+  void stalledLargeDownloadsHoldTheReadBudgetAndSmallMailStaysReadable() throws Exception {
+    InboxStore store = InboxStore.memory().build();
+    String big = deliver(store, "big", mailOf(4 << 20));
+    String small = deliver(store, "small", mailOf(2_000));
+    int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY), store);
+    List<Socket> readers = stalledReaders(port, "/api/v1/messages/" + big + "/raw", 40);
+    try {
+      await().until(() -> server.openConnections() >= 40);
+      await().until(() -> refusals("read_budget_full") >= 30);
+      RawHttp.Reply refused =
+          client("127.0.1.9", port, 10_000)
+              .send("GET /api/v1/messages/" + big + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")
+              .reply();
+      assertThat(refused.status()).isEqualTo(503);
+      assertThat(refused.header("Retry-After")).isEqualTo("1");
+      RawHttp.Reply smallMail =
+          client("127.0.1.9", port, 10_000)
+              .send("GET /api/v1/messages/" + small + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")
+              .reply();
+      assertThat(smallMail.status()).isEqualTo(200);
+      assertThat(smallMail.body()).startsWith("Subject: big");
+    } finally {
+      for (Socket socket : readers) {
+        socket.close();
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(40))
+        .until(
+            () ->
+                RawHttp.exchange(
+                            port,
+                            "GET /api/v1/messages/"
+                                + big
+                                + "/raw HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        .status()
+                    == 200);
   }
 
   @Test

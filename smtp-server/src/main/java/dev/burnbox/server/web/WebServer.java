@@ -248,6 +248,7 @@ public final class WebServer implements AutoCloseable {
                   StoreUnavailableException.class,
                   (e, ctx) -> {
                     log.warn("answered 503: {}", e.getMessage());
+                    ctx.header("Retry-After", "5");
                     error(ctx.status(503), "mail store unavailable; try again shortly");
                   });
             });

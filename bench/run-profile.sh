@@ -25,8 +25,10 @@ ticks="$(getconf CLK_TCK)"
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 log="$out/server.log"
+# a fixed store budget (the default before `auto`, which leaves 32 MiB under 20,000 connections
+# in -Xmx1g), so that builds on either side of it run the same store
 "$java" -Xmx1g ${SERVER_JAVA_OPTS:-} -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
-  --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 "$@" \
+  --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 --store-max-bytes=256MiB "$@" \
   >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT

@@ -1,4 +1,5 @@
-# Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh, run-store-ab.sh).
+# Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh, run-store-ab.sh,
+# run-web-under-load.sh).
 #
 # ab_start LAST "$@": unless at least one REF is given, prints the calling script's header (lines 2
 # to LAST) as its usage and exits 2; then goes to the repository's root and exports JAVA_HOME (a
@@ -34,4 +35,22 @@ build_refs() {
     fi
     dirs+=("$dir")
   done
+}
+
+# start_service JAR LOG (listening-port.sh sourced, $java set): starts a fresh `serve
+# --threads=virtual` of JAR on free loopback ports, logging to LOG, and sets `pid` and `port` (SMTP);
+# exits 1 if it does not start. The store has a fixed budget (the default before `auto`, which
+# leaves 32 MiB under 20,000 connections in -Xmx1g), so that builds on either side of it run the
+# same store.
+start_service() {
+  "$java" -Xmx1g -cp "$1" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
+    --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 \
+    --store-max-bytes=256MiB >"$2" 2>&1 &
+  pid=$!
+  port="$(listening_port "$2")" || true
+  if [[ -z "$port" ]]; then
+    echo "error: the service did not start; see $2" >&2
+    kill "$pid" || true
+    exit 1
+  fi
 }

@@ -24,17 +24,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
   for dir in "${dirs[@]}"; do
     jar="$dir/bench/target/benchmarks.jar"
     log="$out/server.log"
-    # a fixed store budget (the default before `auto`, which leaves 32 MiB under 20,000 connections
-    # in -Xmx1g), so that builds on either side of it run the same store
-    "$java" -Xmx1g -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
-      --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 --store-max-bytes=256MiB >"$log" 2>&1 &
-    pid=$!
-    port="$(listening_port "$log")" || true
-    if [[ -z "$port" ]]; then
-      echo "error: the service did not start; see $log" >&2
-      kill "$pid" || true
-      exit 1
-    fi
+    start_service "$jar" "$log"
     bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
       --server-pid "$pid")
     "${bench[@]}" --connections 8 --warmup 7s --duration 1s >/dev/null 2>&1

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
@@ -73,9 +74,11 @@ final class WebReadBudget {
       return;
     }
     long bytes = cost(rawLength);
+    Request request =
+        Objects.requireNonNull(
+            ServletContextRequest.getServletContextRequest(ctx.req()), "not a Jetty request");
     reserve(ctx, bytes);
-    Request.addCompletionListener(
-        ServletContextRequest.getServletContextRequest(ctx.req()), failure -> release(bytes));
+    Request.addCompletionListener(request, failure -> release(bytes));
   }
 
   /**

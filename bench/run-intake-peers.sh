@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Intake speed against real peers, driven by Postfix's own load generator (issue 16): for ROUNDS
-# rounds (default 3), each server in turn gets a fresh process on loopback, a warm-up of 5,000
-# mails, then `smtp-source -d -s S -m MAILS -l 2048` (S default 100, MAILS default 20000) is timed.
+# rounds (default 3), each server in turn gets a fresh process on loopback, a warm-up of
+# WARMUP_MAILS (default 60,000: 20-30 s here, so that the JVMs are measured compiled, as a server
+# runs, not in their first seconds; 5,000 until 2026-11-26), then `smtp-source -d -s S -m MAILS -l
+# 2048` (S default 100, MAILS default 20000) is timed.
 # Servers: Postfix's smtp-sink (stores nothing: the reference), Inbucket (Go, memory store, message
 # cap off; set INBUCKET to its binary, built from github.com/inbucket/inbucket with `go build
 # ./cmd/inbucket`, else it is left out with a note), bare SubEtha 7.2.2 and Burnbox's bare intake
@@ -11,12 +13,15 @@
 # then the medians and each server's ratio to smtp-sink's median. Then, on the same process, real
 # mail: smtp-source sends only generated text, so the project's generator blasts the corpus's
 # mails whole (`SmtpLoadBench blast --whole-corpus`, S connections, CORPUS_SECONDS, default 10,
-# after 2 s of warm-up; server CPU from /proc over the same window). The machine is shared: rounds
+# after CORPUS_WARMUP seconds, default 15, of the same: real mail takes code paths the generated
+# text never did, and in the first seconds the JIT compiling them was 39% of the CPU; server CPU
+# from /proc over the measured window). The machine is shared: rounds
 # alternate the servers, so compare medians of one run, not runs of different days.
 #
-# Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, INBUCKET, CORPUS_SECONDS
-# (0: no corpus mail), SKIP_BUILD=1, DOCS=1 (write the tables between <!-- intake-peers:begin -->
-# and <!-- intake-peers:end --> in docs/benchmarks.md; bench/run-smtp-bench.sh does so)
+# Usage: bench/run-intake-peers.sh     Environment: ROUNDS, S, MAILS, WARMUP_MAILS, INBUCKET,
+# CORPUS_SECONDS (0: no corpus mail), CORPUS_WARMUP, SKIP_BUILD=1, DOCS=1 (write the tables
+# between <!-- intake-peers:begin --> and <!-- intake-peers:end --> in docs/benchmarks.md;
+# bench/run-smtp-bench.sh does so)
 # Needs smtp-source and smtp-sink (Debian: postfix; or bench/run-smtp-bench.sh unpacks them).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
@@ -112,8 +117,8 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
       kill "$pid" 2>/dev/null || true
       exit 1
     fi
-    run_postfix smtp-source -d -s 20 -m 5000 -l 2048 -f load@bench.test -t sink@bench.test \
-      "127.0.0.1:$port"
+    run_postfix smtp-source -d -s 20 -m "${WARMUP_MAILS:-60000}" -l 2048 -f load@bench.test \
+      -t sink@bench.test "127.0.0.1:$port"
     before="$(cpu "$pid")"
     t0="$(date +%s.%N)"
     run_postfix smtp-source -d -s "$sessions" -m "$mails" -l 2048 -f load@bench.test \
@@ -126,7 +131,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     if ((corpus_seconds > 0)); then
       # the generator's row: | blast | label | C | mails/s | ... | server CPU % | RSS | errors |
       row="$("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port" \
-        --server-pid "$pid" --connections "$sessions" --whole-corpus --warmup 2s \
+        --server-pid "$pid" --connections "$sessions" --whole-corpus --warmup "${CORPUS_WARMUP:-15}s" \
         --duration "${corpus_seconds}s" 2>/dev/null | tail -1)"
       corpus_rate="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5}' <<<"$row")"
       corpus_per="$(awk -F'|' '{gsub(/[ ,]/, "", $5); gsub(/ /, "", $12);

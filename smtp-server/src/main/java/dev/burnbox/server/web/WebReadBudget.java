@@ -39,15 +39,19 @@ final class WebReadBudget {
   private final long capacity;
   private final AtomicLong held = new AtomicLong();
   private final WebRefusals refusals;
+  private final MeterRegistry registry;
+  private final Gauge gauge;
 
   WebReadBudget(long capacity, MeterRegistry registry, WebRefusals refusals) {
     this.capacity = capacity;
     this.refusals = refusals;
-    Gauge.builder("burnbox.web.read.bytes", held, AtomicLong::get)
-        .description("bytes of stored messages the web side holds now for requests")
-        .baseUnit("bytes")
-        .strongReference(true)
-        .register(registry);
+    this.registry = registry;
+    this.gauge =
+        Gauge.builder("burnbox.web.read.bytes", held, AtomicLong::get)
+            .description("bytes of stored messages the web side holds now for requests")
+            .baseUnit("bytes")
+            .strongReference(true)
+            .register(registry);
   }
 
   /** A request refused because the messages held leave no room for its message. */
@@ -103,6 +107,11 @@ final class WebReadBudget {
   /** Bytes held now. */
   long held() {
     return held.get();
+  }
+
+  /** Removes the gauge, so that a later server on the same registry can publish its own. */
+  void unregister() {
+    registry.remove(gauge);
   }
 
   private static long cost(long rawLength) {

@@ -62,6 +62,7 @@ public final class WebServer implements AutoCloseable {
   private final Javalin app;
   private final InboxEvents events;
   private final WebThreads threads = new WebThreads("burnbox-web");
+  private final WebReadBudget readBudget;
   private final ConnectionGate gate;
   private final MetricsServer metricsServer;
 
@@ -167,12 +168,8 @@ public final class WebServer implements AutoCloseable {
     WebRefusals refusals = new WebRefusals(registry, System::nanoTime);
     WebErrorHandler errors = new WebErrorHandler(refusals);
     this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
-    MailReader reader =
-        new MailReader(
-            store,
-            decoder,
-            new MailHtmlSanitizer(),
-            new WebReadBudget(WebReadBudget.DEFAULT_CAPACITY, registry, refusals));
+    this.readBudget = new WebReadBudget(WebReadBudget.DEFAULT_CAPACITY, registry, refusals);
+    MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer(), readBudget);
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
     InboxApi api =
         new InboxApi(
@@ -303,6 +300,7 @@ public final class WebServer implements AutoCloseable {
       app.stop();
     } finally {
       threads.close();
+      readBudget.unregister();
       gate.close();
     }
   }

@@ -1,5 +1,5 @@
 # Sourced by the same-run A/B scripts (run-smtp-ab.sh, run-verdict-ab.sh, run-store-ab.sh,
-# run-web-under-load.sh).
+# run-web-under-load.sh) and by run-profile.sh for start_service.
 #
 # ab_start LAST "$@": unless at least one REF is given, prints the calling script's header (lines 2
 # to LAST) as its usage and exits 2; then goes to the repository's root and exports JAVA_HOME (a
@@ -37,15 +37,16 @@ build_refs() {
   done
 }
 
-# start_service JAR LOG (listening-port.sh sourced, $java set): starts a fresh `serve
-# --threads=virtual` of JAR on free loopback ports, logging to LOG, and sets `pid` and `port` (SMTP);
-# exits 1 if it does not start. The store has a fixed budget (the default before `auto`, which
-# leaves 32 MiB under 20,000 connections in -Xmx1g), so that builds on either side of it run the
-# same store.
+# start_service JAR LOG [SERVE OPTION...] (listening-port.sh sourced, $java set): starts a fresh
+# `serve --threads=virtual` of JAR on free loopback ports with the options given, in -Xmx1g plus
+# SERVER_JAVA_OPTS, logging to LOG, and sets `pid` and `port` (SMTP); exits 1 if it does not start.
+# The store has a fixed budget (the default before `auto`, which leaves 32 MiB under 20,000
+# connections in -Xmx1g), so that builds on either side of it run the same store.
 start_service() {
-  "$java" -Xmx1g -cp "$1" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
-    --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 \
-    --store-max-bytes=256MiB >"$2" 2>&1 &
+  # shellcheck disable=SC2086 # SERVER_JAVA_OPTS is a list of options
+  "$java" -Xmx1g ${SERVER_JAVA_OPTS:-} -cp "$1" dev.burnbox.server.BurnboxCli serve --smtp-port=0 \
+    --http-port=0 --bind=127.0.0.1 --hostname=bench.test --threads=virtual \
+    --max-connections=20000 --store-max-bytes=256MiB "${@:3}" >"$2" 2>&1 &
   pid=$!
   port="$(listening_port "$2")" || true
   if [[ -z "$port" ]]; then

@@ -9,6 +9,7 @@
 # Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, JAVA_HOME
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 export JAVA_HOME
@@ -25,14 +26,8 @@ ticks="$(getconf CLK_TCK)"
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 log="$out/server.log"
-# a fixed store budget (the default before `auto`, which leaves 32 MiB under 20,000 connections
-# in -Xmx1g), so that builds on either side of it run the same store
-"$java" -Xmx1g ${SERVER_JAVA_OPTS:-} -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 --http-port=0 \
-  --bind=127.0.0.1 --hostname=bench.test --threads=virtual --max-connections=20000 --store-max-bytes=256MiB "$@" \
-  >"$log" 2>&1 &
-pid=$!
+start_service "$jar" "$log" "$@"
 trap 'kill "$pid" 2>/dev/null || true' EXIT
-port="$(listening_port "$log")" || { echo "error: the service did not start; see $log" >&2; exit 1; }
 bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
   --server-pid "$pid")
 "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1

@@ -5,7 +5,6 @@ import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
-import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
 import io.javalin.http.Context;
 import java.util.List;
@@ -51,15 +50,20 @@ final class MailReader {
   }
 
   /**
-   * The message decoded, without sanitizing its HTML (for searching its text), held against the
-   * read budget while it is decoded.
+   * Whether the text of message {@code id} (text parts and the HTML's visible text) contains {@code
+   * lowerCaseQuery}, its bytes held against the read budget while it is decoded and searched; false
+   * if the message is gone.
    */
-  private Optional<DecodedMail> decoded(Context ctx, MessageId id) {
+  private boolean textContains(Context ctx, MessageId id, String lowerCaseQuery) {
     return store
         .get(id)
         .map(
             stored ->
-                budget.whileReading(ctx, stored.raw().length, () -> decoder.decode(stored.raw())));
+                budget.whileReading(
+                    ctx,
+                    stored.raw().length,
+                    () -> contains(decoder.decode(stored.raw()).scanText(), lowerCaseQuery)))
+        .orElse(false);
   }
 
   /**
@@ -71,9 +75,7 @@ final class MailReader {
     return contains(summary.subject(), lowerCaseQuery)
         || contains(summary.from(), lowerCaseQuery)
         || contains(summary.envelopeSender(), lowerCaseQuery)
-        || decoded(ctx, summary.id())
-            .map(mail -> contains(mail.scanText(), lowerCaseQuery))
-            .orElse(false);
+        || textContains(ctx, summary.id(), lowerCaseQuery);
   }
 
   /**

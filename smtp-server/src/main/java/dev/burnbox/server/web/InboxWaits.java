@@ -196,7 +196,8 @@ final class InboxWaits {
     waiting.computeIfPresent(client, (address, count) -> count <= 1 ? null : count - 1);
   }
 
-  private static InetAddress address(String text) {
+  /** The address in {@code text} (a request's remote address), or null if there is none. */
+  static InetAddress address(String text) {
     try {
       return text == null ? null : InetAddress.getByName(text); // a literal: no lookup
     } catch (UnknownHostException e) {

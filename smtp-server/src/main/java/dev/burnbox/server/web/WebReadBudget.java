@@ -3,8 +3,6 @@ package dev.burnbox.server.web;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -104,11 +102,6 @@ final class WebReadBudget {
     }
   }
 
-  /** Bytes held now. */
-  long held() {
-    return held.get();
-  }
-
   /** Removes the gauge, so that a later server on the same registry can publish its own. */
   void unregister() {
     registry.remove(gauge);
@@ -123,7 +116,10 @@ final class WebReadBudget {
     do {
       now = held.get();
       if (now > 0 && now + bytes > capacity) {
-        refusals.record(WebRefusal.READ_BUDGET_FULL, clientOf(ctx), bytes + " bytes needed");
+        refusals.record(
+            WebRefusal.READ_BUDGET_FULL,
+            InboxWaits.address(ctx.req().getRemoteAddr()),
+            bytes + " bytes needed");
         throw new Busy(bytes);
       }
     } while (!held.compareAndSet(now, now + bytes));
@@ -131,13 +127,5 @@ final class WebReadBudget {
 
   private void release(long bytes) {
     held.addAndGet(-bytes);
-  }
-
-  private static InetAddress clientOf(Context ctx) {
-    try {
-      return InetAddress.getByName(ctx.req().getRemoteAddr());
-    } catch (UnknownHostException e) {
-      return null;
-    }
   }
 }

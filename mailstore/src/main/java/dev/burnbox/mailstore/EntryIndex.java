@@ -53,6 +53,15 @@ final class EntryIndex<E extends EntryIndex.Node> {
     return size == 0;
   }
 
+  /** The fewest slots a table holding {@code size} entries can have. */
+  static int capacityFor(int size) {
+    int capacity = MIN_CAPACITY;
+    while (capacity < 2L * size) {
+      capacity *= 2;
+    }
+    return capacity;
+  }
+
   /** Slots in the table now: what the index costs besides its entries. */
   int capacity() {
     return slots.length;

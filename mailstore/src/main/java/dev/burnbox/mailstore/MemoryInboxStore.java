@@ -73,19 +73,19 @@ import java.util.function.Consumer;
  * {@link StoreStats#storedBytes()} reports the value read last. The rest is {@code storedBytes}:
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
- * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, a slot
- * of its inbox's ring, and the most the id index's table holds per entry: 8 slots of 4 bytes),
- * {@value #DELIVERY_OVERHEAD} bytes per delivery (object with its times and verdict, array header)
- * plus its packed strings' length rounded up to 8, {@value PieceTable#PIECE_OVERHEAD} bytes per
- * piece (object with its SHA-256 inline, array header, map node and slot), the cache of decoded
- * bases (at most 1/256 of the budget and 1 MiB, weighed at each delivery as the codec is, and for
- * stats), the similarity index's fixed tables ({@link SimilarPieces#forBudget}: about 1/256 of the
- * budget) and {@value #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character (name,
- * ring, map node). Without compressed references (heaps of 32 GiB and more) objects are larger than
- * estimated.
+ * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
+ * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} bytes per delivery
+ * (object with its times and verdict, array header) plus its packed strings' length rounded up to
+ * 8, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
+ * header and padding), 4 bytes per slot of the id index's and the piece table's lookup tables as
+ * they are now (each between an eighth and half full), the cache of decoded bases (at most 1/256 of
+ * the budget and 1 MiB, weighed at each delivery as the codec is, and for stats), the similarity
+ * index's fixed tables ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value
+ * #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character (name, ring, map node).
+ * Without compressed references (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
-  static final int ENTRY_OVERHEAD = 96;
+  static final int ENTRY_OVERHEAD = 64;
   static final int DELIVERY_OVERHEAD = 80;
   static final int INBOX_OVERHEAD = 160;
 
@@ -372,11 +372,14 @@ final class MemoryInboxStore implements InboxStore {
         part.base = pieces.referenceFor(part);
         return null;
       }
+      // what the delivery costs in a store that holds nothing else, its tables at their smallest
       long alone =
           Delivery.cost(strings)
               + (long) targets.size() * ENTRY_OVERHEAD
+              + (long) PieceTable.SLOT_BYTES * EntryIndex.capacityFor(targets.size())
               + (held != null ? held.cost() : PieceTable.PIECE_OVERHEAD + part.stored.length)
-              + (held == null && part.base != null ? part.base.cost() : 0); // held by the piece
+              + (held == null && part.base != null ? part.base.cost() : 0) // held by the piece
+              + (long) PieceTable.SLOT_BYTES * PieceTable.MIN_CAPACITY;
       for (InboxName t : targets) {
         alone += inboxCost(t);
       }
@@ -425,8 +428,9 @@ final class MemoryInboxStore implements InboxStore {
           remove(inbox.get(0), EvictionCause.INBOX_CAP);
         }
       }
-      // the new entries are the newest and cost at most the budget alone: they are never reached
-      while (usedBytes() > budget) {
+      // the new entries are the newest and cost at most the budget alone: never evicted here (an
+      // id table not yet shrunk to their number may leave the store over budget by a few slots)
+      while (usedBytes() > budget && entries.oldest() != added.get(0)) {
         remove(entries.oldest(), EvictionCause.MEMORY_BUDGET);
       }
       return new DeliveryResult.Delivered(result);
@@ -440,7 +444,12 @@ final class MemoryInboxStore implements InboxStore {
    * cache. Under the lock.
    */
   private long usedBytes() {
-    return indexBytes + pieces.costBytes() + decodedBasesBytes;
+    return indexBytes + idTableBytes() + pieces.costBytes() + decodedBasesBytes;
+  }
+
+  /** The id index's lookup table. Under the lock. */
+  private long idTableBytes() {
+    return (long) PieceTable.SLOT_BYTES * entries.capacity();
   }
 
   /** The clock's time, never before a time already used. Under the lock. */
@@ -638,7 +647,7 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          indexBytes + pieces.costBytes() - pieces.encodedBytes(),
+          indexBytes + idTableBytes() + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
           byCause);

@@ -2,8 +2,11 @@ package dev.burnbox.mailstore;
 
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The memory store's distinct pieces: each message's raw bytes are held once, encoded, however many
@@ -12,17 +15,36 @@ import java.util.Map;
  * piece, itself encoded alone, that {@link SimilarPieces} found to share much of its content (a
  * near-duplicate). A base is held for as long as a piece encoded against it is, so reading any
  * piece decodes at most two. Keeps the byte counts of what it holds: raw, encoded, and their cost
- * to the budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece: the object with its hash
- * inline, the array header, the map node and slot; plus the similarity index's fixed tables).
+ * to the budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece, the object with its hash
+ * inline and the array's header and padding; plus {@value #SLOT_BYTES} per slot of the lookup table
+ * and the similarity index's fixed tables).
+ *
+ * <p>The lookup is an open-addressing table of piece references (linear probing, kept between an
+ * eighth and half full: 8 to 32 bytes per piece, where a {@code HashMap} node and slot took about
+ * 40), probed from a slot that mixes the SHA-256 with a seed drawn per table: a sender can choose
+ * messages whose hashes share low bits, but cannot aim them at one run of slots without the seed.
  *
  * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, acquire and release are
- * O(1); {@link #referenceFor} and acquiring a piece encoded alone are O(features).
+ * O(1) expected (amortized over the table's doubling and halving); {@link #referenceFor} and
+ * acquiring a piece encoded alone are O(features).
  */
 final class PieceTable {
-  /** Estimated heap per piece besides its encoded bytes (checked with JOL). */
-  static final int PIECE_OVERHEAD = 152;
+  /**
+   * Estimated heap per piece besides its encoded bytes and its table slots: the piece object (64
+   * bytes with compressed references) and the stored array's header (16) and padding (at most 7);
+   * checked with JOL.
+   */
+  static final int PIECE_OVERHEAD = 88;
 
-  private final HashMap<Piece, Piece> pieces = new HashMap<>(); // a piece is its own key
+  /** Heap per slot of the lookup table: one compressed reference. */
+  static final int SLOT_BYTES = 4;
+
+  /** Slots of the smallest table. */
+  static final int MIN_CAPACITY = 16;
+
+  private final long seed = ThreadLocalRandom.current().nextLong();
+  private Piece[] slots = new Piece[MIN_CAPACITY]; // null: empty
+  private int size;
   private final SimilarPieces similar; // null: pieces are all encoded alone
   private long rawBytes;
   private long encodedBytes;
@@ -122,7 +144,7 @@ final class PieceTable {
    * @throws IllegalStateException if a piece of another length has the same SHA-256
    */
   Piece find(Part part) {
-    Piece piece = pieces.get(part.key);
+    Piece piece = get(part.key);
     if (piece != null && piece.rawLength != part.length()) {
       throw new IllegalStateException("SHA-256 collision between parts of different lengths");
     }
@@ -147,10 +169,10 @@ final class PieceTable {
    * #canStore} must allow) if none does; counts a use.
    */
   Piece acquire(Part part) {
-    Piece piece = pieces.get(part.key);
+    Piece piece = get(part.key);
     if (piece == null) {
       piece = new Piece(part.key, part.stored, part.base);
-      pieces.put(piece, piece);
+      add(piece);
       rawBytes += piece.rawLength;
       encodedBytes += piece.stored.length;
       if (piece.base != null) {
@@ -166,7 +188,7 @@ final class PieceTable {
   /** Counts a use of {@code piece} gone, dropping the piece with its last use. */
   void release(Piece piece) {
     if (--piece.uses == 0) {
-      pieces.remove(piece);
+      remove(piece);
       encodedBytes -= piece.stored.length;
       rawBytes -= piece.rawLength;
       if (piece.base != null) {
@@ -187,13 +209,24 @@ final class PieceTable {
     return encodedBytes;
   }
 
+  /** Pieces held. */
+  int size() {
+    return size;
+  }
+
+  /** Slots of the lookup table now. */
+  int capacity() {
+    return slots.length;
+  }
+
   /**
-   * What the pieces cost the budget: encoded bytes plus the overhead of each, plus the similarity
-   * index.
+   * What the pieces cost the budget: encoded bytes plus the overhead of each, the lookup table and
+   * the similarity index.
    */
   long costBytes() {
     return encodedBytes
-        + (long) PIECE_OVERHEAD * pieces.size()
+        + (long) PIECE_OVERHEAD * size
+        + (long) SLOT_BYTES * slots.length
         + (similar == null ? 0 : similar.heapBytes());
   }
 
@@ -204,24 +237,111 @@ final class PieceTable {
    */
   void checkInvariants(Map<Piece, Integer> usesByPiece) {
     Map<Piece, Integer> uses = new HashMap<>(usesByPiece);
-    for (Piece p : pieces.values()) {
+    List<Piece> held = new ArrayList<>();
+    for (Piece p : slots) {
+      if (p != null) {
+        held.add(p);
+      }
+    }
+    check(held.size() == size, "table holds " + held.size() + " pieces, size says " + size);
+    check(
+        slots.length >= 2 * size && (slots.length == MIN_CAPACITY || slots.length <= 8 * size),
+        "piece table of " + slots.length + " slots for " + size + " pieces");
+    for (Piece p : held) {
       if (p.base != null) {
         check(p.base.base == null, "a base is itself encoded against a base");
-        check(pieces.get(p.base) == p.base, "a piece's base is not held");
+        check(get(p.base) == p.base, "a piece's base is not held");
         uses.merge(p.base, 1, Integer::sum);
       }
     }
-    check(uses.size() == pieces.size(), "pieces held without deliveries");
+    check(uses.size() == size, "pieces held without deliveries");
     long expectRaw = 0;
     long expectEncoded = 0;
-    for (Piece p : pieces.values()) {
+    for (Piece p : held) {
       check(uses.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
-      check(pieces.get(p) == p, "piece under another hash");
+      check(get(p) == p, "piece under another hash");
       expectRaw += p.rawLength;
       expectEncoded += p.stored.length;
     }
     check(expectEncoded == encodedBytes, "encodedBytes " + encodedBytes + " != " + expectEncoded);
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
+  }
+
+  // ---- the lookup table
+
+  /** The held piece with {@code key}'s hash, or null. */
+  private Piece get(Piece key) {
+    int mask = slots.length - 1;
+    for (int i = home(key, mask); ; i = (i + 1) & mask) {
+      Piece p = slots[i];
+      if (p == null || p.equals(key)) {
+        return p;
+      }
+    }
+  }
+
+  private void add(Piece piece) {
+    if (2 * (size + 1) > slots.length) {
+      resize(slots.length * 2);
+    }
+    insert(slots, piece);
+    size++;
+  }
+
+  private void remove(Piece piece) {
+    int mask = slots.length - 1;
+    int i = home(piece, mask);
+    while (slots[i] != piece) {
+      if (slots[i] == null) {
+        throw new IllegalStateException("piece not in the table");
+      }
+      i = (i + 1) & mask;
+    }
+    // backward-shift deletion, as in EntryIndex: no tombstones, lookups stop at the first null
+    int gap = i;
+    for (int j = (gap + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
+      int home = home(slots[j], mask);
+      boolean homeAfterGap = gap <= j ? gap < home && home <= j : gap < home || home <= j;
+      if (!homeAfterGap) {
+        slots[gap] = slots[j];
+        gap = j;
+      }
+    }
+    slots[gap] = null;
+    size--;
+    if (slots.length > MIN_CAPACITY && 8 * size < slots.length) {
+      resize(slots.length / 2);
+    }
+  }
+
+  private void resize(int capacity) {
+    Piece[] resized = new Piece[capacity];
+    for (Piece p : slots) {
+      if (p != null) {
+        insert(resized, p);
+      }
+    }
+    slots = resized;
+  }
+
+  private void insert(Piece[] table, Piece piece) {
+    int mask = table.length - 1;
+    int i = home(piece, mask);
+    while (table[i] != null) {
+      i = (i + 1) & mask;
+    }
+    table[i] = piece;
+  }
+
+  /** The home slot of a piece: the first 64 bits of its hash with the seed, mixed, then masked. */
+  private int home(Piece piece, int mask) {
+    long h = piece.hash0 ^ seed;
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return (int) h & mask;
   }
 
   private static void check(boolean ok, String message) {

@@ -1,0 +1,79 @@
+package dev.burnbox.mailstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.burnbox.mailstore.PieceTable.Part;
+import dev.burnbox.mailstore.PieceTable.Piece;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PieceTableTest {
+
+  private static Part part(String body) {
+    Part part = new Part(body.getBytes(StandardCharsets.UTF_8), false);
+    part.stored = part.raw.clone();
+    return part;
+  }
+
+  /**
+   * Seeded adds and releases in random order, through the table's doubling and halving: every held
+   * piece is found under its hash, no released one is, and the table stays between an eighth and
+   * half full with its costs summed right.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void findsExactlyTheHeldPiecesThroughGrowthAndShrinking(long seed) {
+    Random random = new Random(seed);
+    PieceTable table = new PieceTable(null);
+    Map<Piece, Integer> held = new HashMap<>();
+    List<Piece> order = new ArrayList<>();
+    int dropped = 0;
+    for (int step = 0; step < 20_000; step++) {
+      boolean grow = step < 10_000 ? random.nextInt(4) != 0 : random.nextInt(4) == 0;
+      if (grow || order.isEmpty()) {
+        String body = "mail " + random.nextLong();
+        Piece p = table.acquire(part(body));
+        if (held.merge(p, 1, Integer::sum) == 1) {
+          order.add(p);
+        }
+      } else {
+        Piece p = order.get(random.nextInt(order.size()));
+        table.release(p);
+        if (held.merge(p, -1, Integer::sum) == 0) {
+          held.remove(p);
+          order.remove(p);
+          dropped++;
+        }
+      }
+      if (step % 997 == 0) {
+        table.checkInvariants(held);
+        assertThat(table.costBytes())
+            .isEqualTo(
+                table.encodedBytes()
+                    + (long) PieceTable.PIECE_OVERHEAD * table.size()
+                    + (long) PieceTable.SLOT_BYTES * table.capacity());
+      }
+    }
+    table.checkInvariants(held);
+    assertThat(table.size()).isEqualTo(held.size());
+    for (Piece p : order) {
+      assertThat(table.find(part(new String(p.stored, StandardCharsets.UTF_8)))).isSameAs(p);
+    }
+    assertThat(table.find(part("never stored"))).isNull();
+    assertThat(dropped).as("pieces dropped with their last use").isGreaterThan(1000);
+    while (!order.isEmpty()) {
+      Piece p = order.removeLast();
+      for (int uses = held.remove(p); uses > 0; uses--) {
+        table.release(p);
+      }
+    }
+    table.checkInvariants(held);
+    assertThat(table.capacity()).isEqualTo(PieceTable.MIN_CAPACITY);
+  }
+}

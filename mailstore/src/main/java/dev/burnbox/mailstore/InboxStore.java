@@ -161,6 +161,21 @@ public interface InboxStore extends AutoCloseable {
   }
 
   /**
+   * Re-encodes up to {@code maxMessages} stored messages, oldest delivery first, in the codec's
+   * form for mail at rest ({@link BodyCodec#encodeAtRest}) where that is smaller: background work
+   * for a quiet moment, which makes room for more mail within the same budget. Each message is
+   * looked at once after its delivery; reading it stays as it was (one decode). Safe to call from
+   * any thread while the store is in use; the encoding runs outside the store's lock.
+   *
+   * @return how many messages it looked at: 0 once every message held has been, until more mail
+   *     arrives; always 0 if the codec has no such form or the store keeps its mail outside this
+   *     process (the default)
+   */
+  default int settle(int maxMessages) {
+    return 0;
+  }
+
+  /**
    * Releases what the store holds outside the heap (connections, threads); its contents stay where
    * they are (gone with the JVM for the memory store, kept by Redis for the Redis store).
    * Idempotent; nothing but {@code close} may be called afterwards. Does nothing by default.

@@ -113,6 +113,10 @@ final class MemoryInboxStore implements InboxStore {
   private long indexBytes; // entries, deliveries, inboxes; the budget adds pieces and codecBytes
   private long codecBytes; // the codec's retainedBytes() when last delivered to
   private long decodedBasesBytes; // the decoded bases' weight at the last delivery or stats
+  // the last entry settle() looked at (null: none of those held), so the next is its newer one
+  private Entry settled;
+  private final Object settling = new Object(); // one settle() at a time
+  private volatile boolean codecHasRestForm = true;
 
   private final InboxListeners listeners;
 
@@ -324,8 +328,9 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * The raw bytes of {@code piece}. Pieces never change, so no lock is needed; a base is decoded
-   * once while it stays in the cache of decoded bases (a released base leaves it).
+   * The raw bytes of {@code piece}. No lock is needed: a piece's stored form is only ever replaced
+   * by another form of the same bytes ({@link #settle}); a base is decoded once while it stays in
+   * the cache of decoded bases (a released base leaves it).
    */
   private byte[] decode(Piece piece) {
     if (piece.base == null) {
@@ -493,6 +498,9 @@ final class MemoryInboxStore implements InboxStore {
 
   /** Removes {@code e}, releasing what only it used. {@code cause} is null for a delete. */
   private void remove(Entry e, EvictionCause cause) {
+    if (e == settled) {
+      settled = (Entry) e.older; // looked at already, or null: every older entry is gone
+    }
     entries.remove(e);
     Inbox inbox = e.inbox;
     inbox.remove(e);
@@ -628,6 +636,58 @@ final class MemoryInboxStore implements InboxStore {
       return newest;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Walks the entries in delivery order from where the last call stopped; a message stored
+   * against a base, or already at rest, is passed over. Its new form replaces the old under the
+   * lock if the message is still held and unchanged, and counts in {@code messageBytes} from then
+   * on; readers decoding the old form meanwhile get the same bytes.
+   */
+  @Override
+  public int settle(int maxMessages) {
+    if (!codecHasRestForm) {
+      return 0;
+    }
+    synchronized (settling) {
+      int looked = 0;
+      while (looked < maxMessages) {
+        Piece piece;
+        byte[] before;
+        lock.lock();
+        try {
+          Entry next = settled == null ? entries.oldest() : (Entry) settled.newer;
+          if (next == null) {
+            return looked;
+          }
+          settled = next;
+          looked++;
+          piece = next.delivery.piece;
+          before = piece.stored;
+          if (piece.base != null || codec.isAtRest(before)) {
+            continue;
+          }
+        } finally {
+          lock.unlock();
+        }
+        byte[] atRest = codec.encodeAtRest(codec.decode(before));
+        if (atRest == null) {
+          codecHasRestForm = false;
+          return 0;
+        }
+        lock.lock();
+        try {
+          if (piece.uses > 0 && piece.stored == before && atRest.length < before.length) {
+            pieces.settle(piece, atRest);
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+      return looked;
     }
   }
 

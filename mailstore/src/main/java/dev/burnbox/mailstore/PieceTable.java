@@ -64,7 +64,9 @@ final class PieceTable {
     final long hash1;
     final long hash2;
     final long hash3;
-    final byte[] stored; // null in a lookup key
+    // null in a lookup key; replaced only by a smaller form of the same raw bytes (settle), so a
+    // reader outside the lock decodes either form to the same bytes
+    volatile byte[] stored;
     final int rawLength;
     final Piece base; // null: stored alone; else stored against this piece's raw bytes
     int uses;
@@ -197,6 +199,18 @@ final class PieceTable {
         similar.remove(piece);
       }
     }
+  }
+
+  /**
+   * Replaces the stored form of held piece {@code piece}, stored alone, with {@code smaller}, a
+   * shorter encoding of the same raw bytes.
+   */
+  void settle(Piece piece, byte[] smaller) {
+    if (piece.uses == 0 || piece.base != null || smaller.length >= piece.stored.length) {
+      throw new IllegalArgumentException("not a held piece stored alone, or not smaller");
+    }
+    encodedBytes -= piece.stored.length - smaller.length;
+    piece.stored = smaller;
   }
 
   /** Raw size of the pieces held, each once. */

@@ -13,6 +13,12 @@ final class StoredForm {
   static final byte ZSTD = 'Z';
 
   /**
+   * Tag of {@link ZstdCodec#encodeAtRest}: the same fields as {@link #ZSTD}, for a frame compressed
+   * at the codec's level for mail at rest.
+   */
+  static final byte ZSTD_AT_REST = 'S';
+
+  /**
    * Tag of {@link ZstdCodec#encodeAgainst}: a zstd frame whose dictionary is the raw bytes of a
    * reference the reader must supply follows.
    */

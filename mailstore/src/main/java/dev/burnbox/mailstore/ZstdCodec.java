@@ -15,13 +15,14 @@ import java.util.function.Consumer;
  * zstd (through zstd-jni) as a {@link BodyCodec}: plain, with one fixed dictionary, or adaptive
  * (starts plain and trains dictionaries from recent mail with a {@link DictionaryTrainer}).
  *
- * <p><b>Stored form.</b> {@link StoredForm}'s header (tag {@code 'Z'}, raw length), the varint id
- * of the dictionary used (0: none, see {@link ZstdDictionaries}), then a zstd frame without magic
- * number, content size or dictionary id (the header has them) and with zstd's 4-byte content
- * checksum: 7-8 bytes of framing for a typical mail. A body names its dictionary, so it decodes
- * after newer dictionaries are trained; a damaged body fails the checksum or a size check and
- * throws {@link DamagedBodyException}. Only the codec object that wrote a body with a dictionary
- * can read it (dictionaries live in memory, like the store).
+ * <p><b>Stored form.</b> {@link StoredForm}'s header (tag {@code 'Z'}, or {@code 'S'} for {@link
+ * #encodeAtRest}; raw length), the varint id of the dictionary used (0: none, see {@link
+ * ZstdDictionaries}), then a zstd frame without magic number, content size or dictionary id (the
+ * header has them) and with zstd's 4-byte content checksum: 7-8 bytes of framing for a typical
+ * mail. A body names its dictionary, so it decodes after newer dictionaries are trained; a damaged
+ * body fails the checksum or a size check and throws {@link DamagedBodyException}. Only the codec
+ * object that wrote a body with a dictionary can read it (dictionaries live in memory, like the
+ * store).
  *
  * <p>Thread-safe: zstd contexts are not, so each call takes one from a bounded {@link ContextPool}
  * (default: 2 per core kept idle) and gives it back; the dictionary is read once per call, so a
@@ -36,6 +37,13 @@ public final class ZstdCodec implements BodyCodec {
    */
   public static final int RECOMMENDED_LEVEL = 6;
 
+  /**
+   * The level of {@link #encodeAtRest}: zstd's strongest below its "ultra" levels. On unseen mail
+   * with a trained 448 KiB dictionary it stored 5% fewer bytes than level 6, at about 15 times the
+   * time (1.7-2.2 ms a mail against 0.12; {@code docs/benchmarks.md}, "Mail at rest").
+   */
+  public static final int REST_LEVEL = 19;
+
   /** Idle contexts kept per direction by default. */
   public static final int DEFAULT_POOL_CAPACITY = 2 * Runtime.getRuntime().availableProcessors();
 
@@ -47,6 +55,10 @@ public final class ZstdCodec implements BodyCodec {
   private final DictionaryTrainer trainer;
   private final ContextPool<ZstdCompressCtx> compressors;
   private final ContextPool<ZstdDecompressCtx> decompressors;
+  // encodeAtRest's own context, its dictionary loaded once (zstd digests it for the level): guarded
+  // by itself; null until first used
+  private ZstdCompressCtx restContext;
+  private int restDictionaryId = -1;
 
   private ZstdCodec(int level, String suffix, byte[] dictionary, int poolCapacity) {
     this(level, suffix, dictionary, poolCapacity, null, null);
@@ -218,12 +230,7 @@ public final class ZstdCodec implements BodyCodec {
     }
     ZstdCompressCtx context = compressors.take();
     try {
-      context
-          .setLevel(atLevel)
-          .setChecksum(true)
-          .setMagicless(true)
-          .setContentSize(false)
-          .setDictID(false);
+      configure(context, atLevel);
       loadDictionary.accept(context);
       pos += context.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
     } finally {
@@ -232,9 +239,68 @@ public final class ZstdCodec implements BodyCodec {
     return Arrays.copyOf(out, pos);
   }
 
+  /** The frame parameters every stored form uses: the header carries what the frame leaves out. */
+  private static void configure(ZstdCompressCtx context, int atLevel) {
+    context
+        .setLevel(atLevel)
+        .setChecksum(true)
+        .setMagicless(true)
+        .setContentSize(false)
+        .setDictID(false);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Tag {@code 'S'}, then the fields of {@link #encode}'s form: the current dictionary at level
+   * {@value #REST_LEVEL}. Null if this codec's own level is not below that. Calls are serialised:
+   * one context keeps the dictionary digested for the level (about 10 MiB of native memory, not
+   * counted in {@link #retainedBytes}), so only the first call after a new dictionary pays for it.
+   */
+  @Override
+  public byte[] encodeAtRest(byte[] raw) {
+    if (level >= REST_LEVEL) {
+      return null;
+    }
+    StoredForm.checkRawLength(raw);
+    ZstdDictionaries.Current dictionary = dictionaries.current();
+    byte[] out =
+        new byte
+            [1
+                + StoredForm.varintSize(raw.length)
+                + StoredForm.varintSize(dictionary.id())
+                + (int) Zstd.compressBound(raw.length)];
+    out[0] = StoredForm.ZSTD_AT_REST;
+    int pos = StoredForm.writeVarint(out, 1, raw.length);
+    pos = StoredForm.writeVarint(out, pos, dictionary.id());
+    synchronized (this) {
+      if (restContext == null || restDictionaryId != dictionary.id()) {
+        if (restContext != null) {
+          restContext.close();
+        }
+        restContext = new ZstdCompressCtx();
+        configure(restContext, REST_LEVEL);
+        if (dictionary.content() != null) {
+          restContext.loadDict(dictionary.content());
+        }
+        restDictionaryId = dictionary.id();
+      }
+      pos += restContext.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
+    }
+    return Arrays.copyOf(out, pos);
+  }
+
+  /** True for what {@link #encodeAtRest} writes. */
+  @Override
+  public boolean isAtRest(byte[] stored) {
+    return stored.length > 0 && stored[0] == StoredForm.ZSTD_AT_REST;
+  }
+
   @Override
   public byte[] decode(byte[] stored) {
-    StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD, NAME);
+    StoredForm.Reader reader =
+        new StoredForm.Reader(
+            stored, isAtRest(stored) ? StoredForm.ZSTD_AT_REST : StoredForm.ZSTD, NAME);
     int length = reader.rawLength();
     int id = reader.varint("dictionary id");
     ZstdDictDecompress dictionary = id == 0 ? null : dictionaries.forDecompression(id);

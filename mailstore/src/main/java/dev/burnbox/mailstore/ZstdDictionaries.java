@@ -18,15 +18,19 @@ import java.util.concurrent.ConcurrentMap;
  * compression form, about 3.3 MiB at level 6, and a superseded one is freed by the garbage
  * collector once no call uses it. With the default policy (at most 16 dictionaries of 448 KiB at
  * level 6, one per 100,000 bodies) that is at most about 18 MiB, whatever the number of bodies
- * stored (a 112 KiB dictionary: about 140 KiB and 0.2-0.8 MiB).
+ * stored (a 112 KiB dictionary: about 140 KiB and 0.2-0.8 MiB). On the heap: the current
+ * dictionary's content, for {@link ZstdCodec#encodeAtRest} to compress at its own level.
  *
  * <p>Thread-safe: {@link #current()} is one volatile read; {@link #add} is serialised.
  */
 final class ZstdDictionaries {
-  /** The dictionary new bodies are compressed with; {@code compress} is null for id 0. */
-  record Current(int id, ZstdDictCompress compress) {}
+  /**
+   * The dictionary new bodies are compressed with, and its content (for compressing at another
+   * level); both null for id 0.
+   */
+  record Current(int id, ZstdDictCompress compress, byte[] content) {}
 
-  private static final Current NONE = new Current(0, null);
+  private static final Current NONE = new Current(0, null, null);
 
   private final int level;
   private final ConcurrentMap<Integer, ZstdDictDecompress> decompress = new ConcurrentHashMap<>();
@@ -53,16 +57,20 @@ final class ZstdDictionaries {
     return current.id();
   }
 
-  /** Total length of the dictionaries added (their native tables are not counted). */
+  /**
+   * Heap the dictionaries hold: the length of every dictionary added (the decompression copies)
+   * plus the current one's content once more (their native tables are not counted).
+   */
   long dictionaryBytes() {
-    return dictionaryBytes;
+    byte[] content = current.content();
+    return dictionaryBytes + (content == null ? 0 : content.length);
   }
 
   /** Adds {@code dictionary} (zstd's format or raw content) and makes it current; its id. */
   synchronized int add(byte[] dictionary) {
     int id = current.id() + 1;
     decompress.put(id, new ZstdDictDecompress(dictionary));
-    current = new Current(id, new ZstdDictCompress(dictionary, level));
+    current = new Current(id, new ZstdDictCompress(dictionary, level), dictionary.clone());
     dictionaryBytes += dictionary.length;
     return id;
   }

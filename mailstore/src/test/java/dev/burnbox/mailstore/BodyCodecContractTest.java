@@ -153,6 +153,38 @@ class BodyCodecContractTest {
     assertThat((double) raw / stored).as("%s ratio", codec.name()).isGreaterThan(2.0);
   }
 
+  /**
+   * A codec's form for mail at rest, where it has one, decodes to the same bytes, says it is at
+   * rest, is not larger in total than the intake form, and damaged copies of it still throw.
+   */
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void theFormAtRestRoundTripsAndIsNoLarger(Supplier<BodyCodec> codecs) {
+    BodyCodec codec = codecs.get();
+    Random random = new Random(6);
+    long intake = 0;
+    long atRest = 0;
+    for (int i = 0; i < 100; i++) {
+      byte[] mail = TestMail.message(random, 100 + random.nextInt(2000));
+      byte[] form = codec.encode(mail);
+      byte[] rest = codec.encodeAtRest(mail);
+      assertThat(codec.isAtRest(form)).isFalse();
+      if (rest == null) {
+        continue;
+      }
+      assertThat(codec.isAtRest(rest)).isTrue();
+      assertThat(codec.decode(rest)).isEqualTo(mail);
+      byte[] damaged = rest.clone();
+      damaged[damaged.length - 1] ^= 0x10;
+      assertThatThrownBy(() -> codec.decode(damaged)).isInstanceOf(DamagedBodyException.class);
+      intake += form.length;
+      atRest += rest.length;
+    }
+    boolean hasRestForm = codec.encodeAtRest(new byte[10]) != null;
+    assertThat(hasRestForm).isEqualTo(codec instanceof ZstdCodec);
+    assertThat(atRest).as("%s at rest against at intake", codec.name()).isLessThanOrEqualTo(intake);
+  }
+
   @ParameterizedTest
   @MethodSource("codecs")
   void everyTruncationThrows(Supplier<BodyCodec> codecs) {

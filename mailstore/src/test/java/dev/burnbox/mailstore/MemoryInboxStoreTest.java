@@ -15,7 +15,9 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -334,6 +336,104 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     assertThat(((MemoryInboxStore) store).decodedBasesCached()).as("and uncached").isZero();
     assertThat(store.stats().messageBytes()).isZero();
     ((MemoryInboxStore) store).checkInvariants();
+  }
+
+  /**
+   * Settling re-encodes every message once, oldest first, in the codec's form at rest: fewer
+   * message bytes, the same bytes read back, the counts still add up; then nothing is left until
+   * more mail arrives, and only that mail is looked at.
+   */
+  @Test
+  void settlingStoresTheSameMailInFewerBytesAndLooksAtEachMessageOnce() {
+    MemoryInboxStore store =
+        (MemoryInboxStore)
+            builder(Limits.defaults().withInboxCap(1000), clock)
+                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
+                .build();
+    Random random = new Random(15);
+    Map<MessageId, byte[]> sent = new LinkedHashMap<>();
+    for (int i = 0; i < 200; i++) {
+      byte[] raw = TestMail.message(random, 500 + random.nextInt(3000));
+      sent.put(deliverOne(store, message(raw, "m" + i, "box" + random.nextInt(30))), raw);
+    }
+    long before = store.stats().messageBytes();
+
+    assertThat(store.settle(150)).isEqualTo(150);
+    store.checkInvariants();
+    assertThat(store.settle(1000)).isEqualTo(50);
+    assertThat(store.settle(1000)).as("nothing left to look at").isZero();
+
+    long after = store.stats().messageBytes();
+    assertThat(after).isLessThan(before);
+    store.checkInvariants();
+    for (Map.Entry<MessageId, byte[]> e : sent.entrySet()) {
+      assertThat(store.get(e.getKey()).orElseThrow().raw()).isEqualTo(e.getValue());
+    }
+    for (int i = 0; i < 5; i++) {
+      deliverOne(store, message(TestMail.message(random, 800), "late" + i, "late"));
+    }
+    assertThat(store.settle(1000)).as("only the mail delivered since").isEqualTo(5);
+    assertThat(InboxStore.memory().codec(BodyCodec.identity()).build().settle(10))
+        .as("a codec without a form at rest")
+        .isZero();
+  }
+
+  /**
+   * Settling on one thread while another delivers, deletes and evicts (cap and budget) loses and
+   * changes nothing: after both stop, the counts add up and every message still held reads back
+   * byte for byte.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2})
+  void settlingWhileMailArrivesAndLeavesKeepsEveryMessageIntact(long seed) throws Exception {
+    MemoryInboxStore store =
+        (MemoryInboxStore)
+            builder(Limits.defaults().withInboxCap(8).withMaxBytes(256 << 10), clock)
+                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
+                .build();
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicLong settled = new AtomicLong();
+    Thread settler =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  while (!done.get()) {
+                    settled.addAndGet(store.settle(3));
+                  }
+                });
+    Random random = new Random(seed);
+    Map<MessageId, byte[]> live = new LinkedHashMap<>();
+    List<byte[]> campaigns = new ArrayList<>();
+    for (int c = 0; c < 5; c++) {
+      campaigns.add(TestMail.message(random, 400 + random.nextInt(1500)));
+    }
+    for (int step = 0; step < 3000; step++) {
+      byte[] raw =
+          random.nextBoolean()
+              ? TestMail.message(random, 300 + random.nextInt(2500))
+              : (random.nextInt(1_000_000) + "\r\n")
+                  .concat(new String(campaigns.get(random.nextInt(5)), UTF_8))
+                  .getBytes(UTF_8);
+      live.put(deliverOne(store, message(raw, "s" + step, "box" + random.nextInt(40))), raw);
+      if (random.nextInt(6) == 0) {
+        MessageId victim = live.keySet().iterator().next();
+        store.delete(victim);
+        live.remove(victim);
+      }
+    }
+    done.set(true);
+    settler.join();
+    store.checkInvariants();
+    assertThat(settled.get()).as("the settler ran").isPositive();
+    int held = 0;
+    for (Map.Entry<MessageId, byte[]> e : live.entrySet()) {
+      Optional<StoredMessage> m = store.get(e.getKey());
+      if (m.isPresent()) {
+        held++;
+        assertThat(m.get().raw()).isEqualTo(e.getValue());
+      }
+    }
+    assertThat(held).isEqualTo(store.stats().messages());
   }
 
   @Test

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The whole service in one JVM: SMTP intake, the decode-and-scan pipeline, the in-memory inbox
  * store and the web server, wired top to bottom as the mail flows (socket, session, message,
- * decode, scan, store, web).
+ * decode, scan, store, web). While the rest of it leaves the CPU idle, one more thread re-encodes
+ * stored mail in its smaller form at rest ({@link StoreSettler}).
  *
  * <p>{@link #start} binds both ports (and the metrics port, if the settings give one) while the
  * spam model is compiled on another thread, returns once the model is ready (a mail that comes in
@@ -49,6 +50,7 @@ public final class BurnboxService implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final InboxStore store;
   private final StoreMetrics storeMetrics; // held: the registry's counters hold it only weakly
+  private final StoreSettler settler;
   private final SpamScanner scanner;
   private final Webhooks webhooks;
   private final SmtpIntake intake;
@@ -70,6 +72,7 @@ public final class BurnboxService implements AutoCloseable {
     this.store = openStore(settings);
     this.storeMetrics = new StoreMetrics(store);
     storeMetrics.bindTo(registry);
+    this.settler = new StoreSettler(store, registry);
 
     PipelineSettings pipeline = settings.pipeline();
     // compiled while the rest is built and the ports open; startAll waits for it
@@ -150,6 +153,7 @@ public final class BurnboxService implements AutoCloseable {
     }
     web.start();
     intake.start();
+    settler.start();
     // a mail that came in meanwhile has been waiting for the model to be scored and answered
     scanner.awaitModel();
     log.info(
@@ -223,6 +227,7 @@ public final class BurnboxService implements AutoCloseable {
     intake.stop(settings.shutdownGrace());
     webhooks.close();
     web.close();
+    settler.close();
     Path snapshot = settings.store().snapshot();
     if (snapshot != null && !closed) {
       try {

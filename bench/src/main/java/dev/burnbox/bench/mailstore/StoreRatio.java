@@ -45,8 +45,10 @@ import java.util.zip.Deflater;
  * {@code System.gc()} and a settle, three times), the store held. Prints one tab-separated line:
  * label, stream, messages, raw bytes, storedBytes growth, heap growth, per-message zlib-6 bytes,
  * and the growth of {@link StoreStats#cacheBytes()} (part of both growths: a cache bounded at 1
- * MiB; "-" for a store that does not report it). With {@code --dump FILE}, writes the measured
- * messages concatenated in delivery order, for whole-stream compressors.
+ * MiB; "-" for a store that does not report it), then the same two growths at rest: after every
+ * message was re-encoded in the codec's form at rest ({@link InboxStore#settle}, what the service
+ * does while its intake is quiet; "-" for a store without it). With {@code --dump FILE}, writes the
+ * measured messages concatenated in delivery order, for whole-stream compressors.
  *
  * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
  * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.
@@ -97,6 +99,8 @@ public final class StoreRatio {
     if ("unseen".equals(stream)) {
       fillTheTrainersReservoir(store);
     }
+    // the warm-up at rest too, so that settling after the stream counts only the stream's mail
+    boolean settles = settle(store);
     long raw = 0;
     long zlib = 0;
     Deflater deflater = new Deflater(6);
@@ -127,8 +131,18 @@ public final class StoreRatio {
         stream,
         (stats.messageBytes() - before.messageBytes()) / measured.size(),
         (stats.indexBytes() - before.indexBytes()) / measured.size());
+    // then at rest: every message re-encoded as the service does when the intake is quiet
+    String storedAtRest = "-";
+    String heapAtRest = "-";
+    if (settles && settle(store)) {
+      long settledHeap = settledHeap();
+      StoreStats settled = store.stats();
+      System.err.printf("[ratio] %s %s, at rest: %s%n", label, stream, settled);
+      storedAtRest = String.valueOf(settled.storedBytes() - storedBefore);
+      heapAtRest = String.valueOf(settledHeap - heapBefore);
+    }
     System.out.printf(
-        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s%n",
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s%n",
         label,
         stream,
         measured.size(),
@@ -136,7 +150,9 @@ public final class StoreRatio {
         stats.storedBytes() - storedBefore,
         heapAfter - heapBefore,
         zlib,
-        cacheBefore < 0 ? "-" : String.valueOf(cacheBytes(stats) - cacheBefore));
+        cacheBefore < 0 ? "-" : String.valueOf(cacheBytes(stats) - cacheBefore),
+        storedAtRest,
+        heapAtRest);
     java.lang.ref.Reference.reachabilityFence(store);
     if (dump != null) {
       try (OutputStream out = Files.newOutputStream(dump)) {
@@ -144,6 +160,22 @@ public final class StoreRatio {
           out.write(m.raw());
         }
       }
+    }
+  }
+
+  /**
+   * Settles every message of {@code store} ({@link InboxStore#settle}); false for a store from
+   * before that method, or whose codec has no form at rest.
+   */
+  private static boolean settle(InboxStore store) {
+    try {
+      int looked = 0;
+      for (int n; (n = store.settle(1000)) > 0; ) {
+        looked += n;
+      }
+      return looked > 0;
+    } catch (NoSuchMethodError e) {
+      return false;
     }
   }
 

@@ -50,7 +50,7 @@ public final class BurnboxService implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final InboxStore store;
   private final StoreMetrics storeMetrics; // held: the registry's counters hold it only weakly
-  private final StoreSettler settler;
+  private final StoreSettler settler; // null: no recompression at rest
   private final SpamScanner scanner;
   private final Webhooks webhooks;
   private final SmtpIntake intake;
@@ -72,7 +72,12 @@ public final class BurnboxService implements AutoCloseable {
     this.store = openStore(settings);
     this.storeMetrics = new StoreMetrics(store);
     storeMetrics.bindTo(registry);
-    this.settler = new StoreSettler(store, registry);
+    StoreSettings storeSettings = settings.store();
+    this.settler =
+        storeSettings.noIdleRecompression()
+                || storeSettings.store() != StoreSettings.StoreKind.MEMORY
+            ? null
+            : new StoreSettler(store, registry);
 
     PipelineSettings pipeline = settings.pipeline();
     // compiled while the rest is built and the ports open; startAll waits for it
@@ -153,7 +158,9 @@ public final class BurnboxService implements AutoCloseable {
     }
     web.start();
     intake.start();
-    settler.start();
+    if (settler != null) {
+      settler.start();
+    }
     // a mail that came in meanwhile has been waiting for the model to be scored and answered
     scanner.awaitModel();
     log.info(
@@ -227,7 +234,9 @@ public final class BurnboxService implements AutoCloseable {
     intake.stop(settings.shutdownGrace());
     webhooks.close();
     web.close();
-    settler.close();
+    if (settler != null) {
+      settler.close();
+    }
     Path snapshot = settings.store().snapshot();
     if (snapshot != null && !closed) {
       try {

@@ -146,6 +146,18 @@ class BurnboxServiceTest {
   }
 
   @Test
+  void withNoIdleRecompressionStoredMailKeepsTheFormItCameIn() throws Exception {
+    start(s -> s.with("--no-idle-recompression"));
+    send("report", "a few words that compress ".repeat(100), "kept@any.test");
+    long stored = service.store().stats().messageBytes();
+    Thread.sleep(3 * StoreSettler.PERIOD.toMillis());
+
+    assertThat(http("/metrics")).doesNotContain("burnbox_store_settled_messages_total");
+    assertThat(service.store().stats().messageBytes()).isEqualTo(stored);
+    assertThat(service.store().settle(10)).as("still there to settle").isEqualTo(1);
+  }
+
+  @Test
   void spamIsTaggedWithItsVerdictByDefault() throws Exception {
     start(s -> {});
     send(

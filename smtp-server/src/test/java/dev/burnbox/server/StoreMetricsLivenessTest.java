@@ -52,6 +52,7 @@ class StoreMetricsLivenessTest {
                 "--http-port=0",
                 "--inbox-cap=2",
                 "--store-max-bytes=2m",
+                "--no-idle-recompression", // the byte counts stay put between the reads below
                 "--ttl=" + ttl.toMillis() + "ms",
                 "--shutdown-grace=2s"));
     collectGarbageUntilWeakReferencesClear();

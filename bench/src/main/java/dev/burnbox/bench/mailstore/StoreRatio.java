@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.Deflater;
+import org.openjdk.jol.info.GraphLayout;
 
 /**
  * Issue 15's measurement: raw / stored for the store with its default settings (the codec and
@@ -47,8 +48,11 @@ import java.util.zip.Deflater;
  * and the growth of {@link StoreStats#cacheBytes()} (part of both growths: a cache bounded at 1
  * MiB; "-" for a store that does not report it), then the same two growths at rest: after every
  * message was re-encoded in the codec's form at rest ({@link InboxStore#settle}, what the service
- * does while its intake is quiet; "-" for a store without it). With {@code --dump FILE}, writes the
- * measured messages concatenated in delivery order, for whole-stream compressors.
+ * does while its intake is quiet; "-" for a store without it; the warm-up is settled before the
+ * stream, so only the stream's mail counts), and last the growth of the store's objects as JOL
+ * walks them, at intake and at rest (exact, where the heap figure moves by a few hundred KB from
+ * run to run; "-" if JOL cannot walk them). With {@code --dump FILE}, writes the measured messages
+ * concatenated in delivery order, for whole-stream compressors.
  *
  * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
  * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.
@@ -105,6 +109,8 @@ public final class StoreRatio {
     long zlib = 0;
     Deflater deflater = new Deflater(6);
     byte[] buffer = new byte[1 << 20];
+    // JOL first: what it keeps for itself (class layouts) is then in both heap readings
+    long objectsBefore = objectGraph(store);
     long heapBefore = settledHeap();
     StoreStats before = store.stats();
     long storedBefore = before.storedBytes();
@@ -120,6 +126,7 @@ public final class StoreRatio {
       }
     }
     long heapAfter = settledHeap();
+    long objectsAfter = objectGraph(store);
     StoreStats stats = store.stats();
     if (stats.totalEvictions() != 0) {
       throw new IllegalStateException("the store evicted: " + stats);
@@ -134,15 +141,17 @@ public final class StoreRatio {
     // then at rest: every message re-encoded as the service does when the intake is quiet
     String storedAtRest = "-";
     String heapAtRest = "-";
+    String objectsAtRest = "-";
     if (settles && settle(store)) {
       long settledHeap = settledHeap();
       StoreStats settled = store.stats();
       System.err.printf("[ratio] %s %s, at rest: %s%n", label, stream, settled);
       storedAtRest = String.valueOf(settled.storedBytes() - storedBefore);
       heapAtRest = String.valueOf(settledHeap - heapBefore);
+      objectsAtRest = growth(objectsBefore, objectGraph(store));
     }
     System.out.printf(
-        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s%n",
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s%n",
         label,
         stream,
         measured.size(),
@@ -152,7 +161,9 @@ public final class StoreRatio {
         zlib,
         cacheBefore < 0 ? "-" : String.valueOf(cacheBytes(stats) - cacheBefore),
         storedAtRest,
-        heapAtRest);
+        heapAtRest,
+        growth(objectsBefore, objectsAfter),
+        objectsAtRest);
     java.lang.ref.Reference.reachabilityFence(store);
     if (dump != null) {
       try (OutputStream out = Files.newOutputStream(dump)) {
@@ -250,6 +261,27 @@ public final class StoreRatio {
   }
 
   // StoreFootprint's, copied: this class also runs behind older jars, where that one is private
+  /**
+   * The bytes of every object reachable from {@code store} (JOL's {@code GraphLayout}): exactly
+   * what the store holds on the heap, where the heap used after {@code System.gc()} moves by a few
+   * hundred KB from run to run. -1 if JOL cannot walk it here.
+   */
+  private static long objectGraph(InboxStore store) {
+    if (System.getProperty("jol.magicFieldOffset") == null) {
+      System.setProperty("jol.magicFieldOffset", "true"); // record fields on recent JDKs
+    }
+    try {
+      return GraphLayout.parseInstance(store).totalSize();
+    } catch (RuntimeException | LinkageError e) {
+      System.err.printf("[ratio] JOL could not walk the store: %s%n", e);
+      return -1;
+    }
+  }
+
+  private static String growth(long before, long after) {
+    return before < 0 || after < 0 ? "-" : String.valueOf(after - before);
+  }
+
   private static long settledHeap() throws InterruptedException {
     for (int i = 0; i < 3; i++) {
       System.gc();

@@ -673,7 +673,13 @@ final class MemoryInboxStore implements InboxStore {
         } finally {
           lock.unlock();
         }
-        byte[] atRest = codec.encodeAtRest(codec.decode(before));
+        byte[] atRest;
+        try {
+          atRest = codec.encodeAtRest(codec.decode(before));
+        } catch (DamagedBodyException e) { // reading it fails too, and says so; settle the rest
+          LOG.log(System.Logger.Level.WARNING, "not settling a damaged stored message", e);
+          continue;
+        }
         if (atRest == null) {
           codecHasRestForm = false;
           return 0;

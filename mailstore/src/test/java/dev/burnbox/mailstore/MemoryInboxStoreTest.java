@@ -378,6 +378,55 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         .isZero();
   }
 
+  /** A stored message that no longer decodes is passed over; the messages after it settle. */
+  @Test
+  void settlingPassesOverADamagedMessageAndGoesOn() {
+    ZstdCodec zstd = ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL);
+    BodyCodec damagesOne =
+        new BodyCodec() {
+          @Override
+          public byte[] encode(byte[] raw) {
+            return zstd.encode(raw);
+          }
+
+          @Override
+          public byte[] decode(byte[] stored) {
+            byte[] raw = zstd.decode(stored);
+            if (new String(raw, UTF_8).contains("damaged")) {
+              throw new DamagedBodyException("test: damaged");
+            }
+            return raw;
+          }
+
+          @Override
+          public byte[] encodeAtRest(byte[] raw) {
+            return zstd.encodeAtRest(raw);
+          }
+
+          @Override
+          public boolean isAtRest(byte[] stored) {
+            return zstd.isAtRest(stored);
+          }
+
+          @Override
+          public String name() {
+            return "zstd, one body damaged";
+          }
+        };
+    MemoryInboxStore store =
+        (MemoryInboxStore) builder(Limits.defaults(), clock).codec(damagesOne).build();
+    Random random = new Random(16);
+    deliverOne(store, message("damaged " + "x y z ".repeat(300), "a"));
+    byte[] good = TestMail.message(random, 3000);
+    MessageId goodId = deliverOne(store, message(good, "good", "b"));
+    long before = store.stats().messageBytes();
+
+    assertThat(store.settle(10)).isEqualTo(2);
+    assertThat(store.stats().messageBytes()).isLessThan(before);
+    assertThat(store.get(goodId).orElseThrow().raw()).isEqualTo(good);
+    store.checkInvariants();
+  }
+
   /**
    * Settling on one thread while another delivers, deletes and evicts (cap and budget) loses and
    * changes nothing: after both stop, the counts add up and every message still held reads back

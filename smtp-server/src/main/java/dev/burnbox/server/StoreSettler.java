@@ -79,23 +79,25 @@ final class StoreSettler implements AutoCloseable {
           continue;
         }
         long until = wall + PERIOD.toNanos() / 2;
-        while (running && System.nanoTime() < until) {
-          int n = store.settle(BATCH);
-          looked.increment(n);
-          settled += n;
-          if (n < BATCH) {
-            if (settled > 0) {
-              log.debug("settled {} messages; nothing left for now", settled);
-              settled = 0;
+        try {
+          while (running && System.nanoTime() < until) {
+            int n = store.settle(BATCH);
+            looked.increment(n);
+            settled += n;
+            if (n < BATCH) {
+              if (settled > 0) {
+                log.debug("settled {} messages; nothing left for now", settled);
+                settled = 0;
+              }
+              break;
             }
-            break;
           }
+        } catch (RuntimeException e) { // a store bug: say so, and go on with the next messages
+          log.error("settling stored mail failed", e);
         }
       }
     } catch (InterruptedException e) {
       // closed
-    } catch (RuntimeException e) {
-      log.error("settling stored mail stopped", e);
     }
   }
 

@@ -373,6 +373,14 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
       deliverOne(store, message(TestMail.message(random, 800), "late" + i, "late"));
     }
     assertThat(store.settle(1000)).as("only the mail delivered since").isEqualTo(5);
+    byte[] large = TestMail.message(random, MemoryInboxStore.SETTLE_MAX_RAW_BYTES / 4);
+    assertThat(large.length).isGreaterThan(MemoryInboxStore.SETTLE_MAX_RAW_BYTES);
+    deliverOne(store, message(large, "large", "late"));
+    long beforeLarge = store.stats().messageBytes();
+    assertThat(store.settle(1000)).as("looked at").isEqualTo(1);
+    assertThat(store.stats().messageBytes())
+        .as("a message over the size settled is left as it is")
+        .isEqualTo(beforeLarge);
     assertThat(InboxStore.memory().codec(BodyCodec.identity()).build().settle(10))
         .as("a codec without a form at rest")
         .isZero();

@@ -17,11 +17,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Policy: every {@link #PERIOD} it compares the process's CPU time with its own. If the rest of
  * the process used less than {@link #BUSY_SHARE} of the machine's cores over the last period, it
- * settles messages in batches for at most half the next period; otherwise it waits. So it takes at
- * most a third of one core, and none while the intake is busy. With nothing left to settle it costs
- * one store call per period. The store's lock is held only to pick a message and to swap in its new
- * form; the encoding runs outside it. {@code burnbox_store_settled_messages_total} counts the
- * messages it has looked at.
+ * settles messages one at a time for at most half the next period; otherwise it waits. So it takes
+ * at most a third of one core, and none while the intake is busy. With nothing left to settle it
+ * costs one store call per period. The store's lock is held only to pick a message and to swap in
+ * its new form; the encoding runs outside it. {@code burnbox_store_settled_messages_total} counts
+ * the messages it has looked at.
  *
  * <p>Thread-safe: {@link #start} and {@link #close} from the service's thread.
  */
@@ -34,7 +34,9 @@ final class StoreSettler implements AutoCloseable {
   /** The share of the machine's cores the rest of the process may use for settling to go on. */
   static final double BUSY_SHARE = 0.25;
 
-  private static final int BATCH = 4;
+  // one message per call, so that the clock is read after each (the store re-encodes none that
+  // takes more than about a tenth of a second)
+  private static final int BATCH = 1;
 
   private final InboxStore store;
   private final Counter looked;

@@ -3,6 +3,7 @@ package dev.burnbox.server.smtp;
 import dev.burnbox.server.config.BurnboxVersion;
 import java.net.Inet6Address;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
@@ -69,8 +70,7 @@ final class TraceHeader {
             : envelope.client().getHostAddress();
     String helo = envelope.heloName().isEmpty() ? "unknown" : envelope.heloName();
     if (!utf8) {
-      int[] ascii = helo.codePoints().map(c -> c < 0x80 ? c : '?').toArray();
-      helo = new String(ascii, 0, ascii.length);
+      helo = asciiOnly(helo);
     }
     StringBuilder field =
         new StringBuilder("Received: from ")
@@ -88,14 +88,39 @@ final class TraceHeader {
     if (envelope.recipients().size() == 1) {
       field.append("\r\n\tfor <").append(envelope.recipients().get(0)).append('>');
     }
-    return field
-        .append(";\r\n\t")
-        .append(DATE.format(envelope.receivedAt()))
-        .append("\r\n")
-        .toString();
+    return field.append(";\r\n\t").append(date(envelope.receivedAt())).append("\r\n").toString();
   }
 
   /** 12 characters of Crockford's base 32: 60 random bits, to find the message in a log. */
+  /** {@code s} with every code point outside ASCII as {@code ?}. */
+  private static String asciiOnly(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int j = 0; j < s.length(); j = s.offsetByCodePoints(j, 1)) {
+          int c = s.codePointAt(j);
+          out.append(c < 0x80 ? (char) c : '?');
+        }
+        return out.toString();
+      }
+    }
+    return s;
+  }
+
+  /** The last second formatted, and its text: the field's date changes once a second. */
+  private record FormattedSecond(long epochSecond, String text) {}
+
+  private static volatile FormattedSecond lastDate = new FormattedSecond(Long.MIN_VALUE, "");
+
+  private static String date(Instant at) {
+    FormattedSecond last = lastDate;
+    if (last.epochSecond() != at.getEpochSecond()) {
+      last = new FormattedSecond(at.getEpochSecond(), DATE.format(at));
+      lastDate = last;
+    }
+    return last.text();
+  }
+
   private static String id() {
     long bits = ThreadLocalRandom.current().nextLong();
     char[] id = new char[12];

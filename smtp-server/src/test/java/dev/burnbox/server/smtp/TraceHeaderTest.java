@@ -6,8 +6,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.Session;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +52,36 @@ class TraceHeaderTest {
     String raw = new String(acceptor.deliveries().getLast().raw(), StandardCharsets.UTF_8);
     assertThat(raw).endsWith(BODY);
     return raw.substring(0, raw.length() - BODY.length());
+  }
+
+  /**
+   * Without SMTPUTF8 a HELO name's non-ASCII code points read {@code ?} (one per code point, a
+   * supplementary one too), and each field carries its own mail's second, however many mails share
+   * one.
+   */
+  @Test
+  void aFieldIsAsciiWithoutSmtpUtf8AndDatedToItsOwnSecond() throws Exception {
+    InetAddress client = InetAddress.getByName("192.0.2.7");
+    Instant t = Instant.parse("2026-11-26T19:50:01.250Z");
+    Envelope first =
+        new Envelope(client, false, "mx.büro\uD83D\uDCE7.test", "s@x", List.of("a@b"), t, false);
+    Envelope sameSecond =
+        new Envelope(client, false, "mx.test", "s@x", List.of("a@b"), t.plusMillis(700), false);
+    Envelope next =
+        new Envelope(client, false, "mx.test", "s@x", List.of("a@b"), t.plusSeconds(1), false);
+
+    assertThat(TraceHeader.field(first, "burnbox.test", true, false, false))
+        .startsWith("Received: from mx.b?ro?.test ([192.0.2.7])")
+        .endsWith(";\r\n\tThu, 26 Nov 2026 19:50:01 +0000\r\n");
+    assertThat(TraceHeader.field(first, "burnbox.test", true, false, true))
+        .startsWith("Received: from mx.büro\uD83D\uDCE7.test ([192.0.2.7])");
+    assertThat(TraceHeader.field(sameSecond, "burnbox.test", true, false, false))
+        .endsWith("19:50:01 +0000\r\n");
+    assertThat(TraceHeader.field(next, "burnbox.test", true, false, false))
+        .endsWith("19:50:02 +0000\r\n");
+    assertThat(TraceHeader.field(first, "burnbox.test", true, false, false))
+        .as("an earlier second after a later one")
+        .endsWith("19:50:01 +0000\r\n");
   }
 
   @Test

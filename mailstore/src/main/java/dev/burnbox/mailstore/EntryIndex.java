@@ -6,10 +6,9 @@ import java.util.NoSuchElementException;
 /**
  * The memory store's entries by message id and in delivery order, for about 40 bytes per entry
  * where a {@code LinkedHashMap<MessageId, Entry>} takes about 80: the id's two {@code long}s and
- * the order's two links are fields of the entry itself ({@link Node}), and the lookup is an
- * open-addressing table of entry references (linear probing, kept between an eighth and half full:
- * 8 to 32 bytes of table per entry, 4 per slot with compressed references) instead of a map node
- * and an id object per entry.
+ * the order's two links are fields of the entry itself ({@link Node}), and the lookup is a {@link
+ * ProbeTable} of entry references (8 to 32 bytes of table per entry) instead of a map node and an
+ * id object per entry.
  *
  * <p>Lookup, adding the newest entry and removing any entry take O(1) expected time (amortized over
  * the table's doubling and halving); walking the entries in either order takes O(1) per entry.
@@ -20,7 +19,7 @@ import java.util.NoSuchElementException;
  */
 final class EntryIndex<E extends EntryIndex.Node> {
   /** Slots of the smallest table. */
-  static final int MIN_CAPACITY = 16;
+  static final int MIN_CAPACITY = ProbeTable.MIN_CAPACITY;
 
   /** What an entry carries for the index: its id, and its neighbours in delivery order. */
   abstract static class Node {
@@ -40,31 +39,26 @@ final class EntryIndex<E extends EntryIndex.Node> {
     }
   }
 
-  private Node[] slots = new Node[MIN_CAPACITY];
-  private int size;
+  private final ProbeTable<Node> table = new ProbeTable<>(n -> key(n.high, n.low));
   private Node oldest;
   private Node newest;
 
   int size() {
-    return size;
+    return table.size();
   }
 
   boolean isEmpty() {
-    return size == 0;
+    return table.size() == 0;
   }
 
   /** The fewest slots a table holding {@code size} entries can have. */
   static int capacityFor(int size) {
-    int capacity = MIN_CAPACITY;
-    while (capacity < 2L * size) {
-      capacity *= 2;
-    }
-    return capacity;
+    return ProbeTable.capacityFor(size);
   }
 
   /** Slots in the table now: what the index costs besides its entries. */
   int capacity() {
-    return slots.length;
+    return table.capacity();
   }
 
   /** The entry with {@code id}, or null. */
@@ -74,13 +68,9 @@ final class EntryIndex<E extends EntryIndex.Node> {
 
   @SuppressWarnings("unchecked")
   private E get(long high, long low) {
-    int mask = slots.length - 1;
-    for (int i = slot(high, low, mask); ; i = (i + 1) & mask) {
-      Node n = slots[i];
-      if (n == null) {
-        return null;
-      }
-      if (n.high == high && n.low == low) {
+    for (int i = table.start(key(high, low)); ; i = table.next(i)) {
+      Node n = table.at(i);
+      if (n == null || (n.high == high && n.low == low)) {
         return (E) n;
       }
     }
@@ -101,11 +91,7 @@ final class EntryIndex<E extends EntryIndex.Node> {
     if (get(e.high, e.low) != null) {
       throw new IllegalArgumentException("message id already in use: " + e.id());
     }
-    if (2 * (size + 1) > slots.length) {
-      resize(slots.length * 2);
-    }
-    insert(slots, e);
-    size++;
+    table.add(e);
     e.older = newest;
     if (newest != null) {
       newest.newer = e;
@@ -121,28 +107,10 @@ final class EntryIndex<E extends EntryIndex.Node> {
    * @throws IllegalArgumentException if {@code e} is not this index's entry for its id
    */
   void remove(E e) {
-    int mask = slots.length - 1;
-    int i = slot(e.high, e.low, mask);
-    while (slots[i] != e) {
-      if (slots[i] == null) {
-        throw new IllegalArgumentException("not indexed: " + e.id());
-      }
-      i = (i + 1) & mask;
+    if (get(e.high, e.low) != e) {
+      throw new IllegalArgumentException("not indexed: " + e.id());
     }
-    // backward-shift deletion: move later entries of the probe run into the gap, so no
-    // tombstones are left and a lookup still stops at the first empty slot
-    int gap = i;
-    for (int j = (gap + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-      int home = slot(slots[j].high, slots[j].low, mask);
-      // slots[j] may move into the gap unless its home lies cyclically in (gap, j]
-      boolean homeAfterGap = gap <= j ? gap < home && home <= j : gap < home || home <= j;
-      if (!homeAfterGap) {
-        slots[gap] = slots[j];
-        gap = j;
-      }
-    }
-    slots[gap] = null;
-    size--;
+    table.remove(e);
     if (e.older != null) {
       e.older.newer = e.newer;
     } else {
@@ -155,9 +123,6 @@ final class EntryIndex<E extends EntryIndex.Node> {
     }
     e.older = null;
     e.newer = null;
-    if (slots.length > MIN_CAPACITY && 8 * size < slots.length) {
-      resize(slots.length / 2);
-    }
   }
 
   /** The entries, oldest first. The index must not change during the walk. */
@@ -196,31 +161,8 @@ final class EntryIndex<E extends EntryIndex.Node> {
     }
   }
 
-  private void resize(int capacity) {
-    Node[] grown = new Node[capacity];
-    for (Node n = oldest; n != null; n = n.newer) {
-      insert(grown, n);
-    }
-    slots = grown;
-  }
-
-  private static void insert(Node[] table, Node n) {
-    int mask = table.length - 1;
-    int i = slot(n.high, n.low, mask);
-    while (table[i] != null) {
-      i = (i + 1) & mask;
-    }
-    table[i] = n;
-  }
-
-  /** The home slot of an id: its bits mixed (MurmurHash3's finalizer), then masked. */
-  private static int slot(long high, long low, int mask) {
-    long h = high ^ Long.rotateLeft(low, 32);
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return (int) h & mask;
+  /** The 64 bits of an id the table mixes into a slot. */
+  private static long key(long high, long low) {
+    return high ^ Long.rotateLeft(low, 32);
   }
 }

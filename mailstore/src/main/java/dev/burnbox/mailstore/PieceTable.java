@@ -19,10 +19,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * inline and the array's header and padding; plus {@value #SLOT_BYTES} per slot of the lookup table
  * and the similarity index's fixed tables).
  *
- * <p>The lookup is an open-addressing table of piece references (linear probing, kept between an
- * eighth and half full: 8 to 32 bytes per piece, where a {@code HashMap} node and slot took about
- * 40), probed from a slot that mixes the SHA-256 with a seed drawn per table: a sender can choose
- * messages whose hashes share low bits, but cannot aim them at one run of slots without the seed.
+ * <p>The lookup is a {@link ProbeTable} of piece references (8 to 32 bytes per piece, where a
+ * {@code HashMap} node and slot took about 40), keyed by the SHA-256's first 64 bits XOR a seed
+ * drawn per table: a sender can choose messages whose hashes share bits, but cannot aim them at one
+ * run of slots without the seed.
  *
  * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, acquire and release are
  * O(1) expected (amortized over the table's doubling and halving); {@link #referenceFor} and
@@ -40,11 +40,10 @@ final class PieceTable {
   static final int SLOT_BYTES = 4;
 
   /** Slots of the smallest table. */
-  static final int MIN_CAPACITY = 16;
+  static final int MIN_CAPACITY = ProbeTable.MIN_CAPACITY;
 
   private final long seed = ThreadLocalRandom.current().nextLong();
-  private Piece[] slots = new Piece[MIN_CAPACITY]; // null: empty
-  private int size;
+  private final ProbeTable<Piece> table = new ProbeTable<>(p -> p.hash0 ^ seed);
   private final SimilarPieces similar; // null: pieces are all encoded alone
   private long rawBytes;
   private long encodedBytes;
@@ -174,7 +173,7 @@ final class PieceTable {
     Piece piece = get(part.key);
     if (piece == null) {
       piece = new Piece(part.key, part.stored, part.base);
-      add(piece);
+      table.add(piece);
       rawBytes += piece.rawLength;
       encodedBytes += piece.stored.length;
       if (piece.base != null) {
@@ -190,7 +189,7 @@ final class PieceTable {
   /** Counts a use of {@code piece} gone, dropping the piece with its last use. */
   void release(Piece piece) {
     if (--piece.uses == 0) {
-      remove(piece);
+      table.remove(piece);
       encodedBytes -= piece.stored.length;
       rawBytes -= piece.rawLength;
       if (piece.base != null) {
@@ -225,12 +224,12 @@ final class PieceTable {
 
   /** Pieces held. */
   int size() {
-    return size;
+    return table.size();
   }
 
   /** Slots of the lookup table now. */
   int capacity() {
-    return slots.length;
+    return table.capacity();
   }
 
   /**
@@ -239,8 +238,8 @@ final class PieceTable {
    */
   long costBytes() {
     return encodedBytes
-        + (long) PIECE_OVERHEAD * size
-        + (long) SLOT_BYTES * slots.length
+        + (long) PIECE_OVERHEAD * table.size()
+        + (long) SLOT_BYTES * table.capacity()
         + (similar == null ? 0 : similar.heapBytes());
   }
 
@@ -252,15 +251,13 @@ final class PieceTable {
   void checkInvariants(Map<Piece, Integer> usesByPiece) {
     Map<Piece, Integer> uses = new HashMap<>(usesByPiece);
     List<Piece> held = new ArrayList<>();
-    for (Piece p : slots) {
-      if (p != null) {
-        held.add(p);
-      }
-    }
+    table.forEach(held::add);
+    int size = table.size();
+    int capacity = table.capacity();
     check(held.size() == size, "table holds " + held.size() + " pieces, size says " + size);
     check(
-        slots.length >= 2 * size && (slots.length == MIN_CAPACITY || slots.length <= 8 * size),
-        "piece table of " + slots.length + " slots for " + size + " pieces");
+        capacity >= 2 * size && (capacity == MIN_CAPACITY || capacity <= 8 * size),
+        "piece table of " + capacity + " slots for " + size + " pieces");
     for (Piece p : held) {
       if (p.base != null) {
         check(p.base.base == null, "a base is itself encoded against a base");
@@ -281,81 +278,14 @@ final class PieceTable {
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
   }
 
-  // ---- the lookup table
-
   /** The held piece with {@code key}'s hash, or null. */
   private Piece get(Piece key) {
-    int mask = slots.length - 1;
-    for (int i = home(key, mask); ; i = (i + 1) & mask) {
-      Piece p = slots[i];
+    for (int i = table.start(key.hash0 ^ seed); ; i = table.next(i)) {
+      Piece p = table.at(i);
       if (p == null || p.equals(key)) {
         return p;
       }
     }
-  }
-
-  private void add(Piece piece) {
-    if (2 * (size + 1) > slots.length) {
-      resize(slots.length * 2);
-    }
-    insert(slots, piece);
-    size++;
-  }
-
-  private void remove(Piece piece) {
-    int mask = slots.length - 1;
-    int i = home(piece, mask);
-    while (slots[i] != piece) {
-      if (slots[i] == null) {
-        throw new IllegalStateException("piece not in the table");
-      }
-      i = (i + 1) & mask;
-    }
-    // backward-shift deletion, as in EntryIndex: no tombstones, lookups stop at the first null
-    int gap = i;
-    for (int j = (gap + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-      int home = home(slots[j], mask);
-      boolean homeAfterGap = gap <= j ? gap < home && home <= j : gap < home || home <= j;
-      if (!homeAfterGap) {
-        slots[gap] = slots[j];
-        gap = j;
-      }
-    }
-    slots[gap] = null;
-    size--;
-    if (slots.length > MIN_CAPACITY && 8 * size < slots.length) {
-      resize(slots.length / 2);
-    }
-  }
-
-  private void resize(int capacity) {
-    Piece[] resized = new Piece[capacity];
-    for (Piece p : slots) {
-      if (p != null) {
-        insert(resized, p);
-      }
-    }
-    slots = resized;
-  }
-
-  private void insert(Piece[] table, Piece piece) {
-    int mask = table.length - 1;
-    int i = home(piece, mask);
-    while (table[i] != null) {
-      i = (i + 1) & mask;
-    }
-    table[i] = piece;
-  }
-
-  /** The home slot of a piece: the first 64 bits of its hash with the seed, mixed, then masked. */
-  private int home(Piece piece, int mask) {
-    long h = piece.hash0 ^ seed;
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return (int) h & mask;
   }
 
   private static void check(boolean ok, String message) {

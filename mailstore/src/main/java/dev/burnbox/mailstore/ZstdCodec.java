@@ -216,6 +216,21 @@ public final class ZstdCodec implements BodyCodec {
       int dictionaryId,
       int atLevel,
       Consumer<ZstdCompressCtx> loadDictionary) {
+    ZstdCompressCtx context = compressors.take();
+    try {
+      configure(context, atLevel);
+      loadDictionary.accept(context);
+      return frame(raw, tag, dictionaryId, context);
+    } finally {
+      compressors.give(context);
+    }
+  }
+
+  /**
+   * {@link StoredForm}'s header ({@code tag}, length, a dictionary id unless negative) and a frame
+   * of {@code raw} made by {@code context}, configured and with its dictionary loaded.
+   */
+  private static byte[] frame(byte[] raw, byte tag, int dictionaryId, ZstdCompressCtx context) {
     StoredForm.checkRawLength(raw);
     byte[] out =
         new byte
@@ -228,14 +243,7 @@ public final class ZstdCodec implements BodyCodec {
     if (dictionaryId >= 0) {
       pos = StoredForm.writeVarint(out, pos, dictionaryId);
     }
-    ZstdCompressCtx context = compressors.take();
-    try {
-      configure(context, atLevel);
-      loadDictionary.accept(context);
-      pos += context.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
-    } finally {
-      compressors.give(context);
-    }
+    pos += context.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
     return Arrays.copyOf(out, pos);
   }
 
@@ -262,17 +270,7 @@ public final class ZstdCodec implements BodyCodec {
     if (level >= REST_LEVEL) {
       return null;
     }
-    StoredForm.checkRawLength(raw);
     ZstdDictionaries.Current dictionary = dictionaries.current();
-    byte[] out =
-        new byte
-            [1
-                + StoredForm.varintSize(raw.length)
-                + StoredForm.varintSize(dictionary.id())
-                + (int) Zstd.compressBound(raw.length)];
-    out[0] = StoredForm.ZSTD_AT_REST;
-    int pos = StoredForm.writeVarint(out, 1, raw.length);
-    pos = StoredForm.writeVarint(out, pos, dictionary.id());
     synchronized (this) {
       if (restContext == null || restDictionaryId != dictionary.id()) {
         if (restContext != null) {
@@ -285,9 +283,8 @@ public final class ZstdCodec implements BodyCodec {
         }
         restDictionaryId = dictionary.id();
       }
-      pos += restContext.compressByteArray(out, pos, out.length - pos, raw, 0, raw.length);
+      return frame(raw, StoredForm.ZSTD_AT_REST, dictionary.id(), restContext);
     }
-    return Arrays.copyOf(out, pos);
   }
 
   /** True for what {@link #encodeAtRest} writes. */

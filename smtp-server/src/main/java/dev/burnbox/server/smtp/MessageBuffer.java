@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The content of one message as it arrives, held in blocks of at most {@link #BLOCK_SIZE} bytes
- * that are each reserved from the intake's {@link InflightBudget} before they are allocated, and
- * never more than {@code limit} bytes in all. When the budget refuses a block, or the caller {@link
+ * that are each reserved from the intake's {@link ByteBudget} before they are allocated, and never
+ * more than {@code limit} bytes in all. When the budget refuses a block, or the caller {@link
  * #discard()}s the content, everything held is given back at once and later appends are dropped:
  * the memory a session holds is always covered by its reservation. Confined to one session thread;
  * {@link #release()} must be called when the content is no longer needed.
@@ -15,7 +15,7 @@ final class MessageBuffer {
   /** Allocation unit: small enough that thousands of sessions trickling content hold little. */
   static final int BLOCK_SIZE = 16 * 1024;
 
-  private final InflightBudget budget;
+  private final ByteBudget budget;
   private final int limit;
   private final List<byte[]> blocks = new ArrayList<>();
   private byte[] current;
@@ -28,7 +28,7 @@ final class MessageBuffer {
   /**
    * @param limit the most bytes this buffer will ever hold (the message size limit)
    */
-  MessageBuffer(InflightBudget budget, int limit) {
+  MessageBuffer(ByteBudget budget, int limit) {
     this.budget = budget;
     this.limit = limit;
   }

@@ -26,7 +26,7 @@ final class MessageTransactions implements MessageHandlerFactory {
   final Counter rejected;
   final Counter aborted;
   final Counter bytes;
-  final InflightBudget inflight;
+  final ByteBudget inflight;
   final HeavyWorkGate heavyWork = HeavyWorkGate.forThisMachine();
   private final AtomicInteger inProgress = new AtomicInteger();
 
@@ -37,7 +37,7 @@ final class MessageTransactions implements MessageHandlerFactory {
       SessionGate gate,
       MessageRateFilter rateFilter,
       Clock clock,
-      InflightBudget inflight,
+      ByteBudget inflight,
       MeterRegistry registry) {
     this.settings = settings;
     this.acceptor = acceptor;

@@ -54,7 +54,7 @@ public final class SmtpIntake implements AutoCloseable {
   private ExecutorService sessions;
   private SessionGate gate;
   private MessageTransactions transactions;
-  private InflightBudget inflight;
+  private ByteBudget inflight;
   private ScheduledExecutorService stallCutter;
   private boolean started;
   private boolean stopped;
@@ -90,7 +90,12 @@ public final class SmtpIntake implements AutoCloseable {
     SSLContext tls = ServerTls.context(settings);
     Refusals refusals = new Refusals(registry, System::nanoTime);
     gate = new SessionGate(settings, refusals, registry);
-    inflight = new InflightBudget(settings.maxInflightBytes(), registry);
+    inflight =
+        new ByteBudget(
+            settings.maxInflightBytes(),
+            "burnbox.smtp.inflight.bytes",
+            "message content bytes held in memory by SMTP sessions now",
+            registry);
     transactions =
         new MessageTransactions(
             settings,

@@ -1,10 +1,9 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.server.smtp.ByteBudget;
 import io.javalin.http.Context;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.server.Request;
@@ -34,22 +33,17 @@ final class WebReadBudget {
   /** The raw size from which a message read counts against the budget. */
   static final int LARGE_MESSAGE = 64 << 10;
 
-  private final long capacity;
-  private final AtomicLong held = new AtomicLong();
+  private final ByteBudget held;
   private final WebRefusals refusals;
-  private final MeterRegistry registry;
-  private final Gauge gauge;
 
   WebReadBudget(long capacity, MeterRegistry registry, WebRefusals refusals) {
-    this.capacity = capacity;
+    this.held =
+        new ByteBudget(
+            capacity,
+            "burnbox.web.read.bytes",
+            "bytes of stored messages the web side holds now for requests",
+            registry);
     this.refusals = refusals;
-    this.registry = registry;
-    this.gauge =
-        Gauge.builder("burnbox.web.read.bytes", held, AtomicLong::get)
-            .description("bytes of stored messages the web side holds now for requests")
-            .baseUnit("bytes")
-            .strongReference(true)
-            .register(registry);
   }
 
   /** A request refused because the messages held leave no room for its message. */
@@ -104,7 +98,7 @@ final class WebReadBudget {
 
   /** Removes the gauge, so that a later server on the same registry can publish its own. */
   void unregister() {
-    registry.remove(gauge);
+    held.unregister();
   }
 
   private static long cost(long rawLength) {
@@ -112,20 +106,16 @@ final class WebReadBudget {
   }
 
   private void reserve(Context ctx, long bytes) {
-    long now;
-    do {
-      now = held.get();
-      if (now > 0 && now + bytes > capacity) {
-        refusals.record(
-            WebRefusal.READ_BUDGET_FULL,
-            InboxWaits.address(ctx.req().getRemoteAddr()),
-            bytes + " bytes needed");
-        throw new Busy(bytes);
-      }
-    } while (!held.compareAndSet(now, now + bytes));
+    if (!held.tryReserveOrAlone(bytes)) {
+      refusals.record(
+          WebRefusal.READ_BUDGET_FULL,
+          InboxWaits.address(ctx.req().getRemoteAddr()),
+          bytes + " bytes needed");
+      throw new Busy(bytes);
+    }
   }
 
   private void release(long bytes) {
-    held.addAndGet(-bytes);
+    held.release(bytes);
   }
 }

@@ -289,17 +289,24 @@ public final class WebServer implements AutoCloseable {
     return events.openStreams();
   }
 
+  /** Whether every wait ({@code /next}) has ended: after {@link #close}. For tests. */
+  boolean waitsEnded() {
+    return threads.waitsEnded();
+  }
+
   /** Ends the event streams, stops listening and finishes the requests in flight. */
   @Override
   public void close() {
     events.close();
+    // the waits end first, while their requests can still answer: a wait that completed after
+    // Jetty recycled its request sent Javalin's error handling round in a loop on the wait thread
+    threads.close();
     try {
       if (metricsServer != null) {
         metricsServer.close();
       }
       app.stop();
     } finally {
-      threads.close();
       readBudget.unregister();
       gate.close();
     }

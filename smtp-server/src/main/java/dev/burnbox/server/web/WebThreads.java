@@ -2,8 +2,10 @@ package dev.burnbox.server.web;
 
 import io.javalin.http.Context;
 import io.javalin.util.function.ThrowingRunnable;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -20,7 +22,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * thread with the servlet's asynchronous mode ({@link #waiting}), where being scheduled a little
  * late costs nothing.
  *
- * <p>Thread-safe. {@link #close()} interrupts the waits still running.
+ * <p>Thread-safe. {@link #close()} interrupts the waits still running and lets them answer.
  */
 final class WebThreads implements AutoCloseable {
   /** Threads Jetty keeps for itself beside the requests': its acceptor, selectors, a reserve. */
@@ -63,8 +65,26 @@ final class WebThreads implements AutoCloseable {
         task);
   }
 
+  /**
+   * Interrupts the waits still running and gives them up to {@link #CLOSE_GRACE} to answer (an
+   * interrupted wait answers at once); call it before the server stops, so that no wait completes
+   * on a request Jetty has recycled.
+   */
   @Override
   public void close() {
     waits.shutdownNow();
+    try {
+      waits.awaitTermination(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  /** Whether every wait has ended. */
+  boolean waitsEnded() {
+    return waits.isTerminated();
+  }
+
+  /** How long {@link #close()} waits for the waits to answer. */
+  static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 }

@@ -62,6 +62,25 @@ class InboxWaitsTest {
         .hasValue("/api/v1/messages/" + id.value());
   }
 
+  /**
+   * Closing the server with a wait open ends the wait before Jetty recycles its request: a wait
+   * that completed afterwards sent Javalin's error handling round in a loop on the wait thread.
+   */
+  @Test
+  void closingTheServerEndsItsWaitsFirst() throws Exception {
+    CompletableFuture<HttpResponse<String>> waiting = waitFor("?timeout=30s");
+    settle();
+    assertThat(waiting).isNotDone();
+
+    web.close();
+
+    assertThat(web.server.waitsEnded()).as("every wait thread has ended").isTrue();
+    assertThat(waiting)
+        .as("the client is answered or cut off, not left hanging")
+        .succeedsWithin(Duration.ofSeconds(5))
+        .satisfies(r -> assertThat(r.statusCode()).isGreaterThanOrEqualTo(500));
+  }
+
   @Test
   void chainingAfterReadsEveryMessageOnceInOrderThenTimesOutWith204() throws Exception {
     MessageId first = web.deliver("alice", WebFixture.textMail("one", "1"));

@@ -25,6 +25,14 @@ final class StoredForm {
   static final byte ZSTD_AGAINST = 'R';
 
   /**
+   * Tag of {@link ZstdCodec#encodeAgainst}'s splice: the reference the reader must supply with one
+   * stretch replaced. Varints: the length of the reference's prefix kept, the length of its suffix
+   * kept; the CRC-32C of the raw bytes (4 bytes, little-endian); then the stretch's bytes, which go
+   * between prefix and suffix.
+   */
+  static final byte SPLICE = 'P';
+
+  /**
    * Largest raw body the codecs accept (256 MiB): far above any mail an SMTP server accepts, and a
    * bound on what a damaged length field can make a decoder allocate.
    */

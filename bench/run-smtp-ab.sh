@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Same-run A/B of the service at several commits: builds each commit in its own git worktree under
 # bench/target/smtp-ab/, then, for ROUNDS rounds (default 3), starts a fresh `serve
-# --threads=virtual` of each in turn, warms it (8 s blast at 8 connections) and measures
-# `SmtpLoadBench blast --connections C` (default 100) for 10 s. Taking turns spreads the load of a
-# shared machine over all builds alike; compare the server CPU per mail, which moves less with the
-# machine's load than mails/s does. Prints one table row per point.
+# --threads=virtual` of each in turn, warms it (WARMUP seconds of blast at 8 connections, default
+# 7, then 2 s at C) and measures `SmtpLoadBench blast --connections C` (default 100) for 10 s.
+# Taking turns spreads the load of a shared machine over all builds alike; compare the server CPU
+# per mail, which moves less with the machine's load than mails/s does. Prints one table row per
+# point. The default warm-up measures a service still compiling (the JIT's threads take 10-15% of
+# the CPU 20-40 s into a blast); WARMUP=90 measures the steady state, in which a bigger build no
+# longer pays for compiling more code.
 #
 # Usage: bench/run-smtp-ab.sh REF [REF...]     e.g. bench/run-smtp-ab.sh 724286c 6bdf9e9 HEAD
-# Environment: ROUNDS, C, JAVA_HOME (JDK 21+).
+# Environment: ROUNDS, C, WARMUP, JAVA_HOME (JDK 21+).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
-ab_start 10 "$@"
+ab_start 13 "$@"
 java="$JAVA_HOME/bin/java"
 out="bench/target/smtp-ab"
 mkdir -p "$out"
@@ -27,7 +30,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     start_service "$jar" "$log"
     bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
       --server-pid "$pid")
-    "${bench[@]}" --connections 8 --warmup 7s --duration 1s >/dev/null 2>&1
+    "${bench[@]}" --connections 8 --warmup "${WARMUP:-7}s" --duration 1s >/dev/null 2>&1
     row="$("${bench[@]}" --connections "${C:-100}" --warmup 2s --duration 10s 2>/dev/null | tail -1)"
     kill "$pid"
     wait "$pid" 2>/dev/null || true

@@ -52,6 +52,15 @@ public final class SpamScanner {
   /** How many terms a stored verdict keeps for the inbox badge. */
   public static final int VERDICT_TERMS = 5;
 
+  /**
+   * How many of the strongest terms a verdict's few are chosen from: an n-gram model's strongest
+   * are often pieces of one word, which is named once.
+   */
+  private static final int VERDICT_CANDIDATES = 3 * VERDICT_TERMS;
+
+  /** The longest word a verdict names for an n-gram; a longer one is named by the n-gram. */
+  private static final int WORD_MAX = 32;
+
   private static final double[] LOG_TF = new double[256];
 
   static {
@@ -188,7 +197,12 @@ public final class SpamScanner {
         file, term -> NORMALIZER.normalizeTerm(term).isEmpty() ? "is empty once normalised" : null);
   }
 
-  /** The stored verdict of a message's parts: score, probability, spam or not, top terms. */
+  /**
+   * The stored verdict of a message's parts: score, probability, spam or not, and the {@value
+   * #VERDICT_TERMS} terms that pushed it most towards spam, strongest first; for a model of
+   * character n-grams, the words that hold them, as normalised ({@code click} for its n-grams
+   * {@code clic}, {@code lick} and {@code ick}).
+   */
   public SpamVerdict scan(ScanParts parts) {
     CompiledModel model = model();
     Hits hits = model.count(parts);
@@ -404,9 +418,11 @@ public final class SpamScanner {
     int[] counts = new int[64];
     double[] contributions = new double[64];
     double norm; // what every contribution was divided by
+    final String[] texts; // the normalised text each pass scanned, for the words of its hits
 
-    Hits(int passTerms) {
+    Hits(int passTerms, int passes) {
       found = new TermCounts(passTerms);
+      texts = new String[passes];
     }
 
     void add(int pass, int term, int count, double contribution) {
@@ -457,7 +473,7 @@ public final class SpamScanner {
       if (reused != null) {
         spareCount.decrementAndGet();
       }
-      Hits hits = reused != null ? reused : new Hits(passTerms);
+      Hits hits = reused != null ? reused : new Hits(passTerms, passes.length);
       String subject = null;
       String body = null;
       String markup = null;
@@ -481,6 +497,7 @@ public final class SpamScanner {
               case MARKUP -> markup;
               case ANY -> subject + '\n' + body + '\n' + markup;
             };
+        hits.texts[p] = scanned;
         if (scanned.isEmpty()) {
           continue;
         }
@@ -511,6 +528,7 @@ public final class SpamScanner {
      */
     void giveBack(Hits hits) {
       hits.size = 0;
+      Arrays.fill(hits.texts, null); // no mail's text kept past its scan
       if (spareCount.get() < SPARE_HITS) {
         spareCount.incrementAndGet();
         spare.offer(hits);
@@ -554,29 +572,53 @@ public final class SpamScanner {
         score += hits.contributions[i];
       }
       double probability = SpamModel.probability(score);
-      // the few strongest positive contributions, by insertion into a short sorted array: O(n)
-      int[] best = new int[VERDICT_TERMS];
+      // the strongest positive contributions, by insertion into a short sorted array: O(n)
+      int[] best = new int[VERDICT_CANDIDATES];
       int kept = 0;
       for (int i = 0; i < hits.size; i++) {
         double c = hits.contributions[i];
-        if (c <= 0 || (kept == VERDICT_TERMS && c <= hits.contributions[best[kept - 1]])) {
+        if (c <= 0 || (kept == best.length && c <= hits.contributions[best[kept - 1]])) {
           continue;
         }
-        int at = kept == VERDICT_TERMS ? kept - 1 : kept++;
+        int at = kept == best.length ? kept - 1 : kept++;
         while (at > 0 && hits.contributions[best[at - 1]] < c) {
           best[at] = best[at - 1];
           at--;
         }
         best[at] = i;
       }
-      List<String> top = new ArrayList<>(kept);
-      for (int i = 0; i < kept; i++) {
-        String term = termOf(hits, best[i]);
-        if (!top.contains(term)) { // one term may count in the subject and in the body
+      boolean ngrams = model.match() == SpamModel.Match.SUBSTRINGS;
+      List<String> top = new ArrayList<>(VERDICT_TERMS);
+      for (int i = 0; i < kept && top.size() < VERDICT_TERMS; i++) {
+        String term = ngrams ? wordOf(hits, best[i]) : termOf(hits, best[i]);
+        if (!top.contains(term)) { // one term may count in two parts, two n-grams in one word
           top.add(term);
         }
       }
       return new SpamVerdict(top, score, probability, probability >= threshold);
+    }
+
+    /**
+     * The word an n-gram hit stands for on a badge: the first word (letters and digits) of its
+     * part's normalised text that holds the n-gram ({@code click} for {@code clic} and {@code
+     * lick}, {@code paypa1} for {@code ypa}), or the n-gram itself if that word is over {@value
+     * #WORD_MAX} characters.
+     */
+    private String wordOf(Hits hits, int i) {
+      String text = hits.texts[hits.passes[i]];
+      String ngram = passes[hits.passes[i]].matcher().terms().term(hits.terms[i]);
+      int start = text.indexOf(ngram);
+      if (start < 0) {
+        return termOf(hits, i); // cannot happen: the n-gram was counted in this text
+      }
+      int end = start + ngram.length();
+      while (start > 0 && Character.isLetterOrDigit(text.charAt(start - 1))) {
+        start--;
+      }
+      while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
+        end++;
+      }
+      return end - start <= WORD_MAX ? text.substring(start, end) : termOf(hits, i);
     }
   }
 }

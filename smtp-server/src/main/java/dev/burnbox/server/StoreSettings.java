@@ -55,7 +55,7 @@ public record StoreSettings(
             defaultValue = "false",
             description =
                 "leave stored mail in the form it came in; by default, while the rest of the service"
-                    + " leaves the CPU idle, one thread recompresses it at zstd level 19 (about 5%"
+                    + " leaves the CPU idle, one thread recompresses it at zstd level 19 (about 5%%"
                     + " smaller; at most a third of one core, none while the intake is busy; memory"
                     + " store only)")
         boolean noIdleRecompression,

@@ -70,6 +70,11 @@ class BurnboxLauncherIT {
     Run help = burnbox("--help");
     assertThat(help.exitCode()).isZero();
     assertThat(help.out()).contains("scan");
+    // every option's help renders as written: picocli warned on standard error about a lone %
+    Run serveHelp = burnbox("serve", "--help");
+    assertThat(serveHelp.exitCode()).isZero();
+    assertThat(serveHelp.err()).isEmpty();
+    assertThat(serveHelp.out().replaceAll("\\s+", " ")).contains("(about 5% smaller;");
   }
 
   @Test

@@ -33,6 +33,16 @@ public record SpamExplanation(
    * @param count how often it occurred there
    * @param weight its weight in the model
    * @param contribution what it added to the score (negative: towards ham)
+   * @param word the word of the message it stands for: for a character n-gram, the first word
+   *     (letters and digits) of its part's normalised text that holds it, as a stored verdict names
+   *     it; for a whole term, the term
    */
-  public record TermHit(String term, String part, int count, double weight, double contribution) {}
+  public record TermHit(
+      String term, String part, int count, double weight, double contribution, String word) {
+
+    /** A whole term's hit: its word is the term. */
+    public TermHit(String term, String part, int count, double weight, double contribution) {
+      this(term, part, count, weight, contribution, term);
+    }
+  }
 }

@@ -547,17 +547,24 @@ public final class SpamScanner {
 
     /** Each model line behind every hit, with what it added to the score, strongest first. */
     List<SpamExplanation.TermHit> explain(Hits hits) {
+      boolean ngrams = model.match() == SpamModel.Match.SUBSTRINGS;
       List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
       for (int i = 0; i < hits.size; i++) {
         int count = hits.counts[i];
         double x = tfidf ? logTf(count) : Math.min(count, 3);
+        String word = ngrams ? wordOf(hits, i) : null;
         for (int line : passes[hits.passes[i]].lines()[hits.terms[i]]) {
           WeightedTerm term = model.terms().get(line);
           double contribution =
               tfidf ? term.weight() * (term.idf() * x) / hits.norm : term.weight() * x;
           terms.add(
               new SpamExplanation.TermHit(
-                  term.term(), term.part().fileName(), count, term.weight(), contribution));
+                  term.term(),
+                  term.part().fileName(),
+                  count,
+                  term.weight(),
+                  contribution,
+                  word != null ? word : term.term()));
         }
       }
       terms.sort(

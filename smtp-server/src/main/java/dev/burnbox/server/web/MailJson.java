@@ -73,6 +73,7 @@ final class MailJson {
       term.put("count", hit.count());
       term.put("weight", hit.weight());
       term.put("contribution", hit.contribution());
+      term.put("word", hit.word());
       terms.add(term);
     }
     spam.put("terms", terms);

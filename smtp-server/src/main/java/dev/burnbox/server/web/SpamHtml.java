@@ -8,9 +8,11 @@ import dev.burnbox.server.pipeline.SpamExplanation.TermHit;
 import dev.burnbox.server.pipeline.SpamScanner.Highlight;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -91,15 +93,17 @@ final class SpamHtml {
             ? ""
             : " <span class=\"now\">With the model in use now: %s.</span>"
                 .formatted(escape(percent(now.probability())));
-    List<TermHit> forSpam = now.terms().stream().filter(t -> t.contribution() > 0).toList();
-    List<TermHit> against = now.terms().stream().filter(t -> t.contribution() < 0).toList();
+    List<WordShare> words = byWord(now.terms());
+    List<WordShare> forSpam = words.stream().filter(w -> w.contribution() > 0).toList();
+    List<WordShare> against = words.stream().filter(w -> w.contribution() < 0).toList();
     return """
         <section class="why" id="why" aria-labelledby="why-title"><h2 id="why-title">Why</h2>
         <p class="verdict"><strong>%s</strong>: probability <span class="probability">%s</span>, \
         spam from <span class="threshold">%s</span>.%s</p>
         <div class="contributions">
         %s%s</div>
-        <p class="note">Terms as the model in use now weighs them.</p>
+        <p class="note">Words as the model in use now weighs them: each word's share is the sum \
+        of its terms' (a character n-gram counts for the first word that holds it).</p>
         </section>
         """
         .formatted(
@@ -111,24 +115,67 @@ final class SpamHtml {
             contributions("against", "Against", against));
   }
 
-  /** A table of the first {@value #WHY_TERMS} of {@code hits} (already strongest first). */
-  private static String contributions(String className, String caption, List<TermHit> hits) {
+  /**
+   * A word's share of the score in one part: the terms that stand for it there (a character
+   * n-gram's word, or a whole term itself), strongest first, and their contributions summed.
+   */
+  record WordShare(String word, String part, List<TermHit> terms, double contribution) {}
+
+  /** {@code hits} grouped by word and part, the largest share (either way) first. */
+  static List<WordShare> byWord(List<TermHit> hits) {
+    Map<List<String>, List<TermHit>> groups = new LinkedHashMap<>();
+    for (TermHit hit : hits) {
+      groups.computeIfAbsent(List.of(hit.word(), hit.part()), k -> new ArrayList<>()).add(hit);
+    }
+    List<WordShare> shares = new ArrayList<>(groups.size());
+    for (List<TermHit> terms : groups.values()) {
+      double sum = terms.stream().mapToDouble(TermHit::contribution).sum();
+      shares.add(new WordShare(terms.getFirst().word(), terms.getFirst().part(), terms, sum));
+    }
+    shares.sort(Comparator.comparingDouble((WordShare w) -> -Math.abs(w.contribution())));
+    return shares;
+  }
+
+  /** A table of the first {@value #WHY_TERMS} of {@code words} (already strongest first). */
+  private static String contributions(String className, String caption, List<WordShare> words) {
     StringBuilder html =
         new StringBuilder(
             "<table class=\"%s\"><caption>%s</caption>\n".formatted(className, caption)
-                + "<thead><tr><th scope=\"col\">Term</th><th scope=\"col\">Part</th>"
-                + "<th scope=\"col\" class=\"num\">Count</th>"
+                + "<thead><tr><th scope=\"col\">Word</th><th scope=\"col\">Part</th>"
+                + "<th scope=\"col\">Terms</th>"
                 + "<th scope=\"col\" class=\"num\">Contribution</th></tr></thead>\n<tbody>\n");
-    if (hits.isEmpty()) {
+    if (words.isEmpty()) {
       html.append("<tr><td colspan=\"4\" class=\"none\">none</td></tr>\n");
     }
-    for (TermHit hit : hits.subList(0, Math.min(WHY_TERMS, hits.size()))) {
+    for (WordShare word : words.subList(0, Math.min(WHY_TERMS, words.size()))) {
       html.append(
-          "<tr><td class=\"term\">%s</td><td>%s</td><td class=\"num\">%d</td>"
-                  .formatted(escape(hit.term()), escape(hit.part()), hit.count())
-              + "<td class=\"num\">%s</td></tr>\n".formatted(escape(signed(hit.contribution()))));
+          "<tr><td class=\"term\">%s</td><td>%s</td><td class=\"terms\">%s</td>"
+                  .formatted(escape(word.word()), escape(word.part()), escape(termsOf(word)))
+              + "<td class=\"num\">%s</td></tr>\n".formatted(escape(signed(word.contribution()))));
     }
     return html.append("</tbody></table>\n").toString();
+  }
+
+  /** The most terms listed for one word. */
+  static final int WORD_TERMS = 6;
+
+  /**
+   * The terms of a word with their counts, {@code clic ×1, lick ×1} (a no-break space before each
+   * count); only the count ({@code ×3}) when the word is its one term.
+   */
+  private static String termsOf(WordShare word) {
+    List<TermHit> terms = word.terms();
+    if (terms.size() == 1 && terms.getFirst().term().equals(word.word())) {
+      return "\u00D7" + terms.getFirst().count();
+    }
+    StringBuilder text = new StringBuilder();
+    for (TermHit term : terms.subList(0, Math.min(WORD_TERMS, terms.size()))) {
+      text.append(text.isEmpty() ? "" : ", ")
+          .append(term.term())
+          .append("\u00A0\u00D7") // no line break between a term and its count
+          .append(term.count());
+    }
+    return terms.size() > WORD_TERMS ? text.append(", \u2026").toString() : text.toString();
   }
 
   /** A range of the text to mark: start and end chars, summed weight, terms in order. */

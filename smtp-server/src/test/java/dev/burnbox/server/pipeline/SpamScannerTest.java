@@ -123,6 +123,10 @@ class SpamScannerTest {
     assertThat(scanner.explain(body("click")).terms())
         .extracting(SpamExplanation.TermHit::term)
         .containsExactly("clic", "lick", "click", "ick");
+    // each with the word it stands for, as the badge names it
+    assertThat(scanner.explain(body("you clicked")).terms())
+        .extracting(hit -> hit.term() + ":" + hit.word())
+        .containsExactly("clic:clicked", "lick:clicked", "you:you", "click:clicked", "ick:clicked");
     // as the model read them (normalised), a word of the subject found in the subject
     Files.writeString(
         file,

@@ -110,20 +110,50 @@ class WebSpamHtmlTest {
     assertThat(panel.select("table.for tbody tr"))
         .extracting(Element::text)
         .containsExactly(
-            "spam7 body 1 +7.00",
-            "spam6 body 1 +6.00",
-            "spam5 body 1 +5.00",
-            "spam4 body 1 +4.00",
-            "spam3 body 1 +3.00");
+            "spam7 body \u00D71 +7.00",
+            "spam6 body \u00D71 +6.00",
+            "spam5 body \u00D71 +5.00",
+            "spam4 body \u00D71 +4.00",
+            "spam3 body \u00D71 +3.00");
     assertThat(panel.select("table.against tbody tr"))
         .extracting(Element::text)
         .containsExactly(
-            "<ham6> subject 2 -6.00",
-            "<ham5> subject 2 -5.00",
-            "<ham4> subject 2 -4.00",
-            "<ham3> subject 2 -3.00",
-            "<ham2> subject 2 -2.00");
+            "<ham6> subject \u00D72 -6.00",
+            "<ham5> subject \u00D72 -5.00",
+            "<ham4> subject \u00D72 -4.00",
+            "<ham3> subject \u00D72 -3.00",
+            "<ham2> subject \u00D72 -2.00");
     assertThat(panel.select("ham6")).isEmpty();
+  }
+
+  @Test
+  void theWhyPanelSumsAnNgramModelsTermsByTheWordTheyStandFor() {
+    List<TermHit> hits =
+        List.of(
+            new TermHit("clic", "body", 1, 7, 0.26, "click"),
+            new TermHit("lick", "body", 1, 7, 0.25, "click"),
+            new TermHit("you", "subject", 1, 6, 0.27, "your"),
+            new TermHit("unsub", "body", 2, -4, -0.20, "unsubscribe"),
+            new TermHit("cli", "body", 1, 6, 0.21, "click"),
+            new TermHit("you", "body", 3, 6, 0.10, "your"),
+            new TermHit("ick", "body", 1, -1, -0.01, "click"));
+    SpamExplanation now = new SpamExplanation(0.88, 0.71, 0.7, true, 0, hits);
+    Document panel =
+        Jsoup.parseBodyFragment(SpamHtml.why(SpamVerdict.ofScore(List.of("click"), 0.88), now));
+
+    // a word's terms in one part add up; one in another part is a row of its own
+    assertThat(panel.select("table.for tbody tr"))
+        .extracting(Element::text)
+        .containsExactly(
+            "click body clic \u00D71, lick \u00D71, cli \u00D71, ick \u00D71 +0.71",
+            "your subject you \u00D71 +0.27",
+            "your body you \u00D73 +0.10");
+    assertThat(panel.select("table.against tbody tr"))
+        .extracting(Element::text)
+        .containsExactly("unsubscribe body unsub \u00D72 -0.20");
+    // a term and its count stay on one line
+    assertThat(panel.selectFirst("table.for td.terms").wholeText())
+        .startsWith("clic\u00A0\u00D71, ");
   }
 
   @Test

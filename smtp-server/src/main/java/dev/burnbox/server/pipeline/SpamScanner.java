@@ -547,12 +547,12 @@ public final class SpamScanner {
 
     /** Each model line behind every hit, with what it added to the score, strongest first. */
     List<SpamExplanation.TermHit> explain(Hits hits) {
-      boolean ngrams = model.match() == SpamModel.Match.SUBSTRINGS;
+      String[][] words = model.match() == SpamModel.Match.SUBSTRINGS ? firstWords(hits) : null;
       List<SpamExplanation.TermHit> terms = new ArrayList<>(hits.size);
       for (int i = 0; i < hits.size; i++) {
         int count = hits.counts[i];
         double x = tfidf ? logTf(count) : Math.min(count, 3);
-        String word = ngrams ? wordOf(hits, i) : null;
+        String word = words == null ? null : words[hits.passes[i]][hits.terms[i]];
         for (int line : passes[hits.passes[i]].lines()[hits.terms[i]]) {
           WeightedTerm term = model.terms().get(line);
           double contribution =
@@ -615,17 +615,50 @@ public final class SpamScanner {
       String text = hits.texts[hits.passes[i]];
       String ngram = passes[hits.passes[i]].matcher().terms().term(hits.terms[i]);
       int start = text.indexOf(ngram);
-      if (start < 0) {
-        return termOf(hits, i); // cannot happen: the n-gram was counted in this text
+      String word = start < 0 ? null : wordAround(text, start, start + ngram.length());
+      return word != null ? word : termOf(hits, i); // not found cannot happen: it was counted
+    }
+
+    /**
+     * {@link #wordOf} for every term of every pass, in one matcher pass over each part: indexed by
+     * pass and matcher term, null for a term not found (or whose word is too long). Linear in the
+     * text and its matches, where {@link #wordOf} for each of a long mail's thousands of hits would
+     * read the text once per hit.
+     */
+    private String[][] firstWords(Hits hits) {
+      String[][] words = new String[passes.length][];
+      for (int p = 0; p < passes.length; p++) {
+        String text = hits.texts[p];
+        if (text == null || text.isEmpty()) {
+          continue;
+        }
+        String[] first = new String[passes[p].matcher().terms().size()];
+        passes[p]
+            .matcher()
+            .forEachMatch(
+                text,
+                (term, start, end) -> {
+                  if (first[term] == null) {
+                    first[term] = wordAround(text, start, end);
+                  }
+                });
+        words[p] = first;
       }
-      int end = start + ngram.length();
+      return words;
+    }
+
+    /**
+     * The letters and digits around {@code text[start, end)}, or null if over {@value #WORD_MAX}
+     * characters.
+     */
+    private static String wordAround(String text, int start, int end) {
       while (start > 0 && Character.isLetterOrDigit(text.charAt(start - 1))) {
         start--;
       }
       while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
         end++;
       }
-      return end - start <= WORD_MAX ? text.substring(start, end) : termOf(hits, i);
+      return end - start <= WORD_MAX ? text.substring(start, end) : null;
     }
   }
 }

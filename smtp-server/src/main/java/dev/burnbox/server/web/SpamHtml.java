@@ -119,10 +119,10 @@ final class SpamHtml {
    * A word's share of the score in one part: the terms that stand for it there (a character
    * n-gram's word, or a whole term itself), strongest first, and their contributions summed.
    */
-  record WordShare(String word, String part, List<TermHit> terms, double contribution) {}
+  private record WordShare(String word, String part, List<TermHit> terms, double contribution) {}
 
   /** {@code hits} grouped by word and part, the largest share (either way) first. */
-  static List<WordShare> byWord(List<TermHit> hits) {
+  private static List<WordShare> byWord(List<TermHit> hits) {
     Map<List<String>, List<TermHit>> groups = new LinkedHashMap<>();
     for (TermHit hit : hits) {
       groups.computeIfAbsent(List.of(hit.word(), hit.part()), k -> new ArrayList<>()).add(hit);
@@ -157,7 +157,7 @@ final class SpamHtml {
   }
 
   /** The most terms listed for one word. */
-  static final int WORD_TERMS = 6;
+  private static final int WORD_TERMS = 6;
 
   /**
    * The terms of a word with their counts, {@code clic ×1, lick ×1} (a no-break space before each

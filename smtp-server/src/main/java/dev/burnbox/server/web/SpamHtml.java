@@ -103,7 +103,7 @@ final class SpamHtml {
         <div class="contributions">
         %s%s</div>
         <p class="note">Words as the model in use now weighs them: each word's share is the sum \
-        of its terms' (a character n-gram counts for the first word that holds it).</p>
+        of its terms'%s.</p>
         </section>
         """
         .formatted(
@@ -112,7 +112,10 @@ final class SpamHtml {
             escape(percent(now.threshold())),
             disagreement,
             contributions("for", "For spam", forSpam),
-            contributions("against", "Against", against));
+            contributions("against", "Against", against),
+            now.terms().stream().anyMatch(t -> !t.word().equals(t.term()))
+                ? " (a character n-gram counts for the first word that holds it)"
+                : "");
   }
 
   /**

@@ -151,6 +151,10 @@ class WebSpamHtmlTest {
     assertThat(panel.select("table.against tbody tr"))
         .extracting(Element::text)
         .containsExactly("unsubscribe body unsub \u00D72 -0.20");
+    assertThat(panel.selectFirst(".note").text())
+        .isEqualTo(
+            "Words as the model in use now weighs them: each word's share is the sum of its"
+                + " terms' (a character n-gram counts for the first word that holds it).");
     // a term and its count stay on one line
     assertThat(panel.selectFirst("table.for td.terms").wholeText())
         .startsWith("clic\u00A0\u00D71, ");
@@ -168,5 +172,10 @@ class WebSpamHtmlTest {
     assertThat(panel.select("table.against tbody tr"))
         .extracting(Element::text)
         .containsExactly("none");
+    // a plain list's terms are their own words: no n-grams to explain
+    assertThat(panel.selectFirst(".note").text())
+        .isEqualTo(
+            "Words as the model in use now weighs them: each word's share is the sum of its"
+                + " terms'.");
   }
 }

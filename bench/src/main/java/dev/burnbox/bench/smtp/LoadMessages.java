@@ -6,22 +6,38 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fixed set of messages ready to follow DATA (CRLF line ends, dot-stuffed, ending with
  * CRLF.CRLF), with plain headers and bodies from the SpamAssassin corpus when {@code bench/corpus/}
- * exists (generated mail-like text otherwise). Immutable and thread-safe; {@link #next()} picks one
- * at random.
+ * exists (generated mail-like text otherwise). Thread-safe; {@link #next()} picks one at random,
+ * and in a {@link #unique()} set gives each mail a first body line of its own.
  */
 public final class LoadMessages {
   private static final int VARIANTS = 64;
 
   private final List<byte[]> encoded;
   private final String description;
+  private final AtomicLong sent; // null unless every mail is made unique
 
   private LoadMessages(List<byte[]> encoded, String description) {
+    this(encoded, description, null);
+  }
+
+  private LoadMessages(List<byte[]> encoded, String description, AtomicLong sent) {
     this.encoded = List.copyOf(encoded);
     this.description = description;
+    this.sent = sent;
+  }
+
+  /**
+   * The same messages, each one sent with a line of its own at the top of its body ({@code Ref:}
+   * and a number), as a mail merge's greeting: no two mails sent are the same text.
+   */
+  public LoadMessages unique() {
+    return new LoadMessages(
+        encoded, description + ", each with a line of its own", new AtomicLong());
   }
 
   /**
@@ -103,7 +119,31 @@ public final class LoadMessages {
 
   /** One of the messages, picked at random. */
   public byte[] next() {
-    return encoded.get(ThreadLocalRandom.current().nextInt(encoded.size()));
+    byte[] message = encoded.get(ThreadLocalRandom.current().nextInt(encoded.size()));
+    if (sent == null) {
+      return message;
+    }
+    int body = bodyStart(message);
+    byte[] line =
+        "Ref: %012d\r\n".formatted(sent.incrementAndGet()).getBytes(StandardCharsets.US_ASCII);
+    byte[] unique = new byte[message.length + line.length];
+    System.arraycopy(message, 0, unique, 0, body);
+    System.arraycopy(line, 0, unique, body, line.length);
+    System.arraycopy(message, body, unique, body + line.length, message.length - body);
+    return unique;
+  }
+
+  /** Where the body starts: just past the first empty line. */
+  private static int bodyStart(byte[] message) {
+    for (int i = 3; i < message.length; i++) {
+      if (message[i - 3] == '\r'
+          && message[i - 2] == '\n'
+          && message[i - 1] == '\r'
+          && message[i] == '\n') {
+        return i + 1;
+      }
+    }
+    throw new IllegalStateException("a message without a body");
   }
 
   /** Mean size in bytes as sent (dot-stuffed, terminator included). */

@@ -86,6 +86,13 @@ public final class SmtpLoadBench {
     boolean wholeCorpus;
 
     @Option(
+        names = "--unique",
+        description =
+            "Make every mail sent differ from all others by a line of its own at the top of"
+                + " its body, as a mail merge does: no verdict is reused for a copy.")
+    boolean unique;
+
+    @Option(
         names = "--sources",
         defaultValue = "4",
         description = "Client source addresses 127.0.0.1 to 127.0.0.N (default ${DEFAULT-VALUE}).")
@@ -103,6 +110,7 @@ public final class SmtpLoadBench {
               new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
               new ProcessProbe(serverPid));
       LoadMessages messages = wholeCorpus ? LoadMessages.wholeCorpus() : LoadMessages.ofSize(size);
+      messages = unique ? messages.unique() : messages;
       System.err.println("mail: " + messages.description());
       LoadScenarios scenarios = new LoadScenarios(target, messages, sources);
       return noPipelining ? scenarios.withoutPipelining() : scenarios;

@@ -1,5 +1,7 @@
 package dev.burnbox.server.pipeline;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatchOptions;
 import dev.burnbox.matcher.MatcherKind;
@@ -47,6 +49,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * compiles a new model first and then swaps it in atomically, so a scan sees either the old model
  * or the new one, and a bad file leaves the old one in place. Cost: one normalisation and one
  * matcher pass per part, then O(distinct hits) arithmetic.
+ *
+ * <p>Copies are scored once: the verdicts of recently scanned texts are kept with the model (up to
+ * {@value #RECENT_CHARS} chars of text in all, texts of at most {@value #RECENT_TEXT_MAX} chars),
+ * so a campaign's copies, which differ in their headers but not in the parts the model reads, cost
+ * a hash and one comparison of their text each after the first. The verdict is the same as scoring
+ * again would give: it depends on nothing but that text and the model, and a new model starts with
+ * none kept.
  */
 public final class SpamScanner {
   /** How many terms a stored verdict keeps for the inbox badge. */
@@ -70,6 +79,12 @@ public final class SpamScanner {
   }
 
   private static final TextNormalizer NORMALIZER = TextNormalizer.standard();
+
+  /** How many chars of scanned text the recent verdicts may hold in all: 2 to 4 MiB. */
+  static final int RECENT_CHARS = 1 << 21;
+
+  /** The longest text whose verdict is kept; longer mail is rare and scored each time. */
+  static final int RECENT_TEXT_MAX = 1 << 16;
 
   private final MatcherKind kind;
   private final Double thresholdOverride;
@@ -205,12 +220,37 @@ public final class SpamScanner {
    */
   public SpamVerdict scan(ScanParts parts) {
     CompiledModel model = model();
+    ScanParts read = model.readPartsOf(parts);
+    SpamVerdict known = model.recent().getIfPresent(read);
+    if (known != null) {
+      return known;
+    }
+    SpamVerdict verdict = score(model, read);
+    if (charsOf(read) <= RECENT_TEXT_MAX) {
+      model.recent().put(read, verdict);
+    }
+    return verdict;
+  }
+
+  /**
+   * The verdict {@link #scan} gives, always scored afresh and not kept: what benchmarks of the
+   * scoring itself measure.
+   */
+  public SpamVerdict score(ScanParts parts) {
+    return score(model(), parts);
+  }
+
+  private static SpamVerdict score(CompiledModel model, ScanParts parts) {
     Hits hits = model.count(parts);
     try {
       return model.verdict(hits);
     } finally {
       model.giveBack(hits);
     }
+  }
+
+  private static int charsOf(ScanParts parts) {
+    return parts.subject().length() + parts.body().length() + parts.markup().length();
   }
 
   /**
@@ -447,7 +487,8 @@ public final class SpamScanner {
       boolean tfidf,
       int passTerms,
       Queue<Hits> spare,
-      AtomicInteger spareCount) {
+      AtomicInteger spareCount,
+      Cache<ScanParts, SpamVerdict> recent) {
     /** The most {@link Hits} kept for reuse, about the scans that run at once. */
     static final int SPARE_HITS = 64;
 
@@ -459,7 +500,29 @@ public final class SpamScanner {
           model.scoring() == Scoring.TFIDF_L2,
           Arrays.stream(passes).mapToInt(pass -> pass.matcher().terms().size()).max().orElse(0),
           new ConcurrentLinkedQueue<>(),
-          new AtomicInteger());
+          new AtomicInteger(),
+          Caffeine.newBuilder()
+              .maximumWeight(RECENT_CHARS)
+              .<ScanParts, SpamVerdict>weigher((parts, verdict) -> charsOf(parts))
+              .executor(Runnable::run) // upkeep on the scanning thread, not the common pool
+              .build());
+    }
+
+    /** {@code parts} with the parts no pass reads left empty: what the verdict depends on. */
+    ScanParts readPartsOf(ScanParts parts) {
+      boolean subject = false;
+      boolean body = false;
+      boolean markup = false;
+      for (ScanPass pass : passes) {
+        subject |= pass.source().covers(Part.SUBJECT);
+        body |= pass.source().covers(Part.BODY);
+        markup |= pass.source().covers(Part.MARKUP);
+      }
+      if (subject && body && markup) {
+        return parts;
+      }
+      return new ScanParts(
+          subject ? parts.subject() : "", body ? parts.body() : "", markup ? parts.markup() : "");
     }
 
     /**

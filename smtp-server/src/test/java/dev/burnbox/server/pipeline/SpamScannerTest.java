@@ -253,6 +253,35 @@ class SpamScannerTest {
   }
 
   @Test
+  void aCopyGetsTheVerdictItsTextGotUntilTheModelChanges() throws IOException {
+    SpamScanner scanner = plain(null, "alpha");
+    SpamVerdict first = scanner.scan(new ScanParts("hi", "alpha beta", ""));
+    // equal text in other strings, as every delivered copy brings
+    SpamVerdict copy = scanner.scan(new ScanParts(new String("hi"), "alpha" + " beta", ""));
+    assertThat(copy).isSameAs(first);
+    assertThat(scanner.scan(new ScanParts("hi", "alpha beta", "<b>"))).isNotSameAs(first);
+
+    Path file = dir.resolve("terms.txt");
+    Files.writeString(file, "beta\n");
+    scanner.reload(file);
+    assertThat(scanner.scan(new ScanParts("hi", "alpha beta", "")).terms()).containsExactly("beta");
+
+    String longText = "alpha ".repeat(SpamScanner.RECENT_TEXT_MAX / 6 + 1);
+    SpamVerdict once = scanner.scan(body(longText));
+    assertThat(scanner.scan(body(longText))).isNotSameAs(once).isEqualTo(once);
+  }
+
+  @Test
+  void aCopyWhoseOnlyDifferenceIsAPartTheModelDoesNotReadGetsTheSameVerdict() throws IOException {
+    Path file = dir.resolve("model.txt");
+    Files.writeString(file, "#! scoring tfidf-l2\n#! match substrings\niagr\t3\tbody\t2\n");
+    SpamScanner scanner = SpamScanner.fromFile(null, null, file);
+    SpamVerdict first = scanner.scan(new ScanParts("a", "viagra", "<a href=x>"));
+    assertThat(scanner.scan(new ScanParts("b", "viagra", "<a href=y>"))).isSameAs(first);
+    assertThat(scanner.scan(new ScanParts("a", "viagra!", "<a href=x>"))).isNotSameAs(first);
+  }
+
+  @Test
   void theThresholdGivenOverridesTheModelsAndSurvivesReloads() throws IOException {
     Path file = dir.resolve("model.txt");
     Files.writeString(file, "#! threshold 0.9\ncash\n");

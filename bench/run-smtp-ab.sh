@@ -9,8 +9,12 @@
 # the CPU 20-40 s into a blast); WARMUP=90 measures the steady state, in which a bigger build no
 # longer pays for compiling more code.
 #
+# The load comes from each build's own `SmtpLoadBench` unless CLIENT names one benchmarks.jar for
+# all; BLAST_ARGS adds options to the measured blast (e.g. CLIENT=bench/target/benchmarks.jar
+# BLAST_ARGS=--unique: no two mails alike, so no verdict is reused for a copy).
+#
 # Usage: bench/run-smtp-ab.sh REF [REF...]     e.g. bench/run-smtp-ab.sh 724286c 6bdf9e9 HEAD
-# Environment: ROUNDS, C, WARMUP, JAVA_HOME (JDK 21+).
+# Environment: ROUNDS, C, WARMUP, CLIENT, BLAST_ARGS, JAVA_HOME (JDK 21+).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
@@ -28,10 +32,12 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     jar="$dir/bench/target/benchmarks.jar"
     log="$out/server.log"
     start_service "$jar" "$log"
-    bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
-      --server-pid "$pid")
-    "${bench[@]}" --connections 8 --warmup "${WARMUP:-7}s" --duration 1s >/dev/null 2>&1
-    row="$("${bench[@]}" --connections "${C:-100}" --warmup 2s --duration 10s 2>/dev/null | tail -1)"
+    bench=("$java" -Xmx1g -cp "${CLIENT:-$jar}" dev.burnbox.bench.smtp.SmtpLoadBench blast
+      --port "$port" --server-pid "$pid")
+    # shellcheck disable=SC2086 # BLAST_ARGS is a list of options
+    "${bench[@]}" --connections 8 --warmup "${WARMUP:-7}s" --duration 1s ${BLAST_ARGS:-} >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    row="$("${bench[@]}" --connections "${C:-100}" --warmup 2s --duration 10s ${BLAST_ARGS:-} 2>/dev/null | tail -1)"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     per_mail="$(awk -F'|' '{gsub(/[ ,]/, "", $5); gsub(/ /, "", $12); if ($5 > 0) printf "%.0f", $12 * 1e4 / $5}' <<<"$row")"

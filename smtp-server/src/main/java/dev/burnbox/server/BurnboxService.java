@@ -39,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #start} binds both ports (and the metrics port, if the settings give one) while the
  * spam model is compiled on another thread, returns once the model is ready (a mail that comes in
  * before is answered once it is scored) and logs {@code listening smtp=PORT http=PORT} (followed by
- * {@code metrics=PORT}); {@link #close} stops taking connections, lets sessions in flight finish
- * within the shutdown grace, then stops the web server. Start and close from one thread; everything
- * else is thread-safe.
+ * {@code metrics=PORT}); {@code /healthz} answers 503 until then and 200 from then on, so its first
+ * 200 means mail is taken. {@link #close} first turns {@code /healthz} back to 503, then stops
+ * taking connections, lets sessions in flight finish within the shutdown grace, then stops the web
+ * server. Start and close from one thread; everything else is thread-safe.
  */
 public final class BurnboxService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BurnboxService.class);
@@ -156,6 +157,7 @@ public final class BurnboxService implements AutoCloseable {
     if (terms != null) {
       termsWatcher = new TermsFileWatcher(scanner, terms, Duration.ofMillis(500));
     }
+    web.health(WebServer.Health.STARTING); // until the intake listens and the model is ready
     web.start();
     intake.start();
     if (settler != null) {
@@ -163,6 +165,7 @@ public final class BurnboxService implements AutoCloseable {
     }
     // a mail that came in meanwhile has been waiting for the model to be scored and answered
     scanner.awaitModel();
+    web.health(WebServer.Health.OK);
     log.info(
         "spam model: {} terms from {}, threshold {}, matcher {}, policy {}",
         scanner.termCount(),
@@ -231,6 +234,7 @@ public final class BurnboxService implements AutoCloseable {
    */
   @Override
   public void close() {
+    web.health(WebServer.Health.STOPPING);
     intake.stop(settings.shutdownGrace());
     webhooks.close();
     web.close();

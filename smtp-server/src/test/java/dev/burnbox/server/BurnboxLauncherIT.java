@@ -2,7 +2,17 @@ package dev.burnbox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,6 +101,63 @@ class BurnboxLauncherIT {
 
     String second = startAndStop();
     assertThat(second).doesNotContain("recording the start-up cache").contains("Opened AOT cache");
+  }
+
+  /**
+   * What a compose file's health condition or a CI script relies on: the first 200 from {@code
+   * /healthz} means the SMTP port takes mail, so no mail sent right after it is refused.
+   */
+  @Test
+  void healthzAnswers200OnlyOnceTheSmtpPortTakesMail() throws Exception {
+    int smtp = freePort();
+    int http = freePort();
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                LAUNCHER.toString(),
+                "--bind=127.0.0.1",
+                "--smtp-port=" + smtp,
+                "--http-port=" + http)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("serve.log").toFile());
+    builder.environment().put("BURNBOX_AOT", "off");
+    Process process = builder.start();
+    HttpClient client = HttpClient.newHttpClient();
+    HttpRequest healthz =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/healthz")).build();
+    List<Integer> statuses = new ArrayList<>();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (statuses.isEmpty() || statuses.getLast() != 200) {
+        assertThat(process.isAlive()).as(Files.readString(dir.resolve("serve.log"))).isTrue();
+        assertThat(System.nanoTime()).as("healthy within 90 s").isLessThan(deadline);
+        try {
+          HttpResponse<String> response = client.send(healthz, BodyHandlers.ofString());
+          statuses.add(response.statusCode());
+          assertThat(response.body())
+              .contains(response.statusCode() == 200 ? "\"ok\"" : "\"starting\"");
+        } catch (ConnectException notYet) {
+          Thread.sleep(5);
+        }
+      }
+      try (Socket socket = new Socket("127.0.0.1", smtp)) {
+        socket.setSoTimeout(10_000);
+        String greeting =
+            new BufferedReader(
+                    new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine();
+        assertThat(greeting).startsWith("220 ");
+      }
+      assertThat(statuses).allMatch(status -> status == 200 || status == 503);
+    } finally {
+      process.destroy();
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   /** Starts {@code ./burnbox} with options only (so: serve), waits until it listens, stops it. */

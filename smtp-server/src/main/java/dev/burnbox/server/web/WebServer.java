@@ -36,9 +36,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Routes: the pages of {@link MessagePages} ({@code /}, {@code /inbox/{name}}, {@code
  * /message/{id}}), the JSON API of {@link InboxApi} under {@code /api/v1/} with its description at
- * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz}, {@code GET /metrics}
- * (Prometheus text format; on the web port only with {@link MetricsEndpoint#webPort()}, else on a
- * {@link MetricsServer} of its own or nowhere) and the static front end under {@code /static/}.
+ * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz} (as {@link #health}
+ * says), {@code GET /metrics} (Prometheus text format; on the web port only with {@link
+ * MetricsEndpoint#webPort()}, else on a {@link MetricsServer} of its own or nowhere) and the static
+ * front end under {@code /static/}.
  *
  * <p>Guarantees: every response carries the {@link SecurityHeaders}, those Jetty writes itself
  * included ({@link WebGuard}, {@link WebErrorHandler}); a bad name, id or parameter answers 400 and
@@ -65,6 +66,21 @@ public final class WebServer implements AutoCloseable {
   private final WebReadBudget readBudget;
   private final ConnectionGate gate;
   private final MetricsServer metricsServer;
+  private volatile Health health = Health.OK;
+
+  /**
+   * What {@code /healthz} says: 200 {@code {"status":"ok"}} only in {@link #OK}, 503 with the
+   * status's name otherwise, so that a health check or a script that waits for it sends mail only
+   * once the whole service takes it.
+   */
+  public enum Health {
+    /** The service around this server is still starting (the SMTP port may not be open yet). */
+    STARTING,
+    /** Ready: the default for a server on its own. */
+    OK,
+    /** The service is shutting down. */
+    STOPPING
+  }
 
   /**
    * A server on {@code port} (0 picks a free port) with the default {@link WebLimits} (loopback
@@ -210,7 +226,16 @@ public final class WebServer implements AutoCloseable {
               config.routes.options("/api/*", access.cors()::onPreflight);
               config.routes.get(
                   "/healthz",
-                  ctx -> ctx.json(Map.of("status", "ok", "version", BurnboxVersion.current())));
+                  ctx -> {
+                    Health now = health;
+                    ctx.status(now == Health.OK ? 200 : 503)
+                        .json(
+                            Map.of(
+                                "status",
+                                now.name().toLowerCase(Locale.ROOT),
+                                "version",
+                                BurnboxVersion.current()));
+                  });
               if (metrics.where() == MetricsEndpoint.Where.WEB_PORT) {
                 config.routes.get("/metrics", ctx -> MetricsServer.scrape(ctx, registry));
               }
@@ -267,6 +292,11 @@ public final class WebServer implements AutoCloseable {
     if (metricsServer != null) {
       metricsServer.start();
     }
+  }
+
+  /** Sets what {@code /healthz} answers from now on. */
+  public void health(Health health) {
+    this.health = Objects.requireNonNull(health, "health");
   }
 
   /** The port listened on; valid after {@link #start()}. */

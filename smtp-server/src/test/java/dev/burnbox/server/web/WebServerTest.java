@@ -74,6 +74,22 @@ class WebServerTest {
   }
 
   @Test
+  void healthzAnswers503WhileTheServiceStartsOrStops() throws Exception {
+    server.health(WebServer.Health.STARTING);
+    HttpResponse<String> starting = get("/healthz");
+    assertThat(starting.statusCode()).isEqualTo(503);
+    assertThat(starting.body()).contains("\"status\":\"starting\"");
+
+    server.health(WebServer.Health.OK);
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+
+    server.health(WebServer.Health.STOPPING);
+    HttpResponse<String> stopping = get("/healthz");
+    assertThat(stopping.statusCode()).isEqualTo(503);
+    assertThat(stopping.body()).contains("\"status\":\"stopping\"");
+  }
+
+  @Test
   void statsCarriesTheDocumentedFields() throws Exception {
     deliver("alice");
     deliver("bob");

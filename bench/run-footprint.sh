@@ -4,8 +4,9 @@
 # the resident memory after 5 s idle (RUNS launches, default 3, each on its own free ports).
 #
 # With FIRST_MAIL=1, each launch also sends one mail as soon as /healthz answers (Python's smtplib,
-# retried until a 250) and reports launch to that 250: the service is ready to take mail then, which
-# /healthz alone does not say (the spam model may still be compiling); the RSS then holds that mail.
+# retried until a 250) and reports launch to that 250; the RSS then holds that mail. Since
+# 2026-11-27 /healthz answers 200 only once the SMTP port takes mail and the spam model is ready;
+# before, it answered as soon as the web port opened, some tenths of a second earlier.
 #
 # Usage: bench/run-footprint.sh   Environment: RUNS, JAR (another jar), JAVA_OPTS, FIRST_MAIL. Builds smtp-server's jar if missing.
 set -euo pipefail

@@ -154,7 +154,7 @@ bah config \
   --env JAVA_HOME=/opt/burnbox/java \
   --env LANG=C.UTF-8 \
   --port 2525/tcp --port 8080/tcp \
-  --entrypoint "[\"/opt/burnbox/java/bin/java\", \"-XX:MaxRAMPercentage=75\", $aot_flags\"-jar\", \"/opt/burnbox/burnbox.jar\", \"serve\"]" \
+  --entrypoint "[\"/opt/burnbox/java/bin/java\", \"-XX:MaxRAMPercentage=75\", \"-XX:TrimNativeHeapInterval=2000\", $aot_flags\"-jar\", \"/opt/burnbox/burnbox.jar\", \"serve\"]" \
   --stop-signal SIGTERM \
   --healthcheck 'CMD /opt/burnbox/healthcheck' \
   --healthcheck-interval 30s --healthcheck-timeout 5s --healthcheck-start-period 30s \

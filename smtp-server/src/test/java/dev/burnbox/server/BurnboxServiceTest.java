@@ -251,6 +251,21 @@ class BurnboxServiceTest {
   }
 
   @Test
+  void aCopysVerdictIsTheFirstCopysAndIsCountedAsKept() throws Exception {
+    start(s -> {});
+    send("Limited offer", "Dear customer, click here to claim your prize", "ola@any.test");
+    send("Limited offer", "Dear customer, click here to claim your prize", "per@any.test");
+    String first = http("/api/v1/inboxes/ola");
+    String copy = http("/api/v1/inboxes/per");
+    String verdict =
+        first.substring(first.indexOf("\"spam\":"), first.indexOf("]", first.indexOf("\"spam\":")));
+    assertThat(copy).contains(verdict);
+    assertThat(http("/metrics"))
+        .contains("burnbox_pipeline_verdicts_total{source=\"scored\"} 1.0")
+        .contains("burnbox_pipeline_verdicts_total{source=\"kept\"} 1.0");
+  }
+
+  @Test
   void aFloodingSubjectIsBannedForUntrustedClientsOnly() throws Exception {
     start(
         s ->

@@ -16,6 +16,7 @@ import dev.burnbox.server.smtp.Refusal;
 import dev.burnbox.server.smtp.Refused;
 import dev.burnbox.server.smtp.SmtpReply;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * unexpected error) is a {@link Refused} with nothing stored, so the sender keeps the mail. Each is
  * a {@link Refusal} of stage {@code pipeline} or, for the store's {@link RefusalReason}s, {@code
  * store}; the intake sends, counts and logs it with its own. Scan and decode times are recorded as
- * histograms ({@code burnbox.pipeline.scan}, {@code burnbox.pipeline.decode}).
+ * histograms ({@code burnbox.pipeline.scan}, {@code burnbox.pipeline.decode}), and verdicts by
+ * whether they were scored or kept from a copy ({@code burnbox.pipeline.verdicts{source}}).
  *
  * <p>Thread-safe: sessions call {@link #accept} concurrently; it runs on the caller's thread.
  */
@@ -103,6 +105,15 @@ public final class IntakePipeline implements MessageAcceptor {
         Counter.builder("burnbox.messages.spam")
             .description("messages stored and marked as spam")
             .register(registry);
+    // the scanner is held by the service (and this pipeline): the registry holds it only weakly
+    FunctionCounter.builder("burnbox.pipeline.verdicts", scanner, SpamScanner::scoredVerdicts)
+        .description("spam verdicts given: scored, or kept from an earlier copy of the same text")
+        .tag("source", "scored")
+        .register(registry);
+    FunctionCounter.builder("burnbox.pipeline.verdicts", scanner, SpamScanner::keptVerdicts)
+        .description("spam verdicts given: scored, or kept from an earlier copy of the same text")
+        .tag("source", "kept")
+        .register(registry);
   }
 
   /**

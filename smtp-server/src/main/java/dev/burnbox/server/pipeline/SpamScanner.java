@@ -32,6 +32,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Scores a message with a {@link SpamModel}: one pass of a {@link TermMatcher} over each part
@@ -89,6 +90,8 @@ public final class SpamScanner {
   private final MatcherKind kind;
   private final Double thresholdOverride;
   private final AtomicReference<CompiledModel> current;
+  private final LongAdder keptVerdicts = new LongAdder();
+  private final LongAdder scoredVerdicts = new LongAdder();
   private final CompletableFuture<CompiledModel> first; // the first model, done unless compiling
 
   /** The first model is in {@code first} only: a background compile may fail at any moment. */
@@ -223,8 +226,10 @@ public final class SpamScanner {
     ScanParts read = model.readPartsOf(parts);
     SpamVerdict known = model.recent().getIfPresent(read);
     if (known != null) {
+      keptVerdicts.increment();
       return known;
     }
+    scoredVerdicts.increment();
     SpamVerdict verdict = score(model, read);
     if (charsOf(read) <= RECENT_TEXT_MAX) {
       model.recent().put(read, verdict);
@@ -247,6 +252,16 @@ public final class SpamScanner {
     } finally {
       model.giveBack(hits);
     }
+  }
+
+  /** How many {@link #scan}s gave a kept verdict (a copy's) since this scanner was made. */
+  public long keptVerdicts() {
+    return keptVerdicts.sum();
+  }
+
+  /** How many {@link #scan}s scored their text since this scanner was made. */
+  public long scoredVerdicts() {
+    return scoredVerdicts.sum();
   }
 
   private static int charsOf(ScanParts parts) {

@@ -161,6 +161,31 @@ public final class DecodedMailBuilder {
     problem(description);
   }
 
+  /** Problems recorded so far. */
+  int problemCount() {
+    return problems.size();
+  }
+
+  /** What the body gave (text, HTML, attachments): to give a copy of the same body. */
+  DecodedBody body() {
+    return new DecodedBody(text.toString(), html.toString(), List.copyOf(attachments));
+  }
+
+  /** Adds what a body gave, as {@link #body()} took it from another message's builder. */
+  void body(DecodedBody body) {
+    text.append(body.text());
+    html.append(body.html());
+    attachments.addAll(body.attachments());
+  }
+
+  /** What a message's body decoded to, apart from its header. */
+  record DecodedBody(String text, String html, List<AttachmentInfo> attachments) {
+    /** About what it holds, in chars, for weighing a cache of them. */
+    int weight() {
+      return text.length() + html.length() + 64 * attachments.size();
+    }
+  }
+
   /** The wanted attachment, if the walk met it. */
   Optional<Attachment> captured() {
     return Optional.ofNullable(captured);

@@ -1,6 +1,10 @@
 package dev.burnbox.server.mime;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.burnbox.server.mime.DecodedMailBuilder.DecodedBody;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -10,6 +14,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
 import org.apache.james.mime4j.MimeException;
 import org.apache.james.mime4j.codec.DecodeMonitor;
 import org.apache.james.mime4j.field.LenientFieldParser;
@@ -28,8 +34,16 @@ import org.apache.james.mime4j.util.ByteSequence;
  * measurement: docs/benchmarks.md, "MIME decoding").
  *
  * <p>Guarantees: {@link #decode(byte[])} returns a result for any bytes and never throws (short of
- * the JVM running out of memory); the result respects the decoder's {@link MimeLimits}. Thread-safe
- * and stateless: share one instance.
+ * the JVM running out of memory); the result respects the decoder's {@link MimeLimits}.
+ * Thread-safe: share one instance.
+ *
+ * <p>A campaign's copies are decoded once: the decoder keeps what the bodies of recent messages
+ * decoded to (at most {@value #RECENT_WEIGHT} bytes and chars in all, bodies of at most {@value
+ * #RECENT_BODY_MAX} bytes), keyed by the body's bytes and the top-level {@code Content-*} and
+ * {@code MIME-Version} fields that say how to read them. A message whose body and those fields
+ * equal a kept one's decodes its header alone and takes the kept text, HTML and attachments: the
+ * same result a full decode gives, since they depend on nothing else. Only bodies that decoded
+ * without a problem are kept, and a copy whose header has a problem is decoded in full.
  *
  * <p>Which parts are what: text/plain and text/html parts not marked {@code Content-Disposition:
  * attachment} are message text; every other leaf part is an attachment, including attached messages
@@ -45,7 +59,20 @@ public final class MailDecoder {
           .setMaxContentLen(-1)
           .build();
 
+  /** The most bytes of raw message plus chars of decoded body the kept bodies weigh in all. */
+  static final int RECENT_WEIGHT = 1 << 21;
+
+  /** The longest body, in bytes, whose decoding is kept for its copies. */
+  static final int RECENT_BODY_MAX = 1 << 16;
+
   private final MimeLimits limits;
+  private final LongAdder reusedBodies = new LongAdder();
+  private final Cache<BodyKey, DecodedBody> recentBodies =
+      Caffeine.newBuilder()
+          .maximumWeight(RECENT_WEIGHT)
+          .<BodyKey, DecodedBody>weigher((key, body) -> key.raw.length + body.weight())
+          .executor(Runnable::run) // upkeep on the decoding thread, not the common pool
+          .build();
 
   /** A decoder that keeps within {@code limits}. */
   public MailDecoder(MimeLimits limits) {
@@ -64,14 +91,23 @@ public final class MailDecoder {
    */
   public DecodedMail decode(byte[] raw) {
     DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1);
+    TopLevel top = new TopLevel(raw, true);
     try {
-      walk(raw, mail, 0, true);
+      walk(raw, mail, 0, top);
+      if (top.key != null && !top.reused && mail.problemCount() == 0) {
+        recentBodies.put(top.key, mail.body());
+      }
       return mail.build();
     } catch (NoHeaderBlock e) {
       return RawMessage.decode(raw, limits, "no header fields: the whole message is read as text");
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
       return RawMessage.decode(raw, limits, "unreadable MIME structure: " + e);
     }
+  }
+
+  /** How many messages took a kept body instead of decoding their own. */
+  public long reusedBodies() {
+    return reusedBodies.sum();
   }
 
   /**
@@ -85,14 +121,19 @@ public final class MailDecoder {
     }
     DecodedMailBuilder mail = new DecodedMailBuilder(limits, index);
     try {
-      walk(raw, mail, 0, true);
+      walk(raw, mail, 0, new TopLevel(raw, false)); // the attachment's bytes: a full walk
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
       return Optional.empty();
     }
     return mail.captured();
   }
 
-  private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, boolean topLevel)
+  /**
+   * Walks {@code raw}: a whole message ({@code top} not null) or a part of one. A whole message
+   * whose header walked without a problem and whose body is a kept one's stops there, with the kept
+   * body added.
+   */
+  private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, TopLevel top)
       throws IOException, MimeException {
     DecodeMonitor monitor = new ProblemMonitor(mail);
     MimeTokenStream stream =
@@ -102,7 +143,7 @@ public final class MailDecoder {
             new DefaultBodyDescriptorBuilder(null, LenientFieldParser.getParser(), monitor));
     stream.setRecursionMode(RecursionMode.M_NO_RECURSE);
     stream.parse(new ByteArrayInputStream(raw));
-    boolean inTopHeader = topLevel;
+    boolean inTopHeader = top != null;
     boolean sawHeader = false;
     int depth = baseDepth;
     String declaredType = "";
@@ -117,6 +158,7 @@ public final class MailDecoder {
           Field field = stream.getField();
           if (inTopHeader) {
             mail.header(field.getName(), headerValue(field.getRaw()));
+            top.field(field);
           }
           if (field.getName().equalsIgnoreCase("Content-Type")) {
             declaredType = field.getBody().strip().toLowerCase(Locale.ROOT);
@@ -125,6 +167,14 @@ public final class MailDecoder {
         case T_END_HEADER -> {
           if (inTopHeader && !sawHeader) {
             throw new NoHeaderBlock();
+          }
+          if (inTopHeader && mail.problemCount() == 0) {
+            DecodedBody known = top.lookUp(recentBodies);
+            if (known != null) {
+              reusedBodies.increment();
+              mail.body(known);
+              return;
+            }
           }
           inTopHeader = false;
         }
@@ -203,7 +253,7 @@ public final class MailDecoder {
     byte[] multipart = Arrays.copyOf(header, header.length + body.length);
     System.arraycopy(body, 0, multipart, header.length, body.length);
     try {
-      walk(multipart, mail, depth, false);
+      walk(multipart, mail, depth, null);
     } catch (MimeException e) {
       mail.malformed("unreadable multipart without a boundary: " + e);
     }
@@ -237,7 +287,7 @@ public final class MailDecoder {
       return;
     }
     try {
-      walk(message, mail, depth, false);
+      walk(message, mail, depth, null);
     } catch (IOException | MimeException | RuntimeException e) {
       mail.problem("unreadable attached message: " + e);
     }
@@ -264,6 +314,95 @@ public final class MailDecoder {
     int start = Math.min(colon + 1, bytes.length);
     return HeaderText.unfold(
         TextCharsets.decodeUtf8OrWindows1252(bytes, start, bytes.length - start));
+  }
+
+  /**
+   * What a whole message's walk knows of its top level: the fields that say how to read its body,
+   * collected as the walk meets them, and the key its body is kept under.
+   */
+  private static final class TopLevel {
+    private final byte[] raw;
+    private final boolean reuse;
+    private final ByteArrayOutputStream bodyFields = new ByteArrayOutputStream();
+    BodyKey key; // set at the end of the header, if the body may be kept or reused
+    boolean reused;
+
+    TopLevel(byte[] raw, boolean reuse) {
+      this.raw = raw;
+      this.reuse = reuse;
+    }
+
+    void field(Field field) {
+      String name = field.getName();
+      if (reuse
+          && (name.regionMatches(true, 0, "Content-", 0, 8)
+              || name.equalsIgnoreCase("MIME-Version"))) {
+        bodyFields.writeBytes(field.getRaw().toByteArray());
+        bodyFields.write('\n');
+      }
+    }
+
+    /** The kept body of this message's body, if any; sets {@link #key} when it may be kept. */
+    DecodedBody lookUp(Cache<BodyKey, DecodedBody> recent) {
+      int bodyStart = reuse ? bodyStart(raw) : -1;
+      if (bodyStart < 0 || raw.length - bodyStart > RECENT_BODY_MAX) {
+        return null;
+      }
+      key = new BodyKey(bodyFields.toByteArray(), raw, bodyStart);
+      DecodedBody known = recent.getIfPresent(key);
+      reused = known != null;
+      return known;
+    }
+
+    /** Just past the first empty line (LF or CRLF), where the header ends; -1 if there is none. */
+    private static int bodyStart(byte[] raw) {
+      for (int i = 0; i + 1 < raw.length; i++) {
+        if (raw[i] == '\n') {
+          if (raw[i + 1] == '\n') {
+            return i + 2;
+          }
+          if (raw[i + 1] == '\r' && i + 2 < raw.length && raw[i + 2] == '\n') {
+            return i + 3;
+          }
+        }
+      }
+      return -1;
+    }
+  }
+
+  /**
+   * A body as its message holds it ({@code raw} from {@code bodyStart}) with the fields that say
+   * how to read it; equal when both are byte for byte, so a hash collision cannot share a body.
+   */
+  private static final class BodyKey {
+    final byte[] fields;
+    final byte[] raw;
+    final int bodyStart;
+    final int hash;
+
+    BodyKey(byte[] fields, byte[] raw, int bodyStart) {
+      this.fields = fields;
+      this.raw = raw;
+      this.bodyStart = bodyStart;
+      CRC32C crc = new CRC32C();
+      crc.update(fields);
+      crc.update(raw, bodyStart, raw.length - bodyStart);
+      this.hash = (int) crc.getValue();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BodyKey other
+          && hash == other.hash
+          && Arrays.equals(fields, other.fields)
+          && Arrays.equals(
+              raw, bodyStart, raw.length, other.raw, other.bodyStart, other.raw.length);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   /** Thrown when the top-level message has no header field: it is not MIME at all. */

@@ -66,7 +66,7 @@ class MailDecoderMutationTest {
   }
 
   /** One to four random edits: byte flips, inserted MIME syntax, deletions, cuts, duplications. */
-  private static byte[] mutate(byte[] original, Random random) {
+  static byte[] mutate(byte[] original, Random random) {
     List<Byte> bytes = new ArrayList<>(original.length + 64);
     for (byte b : original) {
       bytes.add(b);

@@ -149,7 +149,7 @@ public final class IntakePipeline implements MessageAcceptor {
       return Refusal.SUBJECT_FLOOD.because("");
     }
 
-    SpamVerdict verdict = scanTimer.record(() -> scanner.scan(mail.scanParts()));
+    SpamVerdict verdict = scanTimer.record(() -> scanner.scan(mail));
     boolean spam = verdict.spam();
     if (spam && policy == SpamPolicy.REJECT) {
       return Refusal.SPAM.because(String.valueOf(verdict.terms()));

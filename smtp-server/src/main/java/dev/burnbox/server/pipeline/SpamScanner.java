@@ -10,6 +10,7 @@ import dev.burnbox.matcher.TermCounts;
 import dev.burnbox.matcher.TermMatcher;
 import dev.burnbox.matcher.TermSet;
 import dev.burnbox.matcher.TextNormalizer;
+import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.wordlists.SpamModel;
 import dev.burnbox.wordlists.SpamModel.Part;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Scores a message with a {@link SpamModel}: one pass of a {@link TermMatcher} over each part
@@ -224,17 +226,49 @@ public final class SpamScanner {
   public SpamVerdict scan(ScanParts parts) {
     CompiledModel model = model();
     ScanParts read = model.readPartsOf(parts);
-    SpamVerdict known = model.recent().getIfPresent(read);
+    RecentText key = new RecentText(false, read.subject(), read.body(), read.markup());
+    return scan(model, key, () -> read);
+  }
+
+  /**
+   * {@link #scan(ScanParts)} of {@code mail}'s {@link DecodedMail#scanParts()}, which are worked
+   * out (its HTML parsed, the costliest step for HTML mail) only when no verdict is kept for its
+   * decoded subject, text and HTML.
+   */
+  public SpamVerdict scan(DecodedMail mail) {
+    CompiledModel model = model();
+    RecentText key =
+        new RecentText(
+            true,
+            model.reads(Part.SUBJECT) ? mail.subject() : "",
+            model.reads(Part.BODY) ? mail.text() : "",
+            model.reads(Part.BODY) || model.reads(Part.MARKUP) ? mail.html() : "");
+    return scan(model, key, () -> model.readPartsOf(mail.scanParts()));
+  }
+
+  private SpamVerdict scan(CompiledModel model, RecentText key, Supplier<ScanParts> parts) {
+    SpamVerdict known = model.recent().getIfPresent(key);
     if (known != null) {
       keptVerdicts.increment();
       return known;
     }
     scoredVerdicts.increment();
-    SpamVerdict verdict = score(model, read);
-    if (charsOf(read) <= RECENT_TEXT_MAX) {
-      model.recent().put(read, verdict);
+    SpamVerdict verdict = score(model, parts.get());
+    if (key.chars() <= RECENT_TEXT_MAX) {
+      model.recent().put(key, verdict);
     }
     return verdict;
+  }
+
+  /**
+   * What a kept verdict is kept under: the three texts the model reads, either a mail's parts as
+   * scanned ({@code decoded} false: subject, body, markup) or its decoded texts ({@code decoded}
+   * true: subject, text, HTML); the two never share a key.
+   */
+  private record RecentText(boolean decoded, String subject, String second, String third) {
+    int chars() {
+      return subject.length() + second.length() + third.length();
+    }
   }
 
   /**
@@ -262,10 +296,6 @@ public final class SpamScanner {
   /** How many {@link #scan}s scored their text since this scanner was made. */
   public long scoredVerdicts() {
     return scoredVerdicts.sum();
-  }
-
-  private static int charsOf(ScanParts parts) {
-    return parts.subject().length() + parts.body().length() + parts.markup().length();
   }
 
   /**
@@ -503,7 +533,7 @@ public final class SpamScanner {
       int passTerms,
       Queue<Hits> spare,
       AtomicInteger spareCount,
-      Cache<ScanParts, SpamVerdict> recent) {
+      Cache<RecentText, SpamVerdict> recent) {
     /** The most {@link Hits} kept for reuse, about the scans that run at once. */
     static final int SPARE_HITS = 64;
 
@@ -518,21 +548,26 @@ public final class SpamScanner {
           new AtomicInteger(),
           Caffeine.newBuilder()
               .maximumWeight(RECENT_CHARS)
-              .<ScanParts, SpamVerdict>weigher((parts, verdict) -> charsOf(parts))
+              .<RecentText, SpamVerdict>weigher((text, verdict) -> text.chars())
               .executor(Runnable::run) // upkeep on the scanning thread, not the common pool
               .build());
     }
 
+    /** Whether a pass reads {@code part} (one of the concrete parts). */
+    boolean reads(Part part) {
+      for (ScanPass pass : passes) {
+        if (pass.source().covers(part)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     /** {@code parts} with the parts no pass reads left empty: what the verdict depends on. */
     ScanParts readPartsOf(ScanParts parts) {
-      boolean subject = false;
-      boolean body = false;
-      boolean markup = false;
-      for (ScanPass pass : passes) {
-        subject |= pass.source().covers(Part.SUBJECT);
-        body |= pass.source().covers(Part.BODY);
-        markup |= pass.source().covers(Part.MARKUP);
-      }
+      boolean subject = reads(Part.SUBJECT);
+      boolean body = reads(Part.BODY);
+      boolean markup = reads(Part.MARKUP);
       if (subject && body && markup) {
         return parts;
       }

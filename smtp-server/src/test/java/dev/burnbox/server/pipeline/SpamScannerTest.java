@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.matcher.TextNormalizer;
+import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.wordlists.SpamModel;
@@ -269,6 +270,25 @@ class SpamScannerTest {
     String longText = "alpha ".repeat(SpamScanner.RECENT_TEXT_MAX / 6 + 1);
     SpamVerdict once = scanner.scan(body(longText));
     assertThat(scanner.scan(body(longText))).isNotSameAs(once).isEqualTo(once);
+  }
+
+  @Test
+  void aDecodedCopyGetsTheKeptVerdictOfItsDecodedText() {
+    SpamScanner scanner = SpamScanner.withDefaultModel(null, null);
+    MailDecoder decoder = MailDecoder.withDefaults();
+    String mail =
+        "Subject: Offer\r\nContent-Type: text/html\r\n\r\n"
+            + "<p>Click <b>here</b> to claim your FREE prize</p>\r\n";
+    DecodedMail first = decoder.decode(("To: a@x.test\r\n" + mail).getBytes(UTF_8));
+    DecodedMail copy = decoder.decode(("To: b@x.test\r\n" + mail).getBytes(UTF_8));
+
+    SpamVerdict verdict = scanner.scan(first);
+    assertThat(verdict).isEqualTo(scanner.score(first.scanParts()));
+    assertThat(scanner.scan(copy)).isSameAs(verdict);
+    assertThat(scanner.keptVerdicts()).isEqualTo(1);
+    // the same mail as scanned parts is kept under a key of its own kind: scored again, alike
+    assertThat(scanner.scan(first.scanParts())).isEqualTo(verdict).isNotSameAs(verdict);
+    assertThat(scanner.scoredVerdicts()).isEqualTo(2);
   }
 
   @Test

@@ -43,9 +43,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       the Aho-Corasick matcher runs as two walks side by side on texts of 256 chars and more).
  *   <li>{@code verdict}: {@link SpamScanner#score}, the whole scoring of a mail (normalise, match,
  *       count, score).
- *   <li>{@code copy}: {@link SpamScanner#scan}, the step the intake runs, of mails it has scanned
- *       before: a campaign's copies, whose verdicts it keeps (a hash and one comparison of the
- *       text).
+ *   <li>{@code copy}: {@link SpamScanner#scan(ScanParts)} of mails it has scanned before: a
+ *       campaign's copies, whose verdicts it keeps (a hash and one comparison of the text). The
+ *       intake looks copies up the same way, by their decoded text ({@link
+ *       SpamScanner#scan(dev.burnbox.server.mime.DecodedMail)}).
  * </ul>
  *
  * <p>With {@code cache=cold}, each mail is preceded by a pass over 4 MiB of other memory, as the

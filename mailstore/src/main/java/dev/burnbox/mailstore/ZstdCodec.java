@@ -5,15 +5,11 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 
 /**
  * zstd (through zstd-jni) as a {@link BodyCodec}: plain, with one fixed dictionary, or adaptive
@@ -176,20 +172,18 @@ public final class ZstdCodec implements BodyCodec {
    * is sampled twice, which weighs it double in the next training; harmless, and cheaper than
    * remembering what was sampled).
    *
-   * <p>A message that is its reference with one stretch of at most {@value #SPLICE_MAX_STRETCH}
-   * bytes replaced (a copy of the same mail whose {@code Received:} field or recipient differs) is
-   * stored as that splice instead, with no zstd call: tag {@code 'P'}, the raw length, the lengths
-   * of the reference's prefix and suffix it keeps, the CRC-32C of the raw bytes (so that damage or
-   * the wrong reference is detected, as zstd's checksum detects it), then the stretch as it is.
-   * Finding it is two vectorised comparisons; zstd would spend most of its time building match
-   * tables from the reference, for a frame no smaller than the stretch.
+   * <p>A message that is its reference with a few short stretches replaced (a copy of the same mail
+   * whose {@code Received:} and {@code Date:} fields, message id or recipient differ) is stored as
+   * a {@link Splice} of it instead, with no zstd call: finding one costs a few comparisons of the
+   * two arrays, where zstd would spend most of its time building match tables from the reference,
+   * for a frame no smaller.
    */
   @Override
   public byte[] encodeAgainst(byte[] raw, byte[] reference) {
     if (reference.length == 0 || startsWithDictionaryMagic(reference)) {
       return null;
     }
-    byte[] stored = splice(raw, reference);
+    byte[] stored = Splice.encode(raw, reference);
     if (stored == null) {
       stored =
           compress(
@@ -203,68 +197,6 @@ public final class ZstdCodec implements BodyCodec {
       trainer.record(raw);
     }
     return stored;
-  }
-
-  /** The longest stretch {@link #encodeAgainst} stores as a splice of its reference. */
-  static final int SPLICE_MAX_STRETCH = 128;
-
-  /**
-   * {@code raw} as {@code reference} with one stretch of at most {@value #SPLICE_MAX_STRETCH} bytes
-   * replaced, in {@link StoredForm#SPLICE} form, or null if it differs from it more than that.
-   */
-  private static byte[] splice(byte[] raw, byte[] reference) {
-    StoredForm.checkRawLength(raw);
-    int prefix = Arrays.mismatch(raw, reference);
-    if (prefix < 0) {
-      prefix = raw.length; // the same bytes
-    }
-    if (raw.length - reference.length > SPLICE_MAX_STRETCH) {
-      return null; // even with all the rest of the reference kept, the stretch is too long
-    }
-    int suffix = commonSuffix(raw, reference, Math.min(raw.length, reference.length) - prefix);
-    int stretch = raw.length - prefix - suffix;
-    if (stretch > SPLICE_MAX_STRETCH) {
-      return null;
-    }
-    byte[] out =
-        new byte
-            [1
-                + StoredForm.varintSize(raw.length)
-                + StoredForm.varintSize(prefix)
-                + StoredForm.varintSize(suffix)
-                + Integer.BYTES
-                + stretch];
-    out[0] = StoredForm.SPLICE;
-    int pos = StoredForm.writeVarint(out, 1, raw.length);
-    pos = StoredForm.writeVarint(out, pos, prefix);
-    pos = StoredForm.writeVarint(out, pos, suffix);
-    CHECKSUM.set(out, pos, crc32c(raw));
-    System.arraycopy(raw, prefix, out, pos + Integer.BYTES, stretch);
-    return out;
-  }
-
-  private static final VarHandle CHECKSUM =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
-  private static int crc32c(byte[] bytes) {
-    CRC32C crc = new CRC32C();
-    crc.update(bytes);
-    return (int) crc.getValue();
-  }
-
-  /** How many bytes {@code a} and {@code b} end with alike, at most {@code max}. */
-  private static int commonSuffix(byte[] a, byte[] b, int max) {
-    int n = 0;
-    // whole blocks through the vectorised mismatch, then byte by byte
-    while (n + 64 <= max
-        && Arrays.mismatch(a, a.length - n - 64, a.length - n, b, b.length - n - 64, b.length - n)
-            < 0) {
-      n += 64;
-    }
-    while (n < max && a[a.length - 1 - n] == b[b.length - 1 - n]) {
-      n++;
-    }
-    return n;
   }
 
   private static boolean startsWithDictionaryMagic(byte[] bytes) {
@@ -403,39 +335,11 @@ public final class ZstdCodec implements BodyCodec {
   @Override
   public byte[] decodeAgainst(byte[] stored, byte[] reference) {
     if (stored.length > 0 && stored[0] == StoredForm.SPLICE) {
-      return unsplice(stored, reference);
+      return Splice.decode(stored, reference, NAME);
     }
     StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD_AGAINST, NAME);
     int length = reader.rawLength();
     return decompress(stored, reader.position(), length, context -> context.loadDict(reference));
-  }
-
-  /** The raw bytes of a {@link StoredForm#SPLICE} of {@code reference}. */
-  private static byte[] unsplice(byte[] stored, byte[] reference) {
-    StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.SPLICE, NAME);
-    int length = reader.rawLength();
-    int prefix = reader.varint("prefix length");
-    int suffix = reader.varint("suffix length");
-    int checksumAt = reader.position();
-    int stretch = stored.length - checksumAt - Integer.BYTES;
-    if (stretch < 0
-        || (long) prefix + suffix > reference.length
-        || (long) prefix + stretch + suffix != length) {
-      throw new DamagedBodyException(
-          String.format(
-              "%s: stored splice keeps %d + %d bytes of a %d-byte reference around %d bytes, for"
-                  + " %d raw bytes: damaged, or another reference",
-              NAME, prefix, suffix, reference.length, stretch, length));
-    }
-    byte[] raw = new byte[length];
-    System.arraycopy(reference, 0, raw, 0, prefix);
-    System.arraycopy(stored, checksumAt + Integer.BYTES, raw, prefix, stretch);
-    System.arraycopy(reference, reference.length - suffix, raw, prefix + stretch, suffix);
-    if ((int) CHECKSUM.get(stored, checksumAt) != crc32c(raw)) {
-      throw new DamagedBodyException(
-          NAME + ": stored splice fails its checksum: damaged, or another reference");
-    }
-    return raw;
   }
 
   /** The {@code length} raw bytes of the frame at {@code payload} in {@code stored}. */

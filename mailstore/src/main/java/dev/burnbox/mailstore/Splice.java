@@ -21,12 +21,13 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Finding the edits.</b> Between the longest common prefix and suffix, greedy, front to back:
  * the longest run of equal bytes, then the nearest place where the two arrays agree again for
- * {@value #SYNC} bytes, looked for within {@value #REACH} bytes of either through a hash table of
- * the reference's next {@value #SYNC}-byte sequences (the least {@link #cost} wins). A message that
- * needs more than {@value #MAX_EDITS} edits or {@value #MAX_INSERTED} inserted bytes is no splice,
- * unless what lies between prefix and suffix is at most that many bytes: one edit then, as also
- * when that inserts fewer bytes than the edits found. Time: linear in the message, plus at most
- * {@value #MAX_EDITS} searches, each of about 2 x {@value #REACH} table operations.
+ * {@value #SYNC} bytes, looked for within {@value #REACH} bytes of either (the least {@link #cost}
+ * wins): the cheapest places one by one, then through a hash table of the reference's next {@value
+ * #SYNC}-byte sequences. A message that needs more than {@value #MAX_EDITS} edits or {@value
+ * #MAX_INSERTED} inserted bytes is no splice, unless what lies between prefix and suffix is at most
+ * that many bytes: one edit then, as also when that inserts fewer bytes than the edits found. Time:
+ * linear in the message, plus at most {@value #MAX_EDITS} searches, each of about 2 x {@value
+ * #REACH} table operations.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,6 +46,12 @@ final class Splice {
 
   /** How many equal bytes count as agreement again. */
   static final int SYNC = 8;
+
+  /**
+   * Places of agreement up to this {@link #cost} are tried one by one before the hash table is
+   * built: about 80 comparisons.
+   */
+  private static final int QUICK_COST = 16;
 
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -255,33 +262,40 @@ final class Splice {
    */
   private static long resync(
       byte[] raw, int i, int rawEnd, byte[] reference, int j, int referenceEnd, Grams grams) {
-    int bestInsert = -1;
-    int bestSkip = -1;
     int rawLeft = rawEnd - i;
     int referenceLeft = referenceEnd - j;
-    if (rawLeft <= REACH + SYNC) {
-      bestInsert = rawLeft; // both ends: insert the rest of raw, skip the rest of the reference
-      bestSkip = referenceLeft;
-    }
+    // both ends: insert the rest of raw, skip the rest of the reference
+    int bestInsert = rawLeft <= REACH + SYNC ? rawLeft : -1;
+    int bestSkip = referenceLeft;
     int maxInsert = Math.min(REACH, rawLeft - SYNC);
     int maxSkip = Math.min(REACH, referenceLeft - SYNC);
-    if (maxInsert < 0 || maxSkip < 0) {
-      return bestInsert < 0 ? -1 : (long) bestInsert << 32 | bestSkip;
-    }
-    grams.clear();
-    for (int skip = maxSkip; skip >= 0; skip--) { // nearest last, so that it is the one kept
-      grams.put((long) LONGS.get(reference, j + skip), skip);
-    }
-    for (int insert = 0; insert <= maxInsert; insert++) {
-      if (bestInsert >= 0 && 2 * insert >= cost(bestInsert, bestSkip)) {
-        break; // every later agreement costs more than the best one
+    // the cheapest places first, one comparison each: a changed digit, date or id is found here
+    for (int cost = 1; cost <= QUICK_COST; cost++) {
+      if (bestInsert >= 0 && cost(bestInsert, bestSkip) <= cost) {
+        return (long) bestInsert << 32 | bestSkip;
       }
-      int skip = grams.get((long) LONGS.get(raw, i + insert));
-      if (skip >= 0
-          && (insert > 0 || skip > 0)
-          && (bestInsert < 0 || cost(insert, skip) < cost(bestInsert, bestSkip))) {
-        bestInsert = insert;
-        bestSkip = skip;
+      for (int insert = 0; 2 * insert <= cost; insert++) {
+        int skip = cost - 2 * insert;
+        if (insert <= maxInsert
+            && skip <= maxSkip
+            && (long) LONGS.get(raw, i + insert) == (long) LONGS.get(reference, j + skip)) {
+          return (long) insert << 32 | skip;
+        }
+      }
+    }
+    if (maxInsert >= 0 && maxSkip >= 0) {
+      grams.index(reference, j, maxSkip);
+      for (int insert = 0; insert <= maxInsert; insert++) {
+        if (bestInsert >= 0 && 2 * insert >= cost(bestInsert, bestSkip)) {
+          break; // every later agreement costs more than the best one
+        }
+        int skip = grams.find((long) LONGS.get(raw, i + insert));
+        if (skip >= 0
+            && (insert > 0 || skip > 0)
+            && (bestInsert < 0 || cost(insert, skip) < cost(bestInsert, bestSkip))) {
+          bestInsert = insert;
+          bestSkip = skip;
+        }
       }
     }
     return bestInsert < 0 ? -1 : (long) bestInsert << 32 | bestSkip;
@@ -296,43 +310,47 @@ final class Splice {
   }
 
   /**
-   * {@value #SYNC}-byte sequences and the offset of each, in an open-addressing table that is
-   * cleared by starting a new generation. One per {@link #encode} call.
+   * Where in the reference, from a position {@code j} on, each {@value #SYNC}-byte sequence within
+   * reach first occurs: an open-addressing table of offsets, whose keys are read back from the
+   * reference. One per {@link #encode} call, refilled for each search.
    */
   private static final class Grams {
-    private static final int SLOTS = 512; // more than twice the most entries, REACH + 1
-    private final long[] keys = new long[SLOTS];
-    private final int[] offsets = new int[SLOTS];
-    private final int[] generations = new int[SLOTS];
-    private int generation;
+    private static final int SLOTS = 256; // about twice the most entries, REACH + 1
+    private final int[] offsets = new int[SLOTS]; // offset + 1; 0 is an empty slot
+    private byte[] reference;
+    private int from;
 
-    void clear() {
-      generation++;
-    }
-
-    /** Maps {@code key} to {@code offset}, replacing an earlier offset of the same key. */
-    void put(long key, int offset) {
-      int slot = slot(key);
-      while (generations[slot] == generation && keys[slot] != key) {
-        slot = (slot + 1) & (SLOTS - 1);
+    /** Indexes the sequences at {@code from + 0} to {@code from + maxOffset}. */
+    void index(byte[] reference, int from, int maxOffset) {
+      this.reference = reference;
+      this.from = from;
+      Arrays.fill(offsets, 0);
+      for (int offset = maxOffset; offset >= 0; offset--) { // nearest last, so it is the one kept
+        long key = (long) LONGS.get(reference, from + offset);
+        int slot = slot(key);
+        while (offsets[slot] != 0 && key(slot) != key) {
+          slot = (slot + 1) & (SLOTS - 1);
+        }
+        offsets[slot] = offset + 1;
       }
-      generations[slot] = generation;
-      keys[slot] = key;
-      offsets[slot] = offset;
     }
 
-    /** The offset of {@code key}, or -1. */
-    int get(long key) {
-      for (int slot = slot(key); generations[slot] == generation; slot = (slot + 1) & (SLOTS - 1)) {
-        if (keys[slot] == key) {
-          return offsets[slot];
+    /** The offset where {@code key} first occurs, or -1. */
+    int find(long key) {
+      for (int slot = slot(key); offsets[slot] != 0; slot = (slot + 1) & (SLOTS - 1)) {
+        if (key(slot) == key) {
+          return offsets[slot] - 1;
         }
       }
       return -1;
     }
 
+    private long key(int slot) {
+      return (long) LONGS.get(reference, from + offsets[slot] - 1);
+    }
+
     private static int slot(long key) {
-      return (int) ((key * 0x9E3779B97F4A7C15L) >>> 55); // the top 9 bits: 512 slots
+      return (int) ((key * 0x9E3779B97F4A7C15L) >>> 56); // the top 8 bits: 256 slots
     }
   }
 

@@ -34,6 +34,9 @@ final class MessageTransaction implements MessageHandler {
    */
   private static final int YIELD_EVERY_BYTES = 8 * 1024;
 
+  /** The most content bytes one read call asks for. */
+  private static final int READ_SIZE = 8 * 1024;
+
   /**
    * Content counts as progress against the data timeout in steps of this many bytes: a sender must
    * deliver 8 KiB per data timeout (68 bytes/s with the default 2 minutes), or be cut as stalled by
@@ -152,13 +155,13 @@ final class MessageTransaction implements MessageHandler {
    * @throws IOException if reading fails, e.g. on a timeout or a disconnect
    */
   void absorb(InputStream in, long length) throws IOException {
-    byte[] chunk = new byte[8192];
     long remaining = length < 0 ? Long.MAX_VALUE : length;
+    MessageBuffer.Inspector lines = this::checkLines;
     boolean virtual = Thread.currentThread().isVirtual();
     int sinceYield = 0;
     int sinceProgress = 0;
     while (remaining > 0) {
-      int n = in.read(chunk, 0, (int) Math.min(chunk.length, remaining));
+      int n = content.readFrom(in, (int) Math.min(READ_SIZE, remaining), lines);
       if (n < 0) {
         if (length >= 0) {
           throw new EOFException("BDAT chunk ended " + remaining + " bytes early");
@@ -178,22 +181,16 @@ final class MessageTransaction implements MessageHandler {
         Thread.yield();
       }
       shared.bytes.increment(n);
-      checkLines(chunk, n);
-      if (received <= shared.settings.maxMessageSize()) {
-        content.append(chunk, n);
-      } else {
-        content.discard();
-      }
     }
   }
 
-  private void checkLines(byte[] chunk, int n) {
+  private void checkLines(byte[] bytes, int offset, int n) {
     int limit = shared.settings.maxLineLength();
-    for (int i = 0; i < n; i++) {
+    for (int i = offset; i < offset + n; i++) {
       if (++lineLength > limit) {
         lineTooLong = true;
       }
-      if (chunk[i] == '\n') {
+      if (bytes[i] == '\n') {
         lineLength = 0;
       }
     }
@@ -237,15 +234,15 @@ final class MessageTransaction implements MessageHandler {
             session.isTLSStarted());
     SmtpReply reply;
     byte[] raw =
-        !shared.settings.noTraceHeader()
-            ? TraceHeader.prepend(
-                content.toByteArray(),
-                envelope,
-                shared.settings.hostName(),
-                client.esmtp(),
-                client.authenticated(),
-                smtputf8)
-            : content.toByteArray();
+        content.toByteArray(
+            shared.settings.noTraceHeader()
+                ? new byte[0]
+                : TraceHeader.bytes(
+                    envelope,
+                    shared.settings.hostName(),
+                    client.esmtp(),
+                    client.authenticated(),
+                    smtputf8));
     try {
       Answer answer = shared.heavyWork.run(raw.length, () -> shared.acceptor.accept(envelope, raw));
       reply =

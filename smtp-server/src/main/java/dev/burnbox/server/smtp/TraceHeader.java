@@ -36,25 +36,15 @@ final class TraceHeader {
   private TraceHeader() {}
 
   /**
-   * {@code raw} with the trace field in front.
+   * The trace field in UTF-8, to go in front of the message's content.
    *
    * @param esmtp whether the client said EHLO (not HELO)
    * @param authenticated whether it authenticated
    * @param utf8 whether the MAIL command had the SMTPUTF8 parameter
    */
-  static byte[] prepend(
-      byte[] raw,
-      Envelope envelope,
-      String hostName,
-      boolean esmtp,
-      boolean authenticated,
-      boolean utf8) {
-    byte[] field =
-        field(envelope, hostName, esmtp, authenticated, utf8).getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[field.length + raw.length];
-    System.arraycopy(field, 0, out, 0, field.length);
-    System.arraycopy(raw, 0, out, field.length, raw.length);
-    return out;
+  static byte[] bytes(
+      Envelope envelope, String hostName, boolean esmtp, boolean authenticated, boolean utf8) {
+    return field(envelope, hostName, esmtp, authenticated, utf8).getBytes(StandardCharsets.UTF_8);
   }
 
   /** The field, folded on three lines, ending in CRLF. */

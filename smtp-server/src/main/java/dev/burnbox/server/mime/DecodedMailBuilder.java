@@ -40,6 +40,12 @@ public final class DecodedMailBuilder {
   private Attachment captured;
 
   /**
+   * Another message's body whose strings are this message's text and HTML as they are, or null;
+   * while it is set, {@link #text} and {@link #html} are empty.
+   */
+  private DecodedBody keptBody;
+
+  /**
    * @param wantedAttachment the index of the attachment whose bytes {@link #captured()} returns, or
    *     -1 for none
    */
@@ -89,6 +95,7 @@ public final class DecodedMailBuilder {
 
   /** Appends raw text (of a message that could not be walked) to the text parts. */
   public void rawText(byte[] bytes, int offset, int length) {
+    unkeep();
     int kept = (int) Math.min(length, budget);
     if (kept < length) {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
@@ -98,6 +105,7 @@ public final class DecodedMailBuilder {
   }
 
   private void append(StringBuilder into, InputStream body, String charsetName) throws IOException {
+    unkeep();
     Charset charset = TextCharsets.lookup(charsetName);
     if (charset == null && !TextCharsets.isKnown(charsetName)) {
       problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
@@ -168,14 +176,39 @@ public final class DecodedMailBuilder {
 
   /** What the body gave (text, HTML, attachments): to give a copy of the same body. */
   DecodedBody body() {
-    return new DecodedBody(text.toString(), html.toString(), List.copyOf(attachments));
+    return new DecodedBody(text(), html(), List.copyOf(attachments));
   }
 
-  /** Adds what a body gave, as {@link #body()} took it from another message's builder. */
+  /**
+   * Adds what a body gave, as {@link #body()} took it from another message's builder: its text and
+   * HTML as they are, not copied, when no text or HTML came before them.
+   */
   void body(DecodedBody body) {
-    text.append(body.text());
-    html.append(body.html());
+    if (keptBody == null && text.isEmpty() && html.isEmpty()) {
+      keptBody = body;
+    } else {
+      unkeep();
+      text.append(body.text());
+      html.append(body.html());
+    }
     attachments.addAll(body.attachments());
+  }
+
+  /** Copies the kept body's text and HTML into the builders, for more to be added after them. */
+  private void unkeep() {
+    if (keptBody != null) {
+      text.append(keptBody.text());
+      html.append(keptBody.html());
+      keptBody = null;
+    }
+  }
+
+  private String text() {
+    return keptBody == null ? text.toString() : keptBody.text();
+  }
+
+  private String html() {
+    return keptBody == null ? html.toString() : keptBody.html();
   }
 
   /** What a message's body decoded to, apart from its header. */
@@ -199,8 +232,8 @@ public final class DecodedMailBuilder {
         to,
         date,
         headers,
-        text.toString(),
-        html.toString(),
+        text(),
+        html(),
         attachments,
         malformed,
         List.copyOf(problems));

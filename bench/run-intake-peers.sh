@@ -104,6 +104,13 @@ start() {
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 corpus_seconds="${CORPUS_SECONDS:-10}"
+# without bench/corpus/ the generator would send generated text under the corpus columns' name
+if ((corpus_seconds > 0)) && [[ ! -d bench/corpus ]]; then
+  bench/fetch-corpus.sh || {
+    echo "error: no bench/corpus/ for the corpus columns (or set CORPUS_SECONDS=0)" >&2
+    exit 1
+  }
+fi
 report="$out/report.md"
 started="$(date -u '+%Y-%m-%d %H:%M') UTC, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 

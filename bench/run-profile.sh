@@ -15,7 +15,8 @@
 # allocated per mail and the 25 largest allocation sites.
 #
 # Usage: bench/run-profile.sh [extra serve options...]     Environment: C, SECONDS_PROFILED, LOAD,
-# WARMUP, PROFILED_MAILS, EVENT, INTERVAL, JAR (another build's benchmarks.jar), JAVA_HOME
+# WARMUP, PROFILED_MAILS, EVENT, INTERVAL, JAR (another build's benchmarks.jar), BLAST_ARGS (more
+# options for the blast, e.g. --whole-corpus: the corpus's mails whole), JAVA_HOME
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
@@ -66,10 +67,13 @@ if [[ "${LOAD:-blast}" == smtp-source ]]; then
   rate="$(awk -v m="$mails" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", m / (b - a) }')"
   what="smtp-source -d -s ${C:-100} -l 2048"
 else
-  "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s >/dev/null 2>&1
+  # shellcheck disable=SC2086 # BLAST_ARGS is a list of options
+  "${bench[@]}" --connections 8 --warmup "${WARMUP:-8}s" --duration 1s ${BLAST_ARGS:-} >/dev/null 2>&1
   "$java" -jar "$loader" profiler start "${events[@]}" "$pid" >/dev/null
   before="$(cpu "$pid")"
-  row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" 2>/dev/null | tail -1)"
+  # shellcheck disable=SC2086
+  row="$("${bench[@]}" --connections "${C:-100}" --warmup 0s --duration "${seconds}s" ${BLAST_ARGS:-} \
+    2>/dev/null | tail -1)"
   after="$(cpu "$pid")"
   "$java" -jar "$loader" profiler stop "${totals[@]}" -o collapsed -f "$out/collapsed.txt" "$pid" >/dev/null
   mails="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5 * '"$seconds"'}' <<<"$row")"

@@ -428,10 +428,18 @@ final class AhoCorasickMatcher implements TermMatcher {
       scan(text, (term, start, end) -> counts.add(term));
       return;
     }
+    counts.roomForSlots(outs.length / 3);
     if (n >= 4 * SPLIT_AT && maxPatternLength <= n >>> 2) {
       countInFourWalks(text, counts);
-      return;
+    } else {
+      countInTwoWalks(text, counts);
     }
+    countVisitedOutputs(counts);
+  }
+
+  /** {@link #count} as two walks side by side, each over a half of the text. */
+  private void countInTwoWalks(String text, TermCounts counts) {
+    int n = text.length();
     final char[] classOf = this.classOf;
     final int[] delta = this.delta;
     final int outLimit = this.outLimit;
@@ -519,12 +527,29 @@ final class AhoCorasickMatcher implements TermMatcher {
    */
   static final int SPLIT_AT = 256;
 
-  /** Counts every output of dense state {@code s} (at least {@code outLimit}). */
+  /**
+   * Notes a visit of dense state {@code s} (at least {@code outLimit}), whose outputs {@link
+   * #countVisitedOutputs} counts after the walk: once per distinct state, times its visits, rather
+   * than along its output chain at every visit. A state's terms then enter {@code counts} at its
+   * first visit's turn, so the order of first occurrences is the same.
+   */
   private void countOutputs(int s, TermCounts counts) {
+    counts.visit(slotOf(s));
+  }
+
+  /**
+   * Counts every output of the states {@link #countOutputs} noted, as often as each was visited.
+   */
+  private void countVisitedOutputs(TermCounts counts) {
     final int[] outs = this.outs;
-    for (int k = slotOf(s) * 3; k >= 0; k = outs[k + 2]) {
-      counts.add(outs[k]);
+    for (int i = 0; i < counts.visitedSlots(); i++) {
+      int slot = counts.visitedSlot(i);
+      int times = counts.visits(slot);
+      for (int k = slot * 3; k >= 0; k = outs[k + 2]) {
+        counts.add(outs[k], times);
+      }
     }
+    counts.clearVisits();
   }
 
   /**

@@ -8,12 +8,19 @@ import java.util.Arrays;
  * scoring a text by its terms needs, without an object per occurrence.
  *
  * <p>Reusable: {@link #clear()} costs O(distinct terms counted), not O(terms). Memory: two {@code
- * int}s per term of the set it was made for. Not thread-safe: one per scan at a time.
+ * int}s per term of the set it was made for, and two per output state of the largest {@link
+ * AhoCorasickMatcher} that counted into it. Not thread-safe: one per scan at a time.
  */
 public final class TermCounts {
   private final int[] counts;
   private final int[] found;
   private int size;
+
+  // visits of an automaton's output states during one count, turned into term counts after the
+  // walk ({@link AhoCorasickMatcher}); empty until a matcher needs them
+  private int[] slotVisits = new int[0];
+  private int[] visitedSlots = new int[0];
+  private int visited;
 
   /** Counts for a set of {@code terms} terms (term ids 0 to {@code terms - 1}), all zero. */
   public TermCounts(int terms) {
@@ -36,6 +43,53 @@ public final class TermCounts {
     if (counts[term]++ == 0) {
       found[size++] = term;
     }
+  }
+
+  /** {@code times} more occurrences of {@code term}, at least one. */
+  void add(int term, int times) {
+    int before = counts[term];
+    counts[term] = before + times;
+    if (before == 0) {
+      found[size++] = term;
+    }
+  }
+
+  /** Makes room for the visits of {@code slots} output states (slots 0 to {@code slots - 1}). */
+  void roomForSlots(int slots) {
+    if (slotVisits.length < slots) {
+      slotVisits = new int[slots];
+      visitedSlots = new int[slots];
+    }
+  }
+
+  /** One more visit of output state {@code slot}. */
+  void visit(int slot) {
+    if (slotVisits[slot]++ == 0) {
+      visitedSlots[visited++] = slot;
+    }
+  }
+
+  /** How many distinct output states were visited since the last {@link #clearVisits()}. */
+  int visitedSlots() {
+    return visited;
+  }
+
+  /** The {@code i}-th distinct output state visited, in the order of first visits. */
+  int visitedSlot(int i) {
+    return visitedSlots[i];
+  }
+
+  /** How often output state {@code slot} was visited. */
+  int visits(int slot) {
+    return slotVisits[slot];
+  }
+
+  /** Sets every visit count back to zero. */
+  void clearVisits() {
+    for (int i = 0; i < visited; i++) {
+      slotVisits[visitedSlots[i]] = 0;
+    }
+    visited = 0;
   }
 
   /** How many distinct terms were counted. */

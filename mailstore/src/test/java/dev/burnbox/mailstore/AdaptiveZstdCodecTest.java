@@ -44,6 +44,25 @@ class AdaptiveZstdCodecTest {
   }
 
   @Test
+  void copiesStoredAsSplicesAreNotSampledForTrainingButOtherBodiesAre() {
+    ZstdCodec codec = ZstdCodec.adaptive(3, SMALL, Runnable::run);
+    Random random = new Random(3);
+    byte[] base = TestMail.message(random, 200);
+    for (int i = 0; i < 1_000; i++) {
+      byte[] copy = base.clone();
+      copy[base.length / 2] = (byte) ('a' + i % 26); // one changed byte: a splice
+      assertThat(codec.encodeAgainst(copy, base)[0]).isEqualTo(StoredForm.SPLICE);
+    }
+    assertThat(codec.dictionaryCount()).as("splices set off no training").isZero();
+    assertThat(codec.trainer().reservoirBytes()).isZero();
+    for (int i = 0; i < 200; i++) {
+      byte[] other = TestMail.message(random, 200); // too unlike the base for a splice
+      assertThat(codec.encodeAgainst(other, base)[0]).isEqualTo(StoredForm.ZSTD_AGAINST);
+    }
+    assertThat(codec.dictionaryCount()).as("trained after 200 bodies compressed").isEqualTo(1);
+  }
+
+  @Test
   void trainedDictionaryShrinksSmallMail() {
     ZstdCodec adaptive = ZstdCodec.adaptive(3, SMALL, Runnable::run);
     ZstdCodec plain = ZstdCodec.plain(3);

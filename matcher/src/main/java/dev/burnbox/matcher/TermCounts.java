@@ -17,7 +17,7 @@ public final class TermCounts {
   private int size;
 
   // visits of an automaton's output states during one count, turned into term counts after the
-  // walk ({@link AhoCorasickMatcher}); empty until a matcher needs them
+  // walk (AhoCorasickMatcher); empty until a matcher needs them
   private int[] slotVisits = new int[0];
   private int[] visitedSlots = new int[0];
   private int visited;
@@ -40,9 +40,7 @@ public final class TermCounts {
 
   /** One more occurrence of {@code term}. */
   void add(int term) {
-    if (counts[term]++ == 0) {
-      found[size++] = term;
-    }
+    add(term, 1);
   }
 
   /** {@code times} more occurrences of {@code term}, at least one. */

@@ -2,6 +2,7 @@ package dev.burnbox.server.smtp;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -47,14 +49,14 @@ final class IntakeCommands {
   private final IntakeSettings settings;
   private final Refusals refusals;
   private final SessionGate gate;
-  private final SSLContext tls;
+  private final Supplier<SSLContext> tls;
   private final SmtpAuthenticator authenticator;
 
   private IntakeCommands(
       IntakeSettings settings,
       Refusals refusals,
       SessionGate gate,
-      SSLContext tls,
+      Supplier<SSLContext> tls,
       SmtpAuthenticator authenticator) {
     this.settings = settings;
     this.refusals = refusals;
@@ -68,7 +70,7 @@ final class IntakeCommands {
       IntakeSettings settings,
       Refusals refusals,
       SessionGate gate,
-      SSLContext tls,
+      Supplier<SSLContext> tls,
       SmtpAuthenticator authenticator) {
     IntakeCommands commands = new IntakeCommands(settings, refusals, gate, tls, authenticator);
     List<Command> all = new ArrayList<>();
@@ -498,6 +500,14 @@ final class IntakeCommands {
         refuse(session, Refusal.BAD_SEQUENCE, line, "Mail transaction in progress, RSET first");
         return;
       }
+      SSLContext context;
+      try {
+        context = tls.get(); // the self-signed key is made at the first STARTTLS
+      } catch (UncheckedIOException e) {
+        log.error("cannot offer TLS: {}", e.getMessage());
+        send(session, new SmtpReply(454, "4.7.0", "TLS not available due to temporary reason"));
+        return;
+      }
       send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));
       // TLS goes over the connection itself; the session writes to a SessionSocket over TLS, so
       // that SubEtha's replies are coded before encryption and TLS records are never touched
@@ -507,7 +517,8 @@ final class IntakeCommands {
         // getHostString, not getHostName: no reverse DNS lookup per handshake
         SSLSocket secure =
             (SSLSocket)
-                tls.getSocketFactory()
+                context
+                    .getSocketFactory()
                     .createSocket(plain, remote.getHostString(), remote.getPort(), true);
         secure.setUseClientMode(false);
         fromClient(

@@ -1,6 +1,8 @@
 package dev.burnbox.server.smtp;
 
+import com.google.common.base.Suppliers;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -13,13 +15,16 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 
-/** Builds the server side {@link SSLContext} for STARTTLS. Stateless. */
+/**
+ * Builds the server side {@link SSLContext} for STARTTLS. Stateless; its suppliers are thread-safe.
+ */
 final class ServerTls {
   private static final char[] NO_PASSWORD = new char[0];
 
@@ -52,6 +57,29 @@ final class ServerTls {
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot set up TLS: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The context {@link #context} makes, a key store's read now (so that a wrong path or password
+   * stops the start) but a self-signed key made only when the first client asks for STARTTLS, once:
+   * making it (an EC key, a signature, the JDK's TLS set-up, on a JVM that has compiled none of it)
+   * was a seventh of the start's main-thread CPU, and most mail never asks.
+   *
+   * @throws IOException if the key store cannot be read or holds no usable key
+   */
+  static Supplier<SSLContext> onDemand(IntakeSettings settings) throws IOException {
+    if (settings.tlsKeystore() != null) {
+      SSLContext fromKeyStore = context(settings);
+      return () -> fromKeyStore;
+    }
+    return Suppliers.memoize(
+        () -> {
+          try {
+            return context(settings);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 
   private static KeyStore load(Path path, char[] password)

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +78,8 @@ public final class SmtpIntake implements AutoCloseable {
   }
 
   /**
-   * Prepares TLS and starts listening; returns when the socket is bound.
+   * Reads the TLS key store, if any, and starts listening; returns when the socket is bound. A
+   * self-signed key is made at the first STARTTLS.
    *
    * @throws IOException if the port cannot be bound or the TLS key store cannot be read
    * @throws IllegalStateException if called twice
@@ -87,7 +89,7 @@ public final class SmtpIntake implements AutoCloseable {
       throw new IllegalStateException("an SmtpIntake starts only once");
     }
     started = true;
-    SSLContext tls = ServerTls.context(settings);
+    Supplier<SSLContext> tls = ServerTls.onDemand(settings);
     Refusals refusals = new Refusals(registry, System::nanoTime);
     gate = new SessionGate(settings, refusals, registry);
     inflight =

@@ -25,6 +25,15 @@ public final class BurnboxCli implements Runnable {
 
   /** Runs the command line and exits the JVM with its exit code. */
   public static void main(String[] args) {
+    // Reflection through the JDK's native accessors instead of method handles spun for each
+    // shape: picocli's options and the settings records are read by reflection once, at start,
+    // and spinning those handles was a tenth of the time to /healthz (docs/benchmarks.md,
+    // "Start-up"); nothing on the path of a mail or a page calls reflection. Set before the
+    // first reflective call; a -D on the command line wins. Only here: a JVM that embeds
+    // Burnbox keeps its own setting.
+    if (System.getProperty("jdk.reflect.useNativeAccessorOnly") == null) {
+      System.setProperty("jdk.reflect.useNativeAccessorOnly", "true");
+    }
     System.exit(run(args));
   }
 

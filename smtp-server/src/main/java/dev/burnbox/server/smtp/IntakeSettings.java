@@ -155,8 +155,8 @@ public record IntakeSettings(
             names = "--tls-keystore",
             paramLabel = "FILE",
             description =
-                "PKCS#12 or JKS key store for STARTTLS; without one a self-signed certificate is made"
-                    + " at start")
+                "PKCS#12 or JKS key store for STARTTLS, read at start; without one a self-signed"
+                    + " certificate is made at the first STARTTLS")
         @WhenUnset("self-signed")
         Path tlsKeystore,
     @Option(

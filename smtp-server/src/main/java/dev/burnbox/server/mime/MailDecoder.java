@@ -143,6 +143,17 @@ public final class MailDecoder {
             new DefaultBodyDescriptorBuilder(null, LenientFieldParser.getParser(), monitor));
     stream.setRecursionMode(RecursionMode.M_NO_RECURSE);
     stream.parse(new ByteArrayInputStream(raw));
+    try {
+      walk(stream, mail, baseDepth, top);
+    } finally {
+      // gives mime4j's line buffer (8 KiB) back to its per-thread recycler, also when the walk
+      // stops early (a kept body, too many parts): the session's next mail parses in it
+      stream.stop();
+    }
+  }
+
+  private void walk(MimeTokenStream stream, DecodedMailBuilder mail, int baseDepth, TopLevel top)
+      throws IOException, MimeException {
     boolean inTopHeader = top != null;
     boolean sawHeader = false;
     int depth = baseDepth;

@@ -12,17 +12,19 @@ import java.util.Objects;
  * terminator, so pipelined commands that follow are read by the session as usual.
  *
  * <p>Reads in blocks when the input supports {@link InputStream#mark} (the session's buffered input
- * does): it marks, reads a block, and on finding the terminator inside it resets and skips exactly
- * the bytes used. This replaces SubEtha's byte-at-a-time {@code DotTerminatedInputStream}, whose
- * per-byte calls into the session's locked {@code BufferedInputStream} were the largest share of
- * intake CPU after the pipeline itself (see docs/benchmarks.md). Without mark support it reads a
- * byte at a time and never reads past the terminator either.
+ * does): it marks, reads a block straight into the caller's buffer, removes the stuffing there in
+ * place, and on finding the terminator inside the block resets and skips exactly the bytes used.
+ * This replaces SubEtha's byte-at-a-time {@code DotTerminatedInputStream}, whose per-byte calls
+ * into the session's locked {@code BufferedInputStream} were the largest share of intake CPU after
+ * the pipeline itself (see docs/benchmarks.md). Without mark support it reads a byte at a time and
+ * never reads past the terminator either.
  *
  * <p>A line that starts with a dot followed by anything but {@code CRLF} loses that dot; bare CR
  * and bare LF are content, not line ends. Input that ends before the terminator throws {@link
- * EOFException}. Not thread-safe; O(n) in the bytes read, allocating one block.
+ * EOFException}. Not thread-safe; O(n) in the bytes read, allocating nothing.
  */
 public final class DotTerminatedContent extends InputStream {
+  /** The most read at once: what the session's buffered input holds, so a mark never grows it. */
   private static final int BLOCK = 4096;
 
   /** Where the scanner is within the current line. */
@@ -42,7 +44,7 @@ public final class DotTerminatedContent extends InputStream {
   }
 
   private final InputStream in;
-  private final byte[] block;
+  private final boolean marks;
   private State state = State.LINE_START;
 
   /** A content byte that did not fit into the caller's buffer, or -1. */
@@ -57,7 +59,7 @@ public final class DotTerminatedContent extends InputStream {
   /** Reads the content from {@code in}, which should support {@link InputStream#mark}. */
   public DotTerminatedContent(InputStream in) {
     this.in = in;
-    this.block = new byte[in.markSupported() ? BLOCK : 1];
+    this.marks = in.markSupported();
   }
 
   @Override
@@ -82,26 +84,37 @@ public final class DotTerminatedContent extends InputStream {
       pending = -1;
     }
     while (written == 0 && state != State.END) {
-      int want = Math.min(block.length, length);
-      if (block.length > 1) {
-        in.mark(want);
+      // a held-back ".CR" followed by anything but LF yields two bytes for one: room for it
+      int room = state == State.DOT_CR ? 1 : 0;
+      int want = Math.min(BLOCK, outLength - written - room);
+      if (!marks || want <= 0) {
+        int b = in.read();
+        if (b < 0) {
+          throw endedEarly();
+        }
+        step((byte) b);
+        continue;
       }
-      int n = in.read(block, 0, want);
+      // the input goes where the content goes; removing stuffing only ever moves bytes back
+      int from = outStart + written + room;
+      in.mark(want);
+      int n = in.read(out, from, want);
       if (n < 0) {
-        throw new EOFException("connection closed before the <CRLF>.<CRLF> that ends the content");
+        throw endedEarly();
       }
-      int used = 0;
-      while (used < n && state != State.END) {
+      int end = from + n;
+      int next = from;
+      while (next < end && state != State.END) {
         if (state == State.TEXT) {
-          used = copyText(used, n);
+          next = copyText(next, end);
         }
-        if (used < n) {
-          step(block[used++]);
+        if (next < end) {
+          step(out[next++]);
         }
       }
-      if (used < n) { // the terminator ended inside the block: give the rest back
+      if (next < end) { // the terminator ended inside the block: give the rest back
         in.reset();
-        in.skipNBytes(used);
+        in.skipNBytes(next - from);
       }
     }
     out = null;
@@ -109,20 +122,27 @@ public final class DotTerminatedContent extends InputStream {
   }
 
   /**
-   * Within a line nothing but a CR can change the state: copies the block's bytes from {@code from}
-   * up to the next CR (or the end of the block or of the caller's buffer) in one go.
+   * Within a line nothing but a CR can change the state: moves the bytes from {@code from} up to
+   * the next CR (or {@code end}) to the content's end in one go; nothing moves until a stuffed dot
+   * has been removed.
    *
-   * @return where the copy stopped
+   * @return where the move stopped
    */
-  private int copyText(int from, int n) {
-    int end = Math.min(n, from + (outLength - written));
+  private int copyText(int from, int end) {
     int cr = from;
-    while (cr < end && block[cr] != '\r') {
+    while (cr < end && out[cr] != '\r') {
       cr++;
     }
-    System.arraycopy(block, from, out, outStart + written, cr - from);
+    int to = outStart + written;
+    if (to != from) {
+      System.arraycopy(out, from, out, to, cr - from);
+    }
     written += cr - from;
     return cr;
+  }
+
+  private static EOFException endedEarly() {
+    return new EOFException("connection closed before the <CRLF>.<CRLF> that ends the content");
   }
 
   /** Feeds one input byte. */

@@ -11,6 +11,7 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,7 +88,7 @@ class DotTerminatedContentTest {
       int readSize = random.nextBoolean() ? 1 + random.nextInt(4) : 8192;
 
       InputStream marked = new BufferedInputStream(new Fragmented(bytes(input), random), 16);
-      assertThat(readAll(new DotTerminatedContent(marked), readSize))
+      assertThat(readAll(new DotTerminatedContent(marked), readSize, random.nextInt(3)))
           .as("%s read %d at a time", printable(input), readSize)
           .isEqualTo(expected);
       assertThat(new String(marked.readAllBytes(), ISO_8859_1)).isEqualTo(rest);
@@ -116,11 +117,25 @@ class DotTerminatedContentTest {
   }
 
   private static String readAll(InputStream in, int bufferSize) throws IOException {
+    return readAll(in, bufferSize, 0);
+  }
+
+  /**
+   * Reads into the middle of a larger buffer, {@code offset} bytes in, and checks that the bytes
+   * around the region handed to the read stay as they were: the content is read in place.
+   */
+  private static String readAll(InputStream in, int bufferSize, int offset) throws IOException {
     ByteArrayOutputStream all = new ByteArrayOutputStream();
-    byte[] buffer = new byte[bufferSize];
-    for (int n; (n = in.read(buffer, 0, bufferSize)) >= 0; ) {
-      assertThat(n).isPositive();
-      all.write(buffer, 0, n);
+    byte[] buffer = new byte[offset + bufferSize + 2];
+    Arrays.fill(buffer, (byte) 'Z');
+    for (int n; (n = in.read(buffer, offset, bufferSize)) >= 0; ) {
+      assertThat(n).isPositive().isLessThanOrEqualTo(bufferSize);
+      all.write(buffer, offset, n);
+      for (int i = 0; i < offset; i++) {
+        assertThat(buffer[i]).isEqualTo((byte) 'Z');
+      }
+      assertThat(buffer[offset + bufferSize]).isEqualTo((byte) 'Z');
+      assertThat(buffer[offset + bufferSize + 1]).isEqualTo((byte) 'Z');
     }
     return all.toString(ISO_8859_1);
   }

@@ -22,7 +22,7 @@
 # Builds smtp-server's jar and the bench module's classes if missing.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
+export JAVA_HOME="$(scripts/java-home.sh)" # for mvn too
 java="$JAVA_HOME/bin/java"
 jar="${JAR:-smtp-server/target/burnbox.jar}"
 [[ -f "$jar" || -n "${JAR:-}" ]] || mvn -q -B -pl smtp-server -am package -DskipTests

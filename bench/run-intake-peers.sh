@@ -32,7 +32,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
+export JAVA_HOME="$(scripts/java-home.sh)" # for mvn too
 java="$JAVA_HOME/bin/java"
 jar=bench/target/benchmarks.jar
 [[ -f "$jar" && -n "${SKIP_BUILD:-}" ]] || mvn -q -B -pl bench -am package -DskipTests

@@ -11,7 +11,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-JAVA_HOME="$(scripts/java-home.sh)"
+export JAVA_HOME="$(scripts/java-home.sh)" # for mvn too
 java="$JAVA_HOME/bin/java"
 source_bin="$(command -v smtp-source || true)"
 [[ -z "$source_bin" && -x bench/target/postfix/usr/sbin/smtp-source ]] &&

@@ -24,7 +24,7 @@ import java.util.Objects;
  * EOFException}. Not thread-safe; O(n) in the bytes read, allocating nothing.
  */
 public final class DotTerminatedContent extends InputStream {
-  /** The most read at once: what the session's buffered input holds, so a mark never grows it. */
+  /** The most read at once: under SubEtha's 8 KiB session input, so a mark never makes it grow. */
   private static final int BLOCK = 4096;
 
   /** Where the scanner is within the current line. */

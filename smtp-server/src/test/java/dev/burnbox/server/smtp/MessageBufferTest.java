@@ -47,7 +47,7 @@ class MessageBufferTest {
     ByteBudget budget = budget(1 << 20);
     MessageBuffer buffer = new MessageBuffer(budget, 100_000);
     InputStream in = new ByteArrayInputStream(new byte[2_048]);
-    while (buffer.readFrom(in, 8_192, (bytes, offset, length) -> {}) >= 0) {}
+    readAll(buffer, in);
     assertThat(budget.reserved()).isEqualTo(MessageBuffer.FIRST_BLOCK_SIZE);
     assertThat(buffer.toByteArray(new byte[0])).hasSize(2_048);
   }
@@ -57,11 +57,7 @@ class MessageBufferTest {
     ByteBudget budget = budget(1 << 20);
     MessageBuffer buffer = new MessageBuffer(budget, 10_000);
     InputStream in = new ByteArrayInputStream(new byte[10_001]);
-    long read = 0;
-    for (int n; (n = buffer.readFrom(in, 8_192, (bytes, offset, length) -> {})) >= 0; ) {
-      read += n;
-    }
-    assertThat(read).isEqualTo(10_001);
+    assertThat(readAll(buffer, in)).isEqualTo(10_001);
     assertThat(budget.reserved()).isZero();
     assertThatThrownBy(() -> buffer.toByteArray(new byte[0]))
         .isInstanceOf(IllegalStateException.class);
@@ -71,7 +67,7 @@ class MessageBufferTest {
   void contentOfExactlyTheLimitIsKept() throws IOException {
     MessageBuffer buffer = new MessageBuffer(budget(1 << 20), 10_000);
     InputStream in = new ByteArrayInputStream(new byte[10_000]);
-    while (buffer.readFrom(in, 8_192, (bytes, offset, length) -> {}) >= 0) {}
+    readAll(buffer, in);
     assertThat(buffer.toByteArray(new byte[0])).hasSize(10_000);
   }
 
@@ -80,13 +76,18 @@ class MessageBufferTest {
     ByteBudget budget = budget(MessageBuffer.FIRST_BLOCK_SIZE + 100);
     MessageBuffer buffer = new MessageBuffer(budget, 100_000);
     InputStream in = new ByteArrayInputStream(new byte[50_000]);
+    assertThat(readAll(buffer, in)).isEqualTo(50_000);
+    assertThat(buffer.refused()).isTrue();
+    assertThat(budget.reserved()).isZero();
+  }
+
+  /** Reads {@code in} to its end into {@code buffer}, 8 KiB at a time; returns the bytes read. */
+  private static long readAll(MessageBuffer buffer, InputStream in) throws IOException {
     long read = 0;
     for (int n; (n = buffer.readFrom(in, 8_192, (bytes, offset, length) -> {})) >= 0; ) {
       read += n;
     }
-    assertThat(read).isEqualTo(50_000);
-    assertThat(buffer.refused()).isTrue();
-    assertThat(budget.reserved()).isZero();
+    return read;
   }
 
   /** Hands out its bytes a random few at a time, as a socket does. */

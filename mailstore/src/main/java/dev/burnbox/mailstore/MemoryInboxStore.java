@@ -2,6 +2,7 @@ package dev.burnbox.mailstore;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.burnbox.mailstore.PieceTable.Keyed;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -36,21 +37,23 @@ import java.util.function.Consumer;
  *       so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
- *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages by SHA-256 of their
- *       raw bytes, each with the number of deliveries using it. A delivery (sender, from, subject
- *       and spam terms packed in one array by {@link PackedStrings}, verdict, piece) is shared by
- *       its entries and counts its live entries. An entry's removal releases its delivery, whose
- *       removal releases its piece.
+ *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages, each with the
+ *       number of deliveries using it; those stored alone are found by the SHA-256 of their raw
+ *       bytes. A delivery (sender, from, subject and spam terms packed in one array by {@link
+ *       PackedStrings}, verdict, piece) is shared by its entries and counts its live entries. An
+ *       entry's removal releases its delivery, whose removal releases its piece.
  * </ul>
  *
- * <p>An exact resend stores nothing new but its index. A near-duplicate, such as a bulk copy whose
- * headers differ ({@code To:}, {@code Received:}, {@code Message-ID:}) or a campaign's next mail
- * with another greeting or tracking link, is encoded against the recent piece most like it, if the
- * codec can ({@link BodyCodec#encodeAgainst}) and that is smaller than encoding it alone: it then
- * costs about what differs. {@link #get} decodes at most two pieces, byte for byte the raw message.
- * Pieces are deduplicated by SHA-256 alone, after checking the lengths agree: a collision needs
- * about 2<sup>128</sup> work and none is known, while comparing bytes would mean decoding
- * (decompressing) the stored piece on every hit, 10,000 times for spam sent to 10,000 inboxes.
+ * <p>An exact resend of a message stored alone stores nothing new but its index. A near-duplicate,
+ * such as a bulk copy whose headers differ ({@code To:}, {@code Received:}, {@code Message-ID:}) or
+ * a campaign's next mail with another greeting or tracking link, is encoded against the recent
+ * piece most like it, if the codec can ({@link BodyCodec#encodeAgainst}) and that is smaller than
+ * encoding it alone: it then costs about what differs (an exact resend of such a delta is encoded
+ * against the same base again). {@link #get} decodes at most two pieces, byte for byte the raw
+ * message. Pieces stored alone are deduplicated by SHA-256 alone, after checking the lengths agree:
+ * a collision needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean
+ * decoding (decompressing) the stored piece on every hit, 10,000 times for spam sent to 10,000
+ * inboxes.
  *
  * <h2>Concurrency</h2>
  *
@@ -76,13 +79,14 @@ import java.util.function.Consumer;
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
  * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} bytes per delivery
  * (object with its times and verdict, array header) plus its packed strings' length rounded up to
- * 8, {@value PieceTable#PIECE_OVERHEAD} bytes per piece (object with its SHA-256 inline, array
- * header and padding), 4 bytes per slot of the id index's and the piece table's lookup tables as
- * they are now (each between an eighth and half full), the cache of decoded bases (at most 1/256 of
- * the budget and 1 MiB, weighed at each delivery as the codec is, and for stats), the similarity
- * index's fixed tables ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value
- * #INBOX_OVERHEAD} bytes per non-empty inbox plus 2 per name character (name, ring, map node).
- * Without compressed references (heaps of 32 GiB and more) objects are larger than estimated.
+ * 8, {@value PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256
+ * inline, array header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta, 4 bytes per
+ * slot of the id index's and the piece table's lookup tables as they are now (each between an
+ * eighth and half full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed
+ * at each delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
+ * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
+ * non-empty inbox plus 2 per name character (name, ring, map node). Without compressed references
+ * (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -109,7 +113,7 @@ final class MemoryInboxStore implements InboxStore {
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
-  private final Cache<Piece, byte[]> decodedBases;
+  private final Cache<Keyed, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
@@ -138,7 +142,7 @@ final class MemoryInboxStore implements InboxStore {
     this.decodedBases =
         Caffeine.newBuilder()
             .maximumWeight(findsBases ? Math.min(DECODED_BASES_MAX_BYTES, maxBytes / 256) : 0)
-            .<Piece, byte[]>weigher((piece, raw) -> raw.length)
+            .<Keyed, byte[]>weigher((piece, raw) -> raw.length)
             .executor(Runnable::run) // no maintenance on the common pool
             .build();
   }
@@ -311,7 +315,7 @@ final class MemoryInboxStore implements InboxStore {
    */
   private void encode(Part part) {
     byte[] raw = part.raw;
-    Piece base = part.base;
+    Keyed base = part.base;
     if (base != null) {
       byte[] delta = codec.encodeAgainst(raw, decodedBase(base));
       if (delta != null && delta.length <= raw.length / 8) {
@@ -347,7 +351,7 @@ final class MemoryInboxStore implements InboxStore {
     return decodedBases.policy().eviction().orElseThrow().weightedSize().orElse(0);
   }
 
-  private byte[] decodedBase(Piece base) {
+  private byte[] decodedBase(Keyed base) {
     return decodedBases.get(base, b -> codec.decode(b.stored));
   }
 
@@ -375,7 +379,7 @@ final class MemoryInboxStore implements InboxStore {
       while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.oldest(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
-      Piece held = pieces.find(part);
+      Keyed held = pieces.find(part);
       if (held == null && !pieces.canStore(part)) {
         part.stored = null;
         part.base = pieces.referenceFor(part);
@@ -386,7 +390,7 @@ final class MemoryInboxStore implements InboxStore {
           Delivery.cost(strings)
               + (long) targets.size() * ENTRY_OVERHEAD
               + (long) PieceTable.SLOT_BYTES * EntryIndex.capacityFor(targets.size())
-              + (held != null ? held.cost() : PieceTable.PIECE_OVERHEAD + part.stored.length)
+              + (held != null ? held.cost() : PieceTable.costOf(part))
               + (held == null && part.base != null ? part.base.cost() : 0) // held by the piece
               + (long) PieceTable.SLOT_BYTES * PieceTable.MIN_CAPACITY;
       for (InboxName t : targets) {
@@ -517,7 +521,7 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery;
     if (--d.liveEntries == 0) {
       indexBytes -= d.cost();
-      Piece base = d.piece.base == null ? d.piece : d.piece.base;
+      Keyed base = d.piece.alone();
       pieces.release(d.piece);
       if (base.uses == 0) {
         decodedBases.invalidate(base); // else it would keep a released piece's bytes, uncounted

@@ -3,21 +3,29 @@ package dev.burnbox.mailstore;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The memory store's distinct pieces: each message's raw bytes are held once, encoded, however many
- * deliveries contain them, found by their SHA-256, and dropped with their last use. A piece is
- * either encoded alone or, where the codec can and it is smaller, against a <em>base</em>: another
- * piece, itself encoded alone, that {@link SimilarPieces} found to share much of its content (a
- * near-duplicate). A base is held for as long as a piece encoded against it is, so reading any
- * piece decodes at most two. Keeps the byte counts of what it holds: raw, encoded, and their cost
- * to the budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece, the object with its hash
- * inline and the array's header and padding; plus {@value #SLOT_BYTES} per slot of the lookup table
- * and the similarity index's fixed tables).
+ * The memory store's pieces: each message's raw bytes, encoded, shared by every delivery that holds
+ * them and dropped with their last use. A piece is either stored alone or, where the codec can and
+ * it is smaller, against a <em>base</em>: a piece stored alone that {@link SimilarPieces} found to
+ * share much of its content (a near-duplicate). A base is held for as long as a piece stored
+ * against it is, so reading any piece decodes at most two.
+ *
+ * <p>Pieces stored alone are {@link Keyed}: found by their SHA-256, so that an exact resend stores
+ * nothing new, and remembered as bases. Pieces stored against a base (deltas: a campaign's next
+ * copy, a resend whose trace header differs) are neither: a message that is a delta of a held base
+ * is encoded again against it (a splice of a few dozen bytes, or a small zstd frame), which costs
+ * less than what registering every delta would (its hash inline and a table slot, 40-60 bytes, for
+ * a resend that the per-delivery trace header makes rare).
+ *
+ * <p>Keeps the byte counts of what it holds: raw, encoded, and their cost to the budget (encoded
+ * bytes plus {@value #PIECE_OVERHEAD} per piece stored alone and {@value #DELTA_OVERHEAD} per
+ * delta, the object and the array's header and padding; plus {@value #SLOT_BYTES} per slot of the
+ * lookup table and the similarity index's fixed tables).
  *
  * <p>The lookup is a {@link ProbeTable} of piece references (8 to 32 bytes per piece, where a
  * {@code HashMap} node and slot took about 40), keyed by the SHA-256's first 64 bits XOR a seed
@@ -26,15 +34,21 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, acquire and release are
  * O(1) expected (amortized over the table's doubling and halving); {@link #referenceFor} and
- * acquiring a piece encoded alone are O(features).
+ * acquiring a piece stored alone are O(features).
  */
 final class PieceTable {
   /**
-   * Estimated heap per piece besides its encoded bytes and its table slots: the piece object (64
-   * bytes with compressed references) and the stored array's header (16) and padding (at most 7);
-   * checked with JOL.
+   * Estimated heap per piece stored alone besides its encoded bytes and its table slots: the piece
+   * object (64 bytes with compressed references, its hash inline) and the stored array's header
+   * (16) and padding (at most 7); checked with JOL.
    */
   static final int PIECE_OVERHEAD = 88;
+
+  /**
+   * Estimated heap per delta besides its encoded bytes: the piece object (32 bytes) and the stored
+   * array's header (16) and padding (at most 7); checked with JOL.
+   */
+  static final int DELTA_OVERHEAD = 56;
 
   /** Heap per slot of the lookup table: one compressed reference. */
   static final int SLOT_BYTES = 4;
@@ -43,8 +57,9 @@ final class PieceTable {
   static final int MIN_CAPACITY = ProbeTable.MIN_CAPACITY;
 
   private final long seed = ThreadLocalRandom.current().nextLong();
-  private final ProbeTable<Piece> table = new ProbeTable<>(p -> p.hash0 ^ seed);
-  private final SimilarPieces similar; // null: pieces are all encoded alone
+  private final ProbeTable<Keyed> table = new ProbeTable<>(p -> p.hash0 ^ seed);
+  private final SimilarPieces similar; // null: pieces are all stored alone
+  private int deltas;
   private long rawBytes;
   private long encodedBytes;
 
@@ -54,60 +69,54 @@ final class PieceTable {
   }
 
   /**
-   * A stored message, shared by every delivery of the same raw bytes; {@code uses} counts the
-   * deliveries using it and the pieces encoded against it.
+   * A stored message, shared by every delivery that holds it; {@code uses} counts the deliveries
+   * using it and, for a piece stored alone, the deltas stored against it.
    */
-  static final class Piece {
-    // the SHA-256 of the raw bytes, held inline: pieces are equal when their hashes are
+  static sealed class Piece permits Keyed {
+    // replaced only by a smaller form of the same raw bytes (settle), so a reader outside the lock
+    // decodes either form to the same bytes
+    volatile byte[] stored;
+    final int rawLength;
+    final Keyed base; // null: stored alone; else stored against this piece's raw bytes
+    int uses;
+
+    Piece(byte[] stored, int rawLength, Keyed base) {
+      this.stored = stored;
+      this.rawLength = rawLength;
+      this.base = base;
+    }
+
+    /** The piece stored alone that reading this one decodes: its base, or itself. */
+    Keyed alone() {
+      return base != null ? base : (Keyed) this;
+    }
+
+    long cost() {
+      return (base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) stored.length;
+    }
+  }
+
+  /** A piece stored alone: found by the SHA-256 of its raw bytes, held inline, and a base. */
+  static final class Keyed extends Piece {
     final long hash0;
     final long hash1;
     final long hash2;
     final long hash3;
-    // null in a lookup key; replaced only by a smaller form of the same raw bytes (settle), so a
-    // reader outside the lock decodes either form to the same bytes
-    volatile byte[] stored;
-    final int rawLength;
-    final Piece base; // null: stored alone; else stored against this piece's raw bytes
-    int uses;
     int similarSlot = -1; // where SimilarPieces remembers it, if it does
 
-    Piece(byte[] sha256, int rawLength) {
-      ByteBuffer hash = ByteBuffer.wrap(sha256);
-      this.hash0 = hash.getLong();
-      this.hash1 = hash.getLong();
-      this.hash2 = hash.getLong();
-      this.hash3 = hash.getLong();
-      this.stored = null;
-      this.rawLength = rawLength;
-      this.base = null;
+    Keyed(Part part, byte[] stored) {
+      super(stored, part.length(), null);
+      this.hash0 = part.hash0;
+      this.hash1 = part.hash1;
+      this.hash2 = part.hash2;
+      this.hash3 = part.hash3;
     }
 
-    Piece(Piece key, byte[] stored, Piece base) {
-      this.hash0 = key.hash0;
-      this.hash1 = key.hash1;
-      this.hash2 = key.hash2;
-      this.hash3 = key.hash3;
-      this.stored = stored;
-      this.rawLength = key.rawLength;
-      this.base = base;
-    }
-
-    long cost() {
-      return PIECE_OVERHEAD + (long) stored.length;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Piece p
-          && hash0 == p.hash0
-          && hash1 == p.hash1
-          && hash2 == p.hash2
-          && hash3 == p.hash3;
-    }
-
-    @Override
-    public int hashCode() {
-      return (int) hash0;
+    boolean holds(Part part) {
+      return hash0 == part.hash0
+          && hash1 == part.hash1
+          && hash2 == part.hash2
+          && hash3 == part.hash3;
     }
   }
 
@@ -118,14 +127,21 @@ final class PieceTable {
    */
   static final class Part {
     final byte[] raw;
-    final Piece key; // the hash and length, to look the piece up with
+    final long hash0; // the SHA-256 of raw, to look a piece stored alone up with
+    final long hash1;
+    final long hash2;
+    final long hash3;
     final int[] features; // SimilarPieces.features, or null if the table does not use them
-    Piece base; // the piece to encode against, chosen under the lock; null: alone
+    Keyed base; // the piece to encode against, chosen under the lock; null: alone
     byte[] stored; // encoded outside the lock, against base if it is not null
 
     Part(byte[] raw, boolean sampled) {
       this.raw = raw;
-      this.key = new Piece(Hashing.sha256().hashBytes(raw).asBytes(), raw.length);
+      ByteBuffer hash = ByteBuffer.wrap(Hashing.sha256().hashBytes(raw).asBytes());
+      this.hash0 = hash.getLong();
+      this.hash1 = hash.getLong();
+      this.hash2 = hash.getLong();
+      this.hash3 = hash.getLong();
       this.features = sampled ? SimilarPieces.features(raw, 0, raw.length) : null;
     }
 
@@ -140,12 +156,12 @@ final class PieceTable {
   }
 
   /**
-   * The piece holding {@code part}'s bytes, or null if none does.
+   * The piece stored alone that holds {@code part}'s bytes, or null if none does.
    *
    * @throws IllegalStateException if a piece of another length has the same SHA-256
    */
-  Piece find(Part part) {
-    Piece piece = get(part.key);
+  Keyed find(Part part) {
+    Keyed piece = get(part);
     if (piece != null && piece.rawLength != part.length()) {
       throw new IllegalStateException("SHA-256 collision between parts of different lengths");
     }
@@ -153,7 +169,7 @@ final class PieceTable {
   }
 
   /** A held piece stored alone that shares much of {@code part}'s content, or null. */
-  Piece referenceFor(Part part) {
+  Keyed referenceFor(Part part) {
     return similar == null ? null : similar.similarTo(part.features);
   }
 
@@ -165,22 +181,32 @@ final class PieceTable {
     return part.stored != null && (part.base == null || part.base.uses > 0);
   }
 
+  /** What {@link #acquire} adds to {@link #costBytes} for {@code part} when no piece holds it. */
+  static long costOf(Part part) {
+    return (part.base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) part.stored.length;
+  }
+
   /**
-   * The piece holding {@code part}'s bytes, stored now (its {@code stored} bytes, which {@link
-   * #canStore} must allow) if none does; counts a use.
+   * The piece stored alone holding {@code part}'s bytes, or else a new piece of its {@code stored}
+   * bytes (which {@link #canStore} must allow); counts a use.
    */
   Piece acquire(Part part) {
-    Piece piece = get(part.key);
+    Piece piece = get(part);
     if (piece == null) {
-      piece = new Piece(part.key, part.stored, part.base);
-      table.add(piece);
+      if (part.base == null) {
+        Keyed alone = new Keyed(part, part.stored);
+        table.add(alone);
+        if (similar != null) {
+          similar.add(alone, part.features);
+        }
+        piece = alone;
+      } else {
+        piece = new Piece(part.stored, part.length(), part.base);
+        part.base.uses++;
+        deltas++;
+      }
       rawBytes += piece.rawLength;
       encodedBytes += piece.stored.length;
-      if (piece.base != null) {
-        piece.base.uses++;
-      } else if (similar != null) {
-        similar.add(piece, part.features);
-      }
     }
     piece.uses++;
     return piece;
@@ -189,13 +215,16 @@ final class PieceTable {
   /** Counts a use of {@code piece} gone, dropping the piece with its last use. */
   void release(Piece piece) {
     if (--piece.uses == 0) {
-      table.remove(piece);
       encodedBytes -= piece.stored.length;
       rawBytes -= piece.rawLength;
-      if (piece.base != null) {
+      if (piece instanceof Keyed alone) {
+        table.remove(alone);
+        if (similar != null) {
+          similar.remove(alone);
+        }
+      } else {
+        deltas--;
         release(piece.base);
-      } else if (similar != null) {
-        similar.remove(piece);
       }
     }
   }
@@ -222,9 +251,9 @@ final class PieceTable {
     return encodedBytes;
   }
 
-  /** Pieces held. */
+  /** Pieces held: stored alone and deltas. */
   int size() {
-    return table.size();
+    return table.size() + deltas;
   }
 
   /** Slots of the lookup table now. */
@@ -239,38 +268,43 @@ final class PieceTable {
   long costBytes() {
     return encodedBytes
         + (long) PIECE_OVERHEAD * table.size()
+        + (long) DELTA_OVERHEAD * deltas
         + (long) SLOT_BYTES * table.capacity()
         + (similar == null ? 0 : similar.heapBytes());
   }
 
   /**
    * Throws {@link AssertionError} unless the pieces held are exactly those of {@code usesByPiece}
-   * and the bases of those, each with that use count plus one per piece encoded against it, under
-   * its own hash, and the byte counts are their sums. For tests.
+   * and the bases of those, each with that use count plus one per delta stored against it; the
+   * table holds exactly the pieces stored alone, each under its own hash; and the byte counts are
+   * their sums. For tests.
    */
   void checkInvariants(Map<Piece, Integer> usesByPiece) {
-    Map<Piece, Integer> uses = new HashMap<>(usesByPiece);
-    List<Piece> held = new ArrayList<>();
-    table.forEach(held::add);
+    Map<Piece, Integer> uses = new IdentityHashMap<>(usesByPiece);
+    List<Keyed> inTable = new ArrayList<>();
+    table.forEach(inTable::add);
     int size = table.size();
     int capacity = table.capacity();
-    check(held.size() == size, "table holds " + held.size() + " pieces, size says " + size);
+    check(inTable.size() == size, "table holds " + inTable.size() + " pieces, size says " + size);
     check(
         capacity >= 2 * size && (capacity == MIN_CAPACITY || capacity <= 8 * size),
         "piece table of " + capacity + " slots for " + size + " pieces");
-    for (Piece p : held) {
+    int deltasHeld = 0;
+    for (Piece p : usesByPiece.keySet()) {
       if (p.base != null) {
-        check(p.base.base == null, "a base is itself encoded against a base");
-        check(get(p.base) == p.base, "a piece's base is not held");
+        deltasHeld++;
+        check(get(p.base) == p.base, "a delta's base is not in the table");
         uses.merge(p.base, 1, Integer::sum);
+      } else {
+        check(p instanceof Keyed k && get(k) == k, "a piece stored alone is not in the table");
       }
     }
-    check(uses.size() == size, "pieces held without deliveries");
+    check(deltasHeld == deltas, "deltas " + deltas + " != " + deltasHeld);
+    check(uses.size() == size + deltas, "pieces held without deliveries");
     long expectRaw = 0;
     long expectEncoded = 0;
-    for (Piece p : held) {
-      check(uses.getOrDefault(p, 0) == p.uses, "piece's use count is wrong");
-      check(get(p) == p, "piece under another hash");
+    for (Piece p : uses.keySet()) {
+      check(uses.get(p) == p.uses, "piece's use count is wrong");
       expectRaw += p.rawLength;
       expectEncoded += p.stored.length;
     }
@@ -278,11 +312,21 @@ final class PieceTable {
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
   }
 
-  /** The held piece with {@code key}'s hash, or null. */
-  private Piece get(Piece key) {
-    for (int i = table.start(key.hash0 ^ seed); ; i = table.next(i)) {
-      Piece p = table.at(i);
-      if (p == null || p.equals(key)) {
+  /** The piece stored alone with {@code part}'s hash, or null. */
+  private Keyed get(Part part) {
+    for (int i = table.start(part.hash0 ^ seed); ; i = table.next(i)) {
+      Keyed p = table.at(i);
+      if (p == null || p.holds(part)) {
+        return p;
+      }
+    }
+  }
+
+  /** {@code piece} itself if the table holds it. */
+  private Keyed get(Keyed piece) {
+    for (int i = table.start(piece.hash0 ^ seed); ; i = table.next(i)) {
+      Keyed p = table.at(i);
+      if (p == null || p == piece) {
         return p;
       }
     }

@@ -2,14 +2,17 @@ package dev.burnbox.mailstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.burnbox.mailstore.PieceTable.Keyed;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -75,5 +78,48 @@ class PieceTableTest {
     }
     table.checkInvariants(held);
     assertThat(table.capacity()).isEqualTo(PieceTable.MIN_CAPACITY);
+  }
+
+  /**
+   * A piece stored against a base is not found by its hash (an exact resend of it is encoded
+   * again), costs a delta's overhead and no table slot, holds its base while it is held, and
+   * releases it with its last use.
+   */
+  @Test
+  void aDeltaHoldsItsBaseAndIsNotFoundByItsHash() {
+    PieceTable table = new PieceTable(SimilarPieces.forBudget(1 << 20));
+    Part basePart = new Part(ascii("a campaign's first copy, stored alone"), true);
+    basePart.stored = basePart.raw.clone();
+    Keyed base = (Keyed) table.acquire(basePart);
+    long aloneCost = table.costBytes();
+
+    Part copyPart = new Part(ascii("a campaign's next copy, stored against the first"), true);
+    copyPart.base = base;
+    copyPart.stored = ascii("delta");
+    assertThat(table.canStore(copyPart)).isTrue();
+    Piece delta = table.acquire(copyPart);
+    Piece again = table.acquire(copyPart);
+
+    assertThat(delta).isNotSameAs(again).isNotInstanceOf(Keyed.class);
+    assertThat(delta.alone()).isSameAs(base);
+    assertThat(table.find(copyPart)).isNull();
+    assertThat(table.find(basePart)).isSameAs(base);
+    assertThat(base.uses).isEqualTo(3);
+    assertThat(table.size()).isEqualTo(3);
+    assertThat(table.costBytes() - aloneCost)
+        .isEqualTo(2L * (PieceTable.DELTA_OVERHEAD + "delta".length()));
+    table.checkInvariants(new IdentityHashMap<>(Map.of(base, 1, delta, 1, again, 1)));
+    table.release(base); // the delivery of the first copy goes; its deltas still hold it
+    table.release(delta);
+    assertThat(table.find(basePart)).isSameAs(base);
+    table.release(again);
+    assertThat(table.find(basePart)).isNull();
+    assertThat(table.size()).isZero();
+    assertThat(table.encodedBytes()).isZero();
+    assertThat(table.rawBytes()).isZero();
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

@@ -40,8 +40,9 @@ import java.util.function.Consumer;
  *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages, each with the
  *       number of deliveries using it; those stored alone are found by the SHA-256 of their raw
  *       bytes. A delivery (sender, from, subject and spam terms packed in one array by {@link
- *       PackedStrings}, verdict, piece) is shared by its entries and counts its live entries. An
- *       entry's removal releases its delivery, whose removal releases its piece.
+ *       PackedStrings}, verdict, piece) is its first entry, shared by its other entries, and counts
+ *       its live entries. An entry's removal releases its delivery, whose last entry's removal
+ *       releases its piece.
  * </ul>
  *
  * <p>An exact resend of a message stored alone stores nothing new but its index. A near-duplicate,
@@ -77,13 +78,14 @@ import java.util.function.Consumer;
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
- * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} bytes per delivery
- * (object with its times and verdict, array header) plus its packed strings' length rounded up to
- * 8, {@value PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256
- * inline, array header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta, 4 bytes per
- * slot of the id index's and the piece table's lookup tables as they are now (each between an
- * eighth and half full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed
- * at each delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
+ * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
+ * delivery (what its first entry holds beyond an entry's fields: times, verdict and piece; and the
+ * strings array's header) plus its packed strings' length rounded up to 8, {@value
+ * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
+ * header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta, 4 bytes per slot of the id
+ * index's and the piece table's lookup tables as they are now (each between an eighth and half
+ * full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed at each
+ * delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
  * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
  * non-empty inbox plus 2 per name character (name, ring, map node). Without compressed references
  * (heaps of 32 GiB and more) objects are larger than estimated.
@@ -94,7 +96,7 @@ final class MemoryInboxStore implements InboxStore {
   /** The largest message {@link #settle} re-encodes: 256 KiB raw. */
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
-  static final int DELIVERY_OVERHEAD = 80;
+  static final int DELIVERY_OVERHEAD = 64;
   static final int INBOX_OVERHEAD = 160;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -151,11 +153,43 @@ final class MemoryInboxStore implements InboxStore {
   static final long DECODED_BASES_MAX_BYTES = 1L << 20;
 
   /**
-   * One {@code deliver} call: metadata shared by its entries. It keeps the message's fields, not
-   * the message, whose raw bytes a deduplicated delivery must not hold on to; its strings are
-   * packed in one array.
+   * A delivery's copy in one inbox: an id, and where it stands in the inbox and the store. The
+   * first copy of a delivery is the {@link Delivery} itself; the others point to it.
    */
-  private static final class Delivery {
+  private static class Entry extends EntryIndex.Node {
+    final Inbox inbox;
+    final long seq;
+    final Delivery delivery; // this entry itself for a delivery's first copy
+
+    Entry(MessageId id, Inbox inbox, long seq, Delivery delivery) {
+      super(id);
+      this.inbox = inbox;
+      this.seq = seq;
+      this.delivery = delivery != null ? delivery : (Delivery) this;
+    }
+
+    MessageSummary summary() {
+      Delivery d = delivery;
+      List<String> strings = PackedStrings.unpack(d.strings);
+      return new MessageSummary(
+          id(),
+          inbox.name,
+          strings.get(0),
+          strings.get(1),
+          strings.get(2),
+          d.receivedAt(),
+          d.piece.rawLength,
+          d.verdict(strings));
+    }
+  }
+
+  /**
+   * One {@code deliver} call, as its first entry: with the metadata its other entries share. It
+   * keeps the message's fields, not the message, whose raw bytes a deduplicated delivery must not
+   * hold on to; its strings are packed in one array. It outlives its own removal from the indexes
+   * while another entry of the delivery is held.
+   */
+  private static final class Delivery extends Entry {
     final byte[] strings; // sender, from, subject, then the verdict's terms (PackedStrings)
     final double score;
     final double probability;
@@ -166,7 +200,15 @@ final class MemoryInboxStore implements InboxStore {
     final long storedAtMillis; // the time to live counts from here
     int liveEntries;
 
-    Delivery(IncomingMessage m, byte[] strings, Piece piece, long storedAtMillis) {
+    Delivery(
+        MessageId id,
+        Inbox inbox,
+        long seq,
+        IncomingMessage m,
+        byte[] strings,
+        Piece piece,
+        long storedAtMillis) {
+      super(id, inbox, seq, null);
       this.strings = strings;
       this.score = m.verdict().score();
       this.probability = m.verdict().probability();
@@ -187,7 +229,7 @@ final class MemoryInboxStore implements InboxStore {
       return PackedStrings.pack(all);
     }
 
-    /** What a delivery with these packed strings costs the budget. */
+    /** What a delivery with these packed strings costs the budget beyond its first entry's. */
     static long cost(byte[] strings) {
       return DELIVERY_OVERHEAD + ((strings.length + 7L) & -8L);
     }
@@ -217,34 +259,6 @@ final class MemoryInboxStore implements InboxStore {
         return SpamVerdict.CLEAN; // mail never scanned: no copy to make
       }
       return new SpamVerdict(unpacked.subList(3, unpacked.size()), score, probability, spam);
-    }
-  }
-
-  /** A delivery's copy in one inbox: an id, and where it stands in the inbox and the store. */
-  private static final class Entry extends EntryIndex.Node {
-    final Inbox inbox;
-    final long seq;
-    final Delivery delivery;
-
-    Entry(MessageId id, Inbox inbox, long seq, Delivery delivery) {
-      super(id);
-      this.inbox = inbox;
-      this.seq = seq;
-      this.delivery = delivery;
-    }
-
-    MessageSummary summary() {
-      Delivery d = delivery;
-      List<String> strings = PackedStrings.unpack(d.strings);
-      return new MessageSummary(
-          id(),
-          inbox.name,
-          strings.get(0),
-          strings.get(1),
-          strings.get(2),
-          d.receivedAt(),
-          d.piece.rawLength,
-          d.verdict(strings));
     }
   }
 
@@ -417,8 +431,7 @@ final class MemoryInboxStore implements InboxStore {
       // a restored time is kept, but never after now: the id index stays in stored-at order
       long storedAt =
           storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
-      Delivery delivery = new Delivery(message, strings, piece, storedAt);
-      indexBytes += delivery.cost();
+      Delivery delivery = null;
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
       for (InboxName t : targets) {
@@ -429,7 +442,14 @@ final class MemoryInboxStore implements InboxStore {
           indexBytes += inbox.cost();
         }
         MessageId id = idIt.next();
-        Entry e = new Entry(id, inbox, nextSeq++, delivery);
+        Entry e;
+        if (delivery == null) {
+          delivery = new Delivery(id, inbox, nextSeq++, message, strings, piece, storedAt);
+          indexBytes += delivery.cost();
+          e = delivery;
+        } else {
+          e = new Entry(id, inbox, nextSeq++, delivery);
+        }
         inbox.addNewest(e);
         entries.addNewest(e);
         delivery.liveEntries++;

@@ -42,7 +42,6 @@ public interface BodyCodec {
     throw new DamagedBodyException(name() + ": does not decode against references");
   }
 
-  /** A short stable name, for logs and stats. */
   /**
    * {@code raw} encoded for mail at rest: the codec's most compact form, as {@link #decode} reads
    * it, usually smaller than what {@link #encode} gives and many times slower to make, for
@@ -54,11 +53,26 @@ public interface BodyCodec {
     return null;
   }
 
-  /** Whether {@code stored} is already in the form {@link #encodeAtRest} makes. */
+  /**
+   * {@code raw} encoded against {@code reference} for mail at rest: {@link #encodeAgainst}'s most
+   * compact form, as {@link #decodeAgainst} reads it with the same reference, for re-encoding in
+   * the background as {@link #encodeAtRest} does. Null if the codec has no such form (the default)
+   * or cannot use this reference.
+   */
+  default byte[] encodeAgainstAtRest(byte[] raw, byte[] reference) {
+    return null;
+  }
+
+  /**
+   * Whether re-encoding {@code stored} at rest would gain nothing: it is already in a form {@link
+   * #encodeAtRest} or {@link #encodeAgainstAtRest} makes, or in one as small as those (such as a
+   * splice of its reference).
+   */
   default boolean isAtRest(byte[] stored) {
     return false;
   }
 
+  /** A short stable name, for logs and stats. */
   String name();
 
   /**

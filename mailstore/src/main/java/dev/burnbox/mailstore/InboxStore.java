@@ -162,10 +162,11 @@ public interface InboxStore extends AutoCloseable {
 
   /**
    * Re-encodes up to {@code maxMessages} stored messages, oldest delivery first, in the codec's
-   * form for mail at rest ({@link BodyCodec#encodeAtRest}) where that is smaller: background work
-   * for a quiet moment, which makes room for more mail within the same budget. Each message is
-   * looked at once after its delivery; reading it stays as it was (one decode). Safe to call from
-   * any thread while the store is in use; the encoding runs outside the store's lock.
+   * form for mail at rest ({@link BodyCodec#encodeAtRest}, or {@link BodyCodec#encodeAgainstAtRest}
+   * for one stored against another) where that is smaller: background work for a quiet moment,
+   * which makes room for more mail within the same budget. Each message is looked at once after its
+   * delivery; reading it stays as it was (one decode). Safe to call from any thread while the store
+   * is in use; the encoding runs outside the store's lock.
    *
    * @return how many messages it looked at: 0 once every message held has been, until more mail
    *     arrives; always 0 if the codec has no such form or the store keeps its mail outside this

@@ -670,13 +670,15 @@ final class MemoryInboxStore implements InboxStore {
   /**
    * {@inheritDoc}
    *
-   * <p>Walks the entries in delivery order from where the last call stopped; a message stored
-   * against a base, already at rest, or over {@value #SETTLE_MAX_RAW_BYTES} bytes raw is passed
-   * over (zstd's level 19 takes about a tenth of a second of one core for 256 KiB, and large mail
-   * is mostly attachments that are compressed already), so one message holds the caller for a tenth
-   * of a second at most. Its new form replaces the old under the lock if the message is still held
-   * and unchanged, and counts in {@code messageBytes} from then on; readers decoding the old form
-   * meanwhile get the same bytes.
+   * <p>Walks the entries in delivery order from where the last call stopped. A message stored
+   * against a base is re-encoded against it (its base read from the cache of decoded bases if
+   * there, else decoded without filling that cache, which is for the intake's recent bases). A
+   * message already at rest (or a splice), or over {@value #SETTLE_MAX_RAW_BYTES} bytes raw, is
+   * passed over (zstd's level 19 takes about a tenth of a second of one core for 256 KiB, and large
+   * mail is mostly attachments that are compressed already), so one message holds the caller for a
+   * tenth of a second at most. Its new form replaces the old under the lock if the message is still
+   * held and unchanged, and counts in {@code messageBytes} from then on; readers decoding the old
+   * form meanwhile get the same bytes.
    */
   @Override
   public int settle(int maxMessages) {
@@ -688,6 +690,7 @@ final class MemoryInboxStore implements InboxStore {
       while (looked < maxMessages) {
         Piece piece;
         byte[] before;
+        Keyed base;
         lock.lock();
         try {
           Entry next = settled == null ? entries.oldest() : (Entry) settled.newer;
@@ -698,9 +701,8 @@ final class MemoryInboxStore implements InboxStore {
           looked++;
           piece = next.delivery.piece;
           before = piece.stored;
-          if (piece.base != null
-              || piece.rawLength > SETTLE_MAX_RAW_BYTES
-              || codec.isAtRest(before)) {
+          base = piece.base; // held while the piece is
+          if (piece.rawLength > SETTLE_MAX_RAW_BYTES || codec.isAtRest(before)) {
             continue;
           }
         } finally {
@@ -708,14 +710,26 @@ final class MemoryInboxStore implements InboxStore {
         }
         byte[] atRest;
         try {
-          atRest = codec.encodeAtRest(codec.decode(before));
+          if (base == null) {
+            atRest = codec.encodeAtRest(codec.decode(before));
+            if (atRest == null) {
+              codecHasRestForm = false;
+              return 0;
+            }
+          } else {
+            // old bases are read without caching them: the cache is for the intake's recent ones
+            byte[] reference = decodedBases.getIfPresent(base);
+            if (reference == null) {
+              reference = codec.decode(base.stored);
+            }
+            atRest = codec.encodeAgainstAtRest(codec.decodeAgainst(before, reference), reference);
+            if (atRest == null) {
+              continue;
+            }
+          }
         } catch (DamagedBodyException e) { // reading it fails too, and says so; settle the rest
           LOG.log(System.Logger.Level.WARNING, "not settling a damaged stored message", e);
           continue;
-        }
-        if (atRest == null) {
-          codecHasRestForm = false;
-          return 0;
         }
         lock.lock();
         try {

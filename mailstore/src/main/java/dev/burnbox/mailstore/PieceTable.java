@@ -230,12 +230,12 @@ final class PieceTable {
   }
 
   /**
-   * Replaces the stored form of held piece {@code piece}, stored alone, with {@code smaller}, a
-   * shorter encoding of the same raw bytes.
+   * Replaces the stored form of held piece {@code piece} with {@code smaller}, a shorter encoding
+   * of the same raw bytes (against the same base, if it has one).
    */
   void settle(Piece piece, byte[] smaller) {
-    if (piece.uses == 0 || piece.base != null || smaller.length >= piece.stored.length) {
-      throw new IllegalArgumentException("not a held piece stored alone, or not smaller");
+    if (piece.uses == 0 || smaller.length >= piece.stored.length) {
+      throw new IllegalArgumentException("not a held piece, or not smaller");
     }
     encodedBytes -= piece.stored.length - smaller.length;
     piece.stored = smaller;

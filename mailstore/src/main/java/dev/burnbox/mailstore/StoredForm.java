@@ -25,6 +25,12 @@ final class StoredForm {
   static final byte ZSTD_AGAINST = 'R';
 
   /**
+   * Tag of {@link ZstdCodec#encodeAgainstAtRest}: the same fields as {@link #ZSTD_AGAINST}, for a
+   * frame compressed at the codec's level for mail at rest.
+   */
+  static final byte ZSTD_AGAINST_AT_REST = 'Q';
+
+  /**
    * Tag of {@link ZstdCodec#encodeAgainst}'s {@link Splice}: the reference the reader must supply,
    * with a few stretches replaced; {@link Splice} describes the fields.
    */

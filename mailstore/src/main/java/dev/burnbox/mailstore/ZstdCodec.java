@@ -299,10 +299,34 @@ public final class ZstdCodec implements BodyCodec {
     }
   }
 
-  /** True for what {@link #encodeAtRest} writes. */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Tag {@code 'Q'}, then the fields of {@link #encodeAgainst}'s zstd form, at level {@value
+   * #REST_LEVEL} (never a splice: a splice is already as small). Null if this codec's own level is
+   * not below that, or for a reference {@link #encodeAgainst} would not use. Not sampled for
+   * training.
+   */
+  @Override
+  public byte[] encodeAgainstAtRest(byte[] raw, byte[] reference) {
+    if (level >= REST_LEVEL || reference.length == 0 || startsWithDictionaryMagic(reference)) {
+      return null;
+    }
+    return compress(
+        raw,
+        StoredForm.ZSTD_AGAINST_AT_REST,
+        -1,
+        REST_LEVEL,
+        context -> context.loadDict(reference));
+  }
+
+  /** True for what {@link #encodeAtRest} and {@link #encodeAgainstAtRest} write, and splices. */
   @Override
   public boolean isAtRest(byte[] stored) {
-    return stored.length > 0 && stored[0] == StoredForm.ZSTD_AT_REST;
+    return stored.length > 0
+        && (stored[0] == StoredForm.ZSTD_AT_REST
+            || stored[0] == StoredForm.ZSTD_AGAINST_AT_REST
+            || stored[0] == StoredForm.SPLICE);
   }
 
   @Override
@@ -340,7 +364,13 @@ public final class ZstdCodec implements BodyCodec {
     if (stored.length > 0 && stored[0] == StoredForm.SPLICE) {
       return Splice.decode(stored, reference, NAME);
     }
-    StoredForm.Reader reader = new StoredForm.Reader(stored, StoredForm.ZSTD_AGAINST, NAME);
+    StoredForm.Reader reader =
+        new StoredForm.Reader(
+            stored,
+            stored.length > 0 && stored[0] == StoredForm.ZSTD_AGAINST_AT_REST
+                ? StoredForm.ZSTD_AGAINST_AT_REST
+                : StoredForm.ZSTD_AGAINST,
+            NAME);
     int length = reader.rawLength();
     return decompress(stored, reader.position(), length, context -> context.loadDict(reference));
   }

@@ -275,6 +275,46 @@ class BodyCodecContractTest {
     }
   }
 
+  /**
+   * A codec's form at rest for a near-duplicate, where it has one, decodes against the same
+   * reference, says it is at rest, and is not larger in total than the intake's frames; a splice
+   * counts as at rest already.
+   */
+  @ParameterizedTest
+  @MethodSource("codecs")
+  void theFormAtRestAgainstAReferenceRoundTripsAndIsNoLarger(Supplier<BodyCodec> codecs) {
+    BodyCodec codec = codecs.get();
+    Random random = new Random(19);
+    long intake = 0;
+    long atRest = 0;
+    for (int trial = 0; trial < 50; trial++) {
+      byte[] reference = TestMail.message(random, 1000 + random.nextInt(3000));
+      byte[] raw = reference.clone();
+      for (int i = 0; i < 30; i++) { // too many edits for a splice
+        raw[random.nextInt(raw.length)] = (byte) ('a' + random.nextInt(26));
+      }
+      byte[] rest = codec.encodeAgainstAtRest(raw, reference);
+      if (!(codec instanceof ZstdCodec)) {
+        assertThat(rest).isNull();
+        return;
+      }
+      byte[] form = codec.encodeAgainst(raw, reference);
+      assertThat(codec.isAtRest(form)).isFalse();
+      assertThat(codec.isAtRest(rest)).isTrue();
+      assertThat(codec.decodeAgainst(rest, reference)).isEqualTo(raw);
+      byte[] otherReference = TestMail.message(random, 500);
+      assertThatThrownBy(() -> codec.decodeAgainst(rest, otherReference))
+          .isInstanceOf(DamagedBodyException.class);
+      intake += form.length;
+      atRest += rest.length;
+    }
+    assertThat(atRest).as("at rest against at intake").isLessThanOrEqualTo(intake);
+    byte[] reference = TestMail.message(random, 2000);
+    byte[] copy = reference.clone();
+    copy[100] = '#';
+    assertThat(codec.isAtRest(codec.encodeAgainst(copy, reference))).as("a splice").isTrue();
+  }
+
   @ParameterizedTest
   @MethodSource("codecs")
   void aReferenceThatLooksLikeADictionaryIsNotUsed(Supplier<BodyCodec> codecs) {

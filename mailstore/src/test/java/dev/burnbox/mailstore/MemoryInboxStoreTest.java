@@ -386,6 +386,43 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         .isZero();
   }
 
+  /**
+   * A message stored against a base is settled too, against the same base: fewer bytes than its
+   * intake form, read back exactly, and its base still held while it is.
+   */
+  @Test
+  void settlingReencodesAMessageStoredAgainstItsBase() {
+    ZstdCodec zstd = ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL);
+    MemoryInboxStore store =
+        (MemoryInboxStore)
+            builder(Limits.defaults().withInboxCap(1000), clock)
+                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
+                .build();
+    Random random = new Random(17);
+    byte[] base = TestMail.message(random, 6000);
+    byte[] near = base.clone();
+    for (int i = 0; i < 40; i++) { // too many edits for a splice: a zstd frame against the base
+      near[random.nextInt(near.length)] = (byte) ('a' + random.nextInt(26));
+    }
+    deliverOne(store, message(base, "base", "a"));
+    long baseBytes = store.stats().messageBytes();
+    MessageId nearId = deliverOne(store, message(near, "near", "b"));
+    long deltaBytes = store.stats().messageBytes() - baseBytes;
+    assertThat(deltaBytes).as("stored against the base").isLessThan(zstd.encode(near).length / 2);
+
+    assertThat(store.settle(10)).isEqualTo(2);
+
+    long baseSaving = zstd.encode(base).length - zstd.encodeAtRest(base).length;
+    assertThat(store.stats().messageBytes())
+        .as("the base and the delta both smaller")
+        .isLessThan(baseBytes + deltaBytes - baseSaving);
+    assertThat(store.get(nearId).orElseThrow().raw()).isEqualTo(near);
+    store.checkInvariants();
+    long settled = store.stats().messageBytes();
+    assertThat(store.settle(10)).as("looked at each once").isZero();
+    assertThat(store.stats().messageBytes()).isEqualTo(settled);
+  }
+
   /** A stored message that no longer decodes is passed over; the messages after it settle. */
   @Test
   void settlingPassesOverADamagedMessageAndGoesOn() {

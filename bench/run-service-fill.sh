@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Issue 15's "1,000,000 mails in -Xmx2g" run: starts `serve` in a heap of HEAP (default 2g) with
-# every store setting at its default (the budget is then `auto`: half of the heap the other limits
-# leave), then ServiceFill delivers MAILS (default 1,000,000) of the store benchmarks' workload over
-# SMTP to 40,000 inboxes while reading inbox pages and messages over HTTP, and prints the replies,
-# the store's stats and the heap at the end. Fails if a mail is refused, a read fails, or the
-# service logs an OutOfMemoryError or dies. The server log goes to bench/target/service-fill/.
+# every store setting at its default (the budget is then `auto`: what leaves every limit's worst
+# case at three quarters of the heap), then ServiceFill delivers MAILS (default 1,000,000) of the
+# store benchmarks' workload over SMTP to 40,000 inboxes while reading inbox pages and messages over
+# HTTP, and prints the replies, the store's stats and the heap at the end. Fails if a mail is
+# refused, a read fails, or the service logs an OutOfMemoryError or dies. The server log goes to bench/target/service-fill/.
 #
 # Usage: bench/run-service-fill.sh      Environment: MAILS, HEAP, CONNECTIONS, JAVA_HOME (JDK 21+).
 # Needs bench/corpus/ (bench/fetch-corpus.sh). About 5-10 minutes on 2 shared cores.

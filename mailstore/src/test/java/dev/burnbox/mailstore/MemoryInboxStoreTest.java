@@ -39,6 +39,15 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         .clock(clock);
   }
 
+  /**
+   * A store with {@code limits} on the test's clock whose codec is zstd at the recommended level
+   * with no dictionary training, so that what it stores is deterministic.
+   */
+  private MemoryInboxStore zstdStore(Limits limits) {
+    return (MemoryInboxStore)
+        builder(limits, clock).codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL)).build();
+  }
+
   @Override
   void checkInvariants(InboxStore store) {
     assertThat(store).isInstanceOf(MemoryInboxStore.class);
@@ -253,11 +262,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
   @ValueSource(longs = {1, 2, 3})
   void nearDuplicatesStoredAgainstBasesSurviveEveryRemoval(long seed) {
     Random random = new Random(seed);
-    MemoryInboxStore store =
-        (MemoryInboxStore)
-            builder(Limits.defaults().withInboxCap(6).withMaxBytes(48 << 10), clock)
-                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL)) // no training: deterministic
-                .build();
+    MemoryInboxStore store = zstdStore(Limits.defaults().withInboxCap(6).withMaxBytes(48 << 10));
     List<byte[]> campaigns = new ArrayList<>();
     for (int c = 0; c < 8; c++) {
       campaigns.add(TestMail.message(random, 300 + random.nextInt(900)));
@@ -345,11 +350,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
    */
   @Test
   void settlingStoresTheSameMailInFewerBytesAndLooksAtEachMessageOnce() {
-    MemoryInboxStore store =
-        (MemoryInboxStore)
-            builder(Limits.defaults().withInboxCap(1000), clock)
-                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
-                .build();
+    MemoryInboxStore store = zstdStore(Limits.defaults().withInboxCap(1000));
     Random random = new Random(15);
     Map<MessageId, byte[]> sent = new LinkedHashMap<>();
     for (int i = 0; i < 200; i++) {
@@ -393,11 +394,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
   @Test
   void settlingReencodesAMessageStoredAgainstItsBase() {
     ZstdCodec zstd = ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL);
-    MemoryInboxStore store =
-        (MemoryInboxStore)
-            builder(Limits.defaults().withInboxCap(1000), clock)
-                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
-                .build();
+    MemoryInboxStore store = zstdStore(Limits.defaults().withInboxCap(1000));
     Random random = new Random(17);
     byte[] base = TestMail.message(random, 6000);
     byte[] near = base.clone();
@@ -480,11 +477,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
   @ParameterizedTest
   @ValueSource(longs = {1, 2})
   void settlingWhileMailArrivesAndLeavesKeepsEveryMessageIntact(long seed) throws Exception {
-    MemoryInboxStore store =
-        (MemoryInboxStore)
-            builder(Limits.defaults().withInboxCap(8).withMaxBytes(256 << 10), clock)
-                .codec(ZstdCodec.plain(ZstdCodec.RECOMMENDED_LEVEL))
-                .build();
+    MemoryInboxStore store = zstdStore(Limits.defaults().withInboxCap(8).withMaxBytes(256 << 10));
     AtomicBoolean done = new AtomicBoolean();
     AtomicLong settled = new AtomicLong();
     Thread settler =

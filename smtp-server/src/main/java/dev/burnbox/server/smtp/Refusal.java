@@ -36,7 +36,8 @@ public enum Refusal {
       421,
       "4.3.2",
       "Service shutting down, try again later",
-      "a connection or a MAIL while the service stops"),
+      "a connection or a MAIL while the service stops, or a session still waiting for its client"
+          + " when the stop closes it"),
   RATE_LIMITED(
       Stage.INTAKE,
       450,

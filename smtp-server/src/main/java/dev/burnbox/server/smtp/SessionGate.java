@@ -242,6 +242,28 @@ final class SessionGate implements SessionHandler {
   }
 
   /**
+   * Sends {@code 421 4.3.2} to every session waiting for its client (a command or content) and
+   * closes its input, as a cut for a stall does: what a stop does before it closes the connections,
+   * so that no client is dropped without a reply (RFC 5321 §3.8). Sessions waiting on the intake
+   * itself are left to finish or be closed. Each is counted as a {@code shutting_down} refusal.
+   *
+   * @return the number of sessions cut
+   */
+  int cutWaitingSessions() {
+    int cut = 0;
+    for (Map.Entry<Session, Client> entry : clients.entrySet()) {
+      Client client = entry.getValue();
+      if (client.waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
+        continue;
+      }
+      client.endAccounted();
+      cut(entry.getKey(), refusals.record(Refusal.SHUTTING_DOWN, client.address(), "stopping"));
+      cut++;
+    }
+    return cut;
+  }
+
+  /**
    * Sends {@code reply} and closes the session's input. The session's thread is blocked reading, so
    * nothing else writes to the socket now; it then ends the session as if the client had gone.
    */

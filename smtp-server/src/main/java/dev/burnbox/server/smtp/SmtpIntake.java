@@ -185,9 +185,10 @@ public final class SmtpIntake implements AutoCloseable {
 
   /**
    * Stops gracefully: new connections and new MAIL commands get {@code 421 4.3.2} at once, messages
-   * already under way get until {@code deadline} to finish, then every connection is closed and
-   * session threads still running are interrupted. Returns within about {@code deadline} plus a
-   * second; does nothing if not started or already stopped.
+   * already under way get until {@code deadline} to finish, then every session waiting for its
+   * client gets {@code 421 4.3.2} too, every connection is closed and session threads still running
+   * are interrupted. Returns within about {@code deadline} plus a second; does nothing if not
+   * started or already stopped.
    */
   public synchronized void stop(Duration deadline) {
     if (server == null || stopped) {
@@ -200,6 +201,7 @@ public final class SmtpIntake implements AutoCloseable {
     while (transactions.inProgress() > 0 && System.nanoTime() < end && pause()) {
       // messages under way may finish
     }
+    gate.cutWaitingSessions(); // idle or stalled clients hear why before their connection closes
     // SubEtha's stop() closes the listener and every connection, then waits on the executor
     // without a time limit: run it aside and bound the wait
     Thread stopper = Thread.ofPlatform().daemon().name("smtp-stop").start(server::stop);

@@ -66,23 +66,37 @@ class SmtpIntakeStopTest {
       acceptor.release.countDown();
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
       stopping.get(5, TimeUnit.SECONDS);
+      assertThat(smtp.reply()).as("then told why it is closed").startsWith("421 4.3.2");
       assertThat(smtp.closedByServer()).isTrue();
     }
     assertThatThrownBy(() -> SmtpScript.connect(intake.port())).isInstanceOf(IOException.class);
   }
 
+  /**
+   * At the deadline a session waiting for its client, idle or in the middle of a transaction, is
+   * told {@code 421 4.3.2} before its connection closes (RFC 5321 §3.8); one whose message the
+   * intake still holds is closed.
+   */
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void forcesSessionsClosedAtTheDeadline(ThreadModel threads) throws Exception {
     HoldingAcceptor acceptor = new HoldingAcceptor();
     SmtpIntake intake = TestIntakes.start(TestIntakes.settings(threads), acceptor, registry);
     try (SmtpScript idle = SmtpScript.ehlo(intake.port(), "127.0.0.1");
+        SmtpScript waiting = SmtpScript.ehlo(intake.port(), "127.0.0.1");
         SmtpScript stuck = messageInFlight(intake)) {
+      waiting.send("MAIL FROM:<s@example.org>");
+      waiting.send("RCPT TO:<a@burnbox.test>"); // then silent, as before its DATA
       assertThat(acceptor.arrived.await(5, TimeUnit.SECONDS)).isTrue();
       long start = System.nanoTime();
       intake.stop(Duration.ofMillis(300));
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+      assertThat(idle.reply()).startsWith("421 4.3.2");
       assertThat(idle.closedByServer()).isTrue();
+      assertThat(waiting.reply()).startsWith("421 4.3.2");
+      assertThat(waiting.closedByServer()).isTrue();
+      assertThat(TestIntakes.count(registry, "burnbox.refusals", "reason", "shutting_down"))
+          .isEqualTo(2);
     } finally {
       acceptor.release.countDown();
     }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
@@ -218,27 +219,16 @@ final class SessionGate implements SessionHandler {
    */
   int cutStalledSessions() {
     long now = System.nanoTime();
-    int cut = 0;
-    for (Map.Entry<Session, Client> entry : clients.entrySet()) {
-      Client client = entry.getValue();
-      Client.Waiting waiting = client.waiting;
-      if (waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
-        continue;
-      }
-      boolean content = waiting == Client.Waiting.FOR_CONTENT;
-      long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
-      if (now - client.lastActivityNanos > limit) {
-        client.endAccounted();
-        SmtpReply reply =
-            refusals.record(
-                content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT,
-                client.address(),
-                "stalled");
-        cut(entry.getKey(), reply);
-        cut++;
-      }
-    }
-    return cut;
+    return cutWaiting(
+        "stalled",
+        (client, waiting) -> {
+          boolean content = waiting == Client.Waiting.FOR_CONTENT;
+          long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
+          if (now - client.lastActivityNanos <= limit) {
+            return null;
+          }
+          return content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT;
+        });
   }
 
   /**
@@ -250,15 +240,29 @@ final class SessionGate implements SessionHandler {
    * @return the number of sessions cut
    */
   int cutWaitingSessions() {
+    return cutWaiting("stopping", (client, waiting) -> Refusal.SHUTTING_DOWN);
+  }
+
+  /**
+   * Cuts each session waiting for its client (not on the intake, its end not yet accounted for) for
+   * which {@code reason} gives a refusal, given the client and what it waits for (read once): sends
+   * the refusal's reply, closes the session's input and counts the refusal with {@code detail}.
+   * Returns the number cut.
+   */
+  private int cutWaiting(String detail, BiFunction<Client, Client.Waiting, Refusal> reason) {
     int cut = 0;
     for (Map.Entry<Session, Client> entry : clients.entrySet()) {
       Client client = entry.getValue();
-      if (client.waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
+      Client.Waiting waiting = client.waiting;
+      if (waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
         continue;
       }
-      client.endAccounted();
-      cut(entry.getKey(), refusals.record(Refusal.SHUTTING_DOWN, client.address(), "stopping"));
-      cut++;
+      Refusal refusal = reason.apply(client, waiting);
+      if (refusal != null) {
+        client.endAccounted();
+        cut(entry.getKey(), refusals.record(refusal, client.address(), detail));
+        cut++;
+      }
     }
     return cut;
   }

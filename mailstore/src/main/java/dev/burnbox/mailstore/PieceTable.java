@@ -92,7 +92,7 @@ final class PieceTable {
     }
 
     long cost() {
-      return (base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) stored.length;
+      return PieceTable.cost(base, stored);
     }
   }
 
@@ -183,7 +183,14 @@ final class PieceTable {
 
   /** What {@link #acquire} adds to {@link #costBytes} for {@code part} when no piece holds it. */
   static long costOf(Part part) {
-    return (part.base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) part.stored.length;
+    return cost(part.base, part.stored);
+  }
+
+  /**
+   * What a piece of {@code stored} bytes costs the budget: stored against {@code base}, or alone.
+   */
+  private static long cost(Keyed base, byte[] stored) {
+    return (base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) stored.length;
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.burnbox.mailstore;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.burnbox.mailstore.PieceTable.Keyed;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -37,12 +36,12 @@ import java.util.function.Consumer;
  *       so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
- *   <li>{@code pieces}: a {@link PieceTable}, the stored (encoded) raw messages, each with the
- *       number of deliveries using it; those stored alone are found by the SHA-256 of their raw
- *       bytes. A delivery (sender, from, subject and spam terms packed in one array by {@link
- *       PackedStrings}, verdict, piece) is its first entry, shared by its other entries, and counts
- *       its live entries. An entry's removal releases its delivery, whose last entry's removal
- *       releases its piece.
+ *   <li>{@code pieces}: a {@link PieceTable}, the raw messages stored (encoded) alone, each found
+ *       by the SHA-256 of its raw bytes and with the number of deliveries and deltas using it. A
+ *       delivery (sender, from, subject and spam terms packed in one array by {@link
+ *       PackedStrings}, verdict, piece, and its delta if it has one) is its first entry, shared by
+ *       its other entries, and counts its live entries. An entry's removal releases its delivery,
+ *       whose last entry's removal releases its piece or its delta (and with it a use of its base).
  * </ul>
  *
  * <p>An exact resend of a message stored alone stores nothing new but its index. A near-duplicate,
@@ -79,16 +78,16 @@ import java.util.function.Consumer;
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
  * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
- * delivery (what its first entry holds beyond an entry's fields: times, verdict and piece; and the
- * strings array's header) plus its packed strings' length rounded up to 8, {@value
- * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
- * header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta, 4 bytes per slot of the id
- * index's and the piece table's lookup tables as they are now (each between an eighth and half
- * full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed at each
- * delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
- * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, ring, map node). Without compressed references
- * (heaps of 32 GiB and more) objects are larger than estimated.
+ * delivery (what its first entry holds beyond an entry's fields: times, verdict, piece, delta and
+ * raw length; and the strings array's header) plus its packed strings' length rounded up to 8,
+ * {@value PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline,
+ * array header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta (array header and
+ * padding), 4 bytes per slot of the id index's and the piece table's lookup tables as they are now
+ * (each between an eighth and half full), the cache of decoded bases (at most 1/256 of the budget
+ * and 1 MiB, weighed at each delivery as the codec is, and for stats), the similarity index's fixed
+ * tables ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD}
+ * bytes per non-empty inbox plus 2 per name character (name, ring, map node). Without compressed
+ * references (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -96,7 +95,7 @@ final class MemoryInboxStore implements InboxStore {
   /** The largest message {@link #settle} re-encodes: 256 KiB raw. */
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
-  static final int DELIVERY_OVERHEAD = 64;
+  static final int DELIVERY_OVERHEAD = 72;
   static final int INBOX_OVERHEAD = 160;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -115,7 +114,7 @@ final class MemoryInboxStore implements InboxStore {
   private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
-  private final Cache<Keyed, byte[]> decodedBases;
+  private final Cache<Piece, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
@@ -144,7 +143,7 @@ final class MemoryInboxStore implements InboxStore {
     this.decodedBases =
         Caffeine.newBuilder()
             .maximumWeight(findsBases ? Math.min(DECODED_BASES_MAX_BYTES, maxBytes / 256) : 0)
-            .<Keyed, byte[]>weigher((piece, raw) -> raw.length)
+            .<Piece, byte[]>weigher((piece, raw) -> raw.length)
             .executor(Runnable::run) // no maintenance on the common pool
             .build();
   }
@@ -178,7 +177,7 @@ final class MemoryInboxStore implements InboxStore {
           strings.get(1),
           strings.get(2),
           d.receivedAt(),
-          d.piece.rawLength,
+          d.rawLength,
           d.verdict(strings));
     }
   }
@@ -196,7 +195,11 @@ final class MemoryInboxStore implements InboxStore {
     final boolean spam;
     final long receivedSecond;
     final int receivedNano;
-    final Piece piece;
+    final Piece piece; // the message's bytes, or the base its delta is encoded against
+    // null: the message is piece's bytes; else its bytes encoded against piece's. Replaced only by
+    // a smaller form of the same bytes (settle), so a reader outside the lock decodes either alike.
+    volatile byte[] delta;
+    final int rawLength;
     final long storedAtMillis; // the time to live counts from here
     int liveEntries;
 
@@ -207,6 +210,7 @@ final class MemoryInboxStore implements InboxStore {
         IncomingMessage m,
         byte[] strings,
         Piece piece,
+        byte[] delta,
         long storedAtMillis) {
       super(id, inbox, seq, null);
       this.strings = strings;
@@ -216,6 +220,8 @@ final class MemoryInboxStore implements InboxStore {
       this.receivedSecond = m.receivedAt().getEpochSecond();
       this.receivedNano = m.receivedAt().getNano();
       this.piece = piece;
+      this.delta = delta;
+      this.rawLength = m.rawView().length;
       this.storedAtMillis = storedAtMillis;
     }
 
@@ -240,7 +246,7 @@ final class MemoryInboxStore implements InboxStore {
 
     /** The message's raw size. */
     long rawSize() {
-      return piece.rawLength;
+      return rawLength;
     }
 
     Instant receivedAt() {
@@ -329,7 +335,7 @@ final class MemoryInboxStore implements InboxStore {
    */
   private void encode(Part part) {
     byte[] raw = part.raw;
-    Keyed base = part.base;
+    Piece base = part.base;
     if (base != null) {
       byte[] delta = codec.encodeAgainst(raw, decodedBase(base));
       if (delta != null && delta.length <= raw.length / 8) {
@@ -350,22 +356,23 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * The raw bytes of {@code piece}. No lock is needed: a piece's stored form is only ever replaced
-   * by another form of the same bytes ({@link #settle}); a base is decoded once while it stays in
-   * the cache of decoded bases (a released base leaves it).
+   * The raw bytes of {@code d}'s message. No lock is needed: a piece's or a delta's stored form is
+   * only ever replaced by another form of the same bytes ({@link #settle}); a base is decoded once
+   * while it stays in the cache of decoded bases (a released base leaves it).
    */
-  private byte[] decode(Piece piece) {
-    if (piece.base == null) {
-      return codec.decode(piece.stored);
+  private byte[] decode(Delivery d) {
+    byte[] delta = d.delta;
+    if (delta == null) {
+      return codec.decode(d.piece.stored);
     }
-    return codec.decodeAgainst(piece.stored, decodedBase(piece.base));
+    return codec.decodeAgainst(delta, decodedBase(d.piece));
   }
 
   private long decodedBasesWeight() {
     return decodedBases.policy().eviction().orElseThrow().weightedSize().orElse(0);
   }
 
-  private byte[] decodedBase(Keyed base) {
+  private byte[] decodedBase(Piece base) {
     return decodedBases.get(base, b -> codec.decode(b.stored));
   }
 
@@ -393,7 +400,7 @@ final class MemoryInboxStore implements InboxStore {
       while (usedBytes() > budget && !entries.isEmpty()) {
         remove(entries.oldest(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
-      Keyed held = pieces.find(part);
+      Piece held = pieces.find(part);
       if (held == null && !pieces.canStore(part)) {
         part.stored = null;
         part.base = pieces.referenceFor(part);
@@ -405,7 +412,7 @@ final class MemoryInboxStore implements InboxStore {
               + (long) targets.size() * ENTRY_OVERHEAD
               + (long) PieceTable.SLOT_BYTES * EntryIndex.capacityFor(targets.size())
               + (held != null ? held.cost() : PieceTable.costOf(part))
-              + (held == null && part.base != null ? part.base.cost() : 0) // held by the piece
+              + (held == null && part.base != null ? part.base.cost() : 0) // held by the delta
               + (long) PieceTable.SLOT_BYTES * PieceTable.MIN_CAPACITY;
       for (InboxName t : targets) {
         alone += inboxCost(t);
@@ -427,7 +434,17 @@ final class MemoryInboxStore implements InboxStore {
           throw new IllegalArgumentException("message id already in use: " + id);
         }
       }
-      Piece piece = pieces.acquire(part);
+      Piece piece;
+      byte[] delta = null;
+      if (held != null) {
+        pieces.use(held);
+        piece = held;
+      } else if (part.base == null) {
+        piece = pieces.add(part);
+      } else {
+        piece = pieces.addDelta(part);
+        delta = part.stored;
+      }
       // a restored time is kept, but never after now: the id index stays in stored-at order
       long storedAt =
           storedAtMillis == STORED_NOW ? toMillis(now) : Math.min(storedAtMillis, toMillis(now));
@@ -444,7 +461,7 @@ final class MemoryInboxStore implements InboxStore {
         MessageId id = idIt.next();
         Entry e;
         if (delivery == null) {
-          delivery = new Delivery(id, inbox, nextSeq++, message, strings, piece, storedAt);
+          delivery = new Delivery(id, inbox, nextSeq++, message, strings, piece, delta, storedAt);
           indexBytes += delivery.cost();
           e = delivery;
         } else {
@@ -541,10 +558,13 @@ final class MemoryInboxStore implements InboxStore {
     Delivery d = e.delivery;
     if (--d.liveEntries == 0) {
       indexBytes -= d.cost();
-      Keyed base = d.piece.alone();
-      pieces.release(d.piece);
-      if (base.uses == 0) {
-        decodedBases.invalidate(base); // else it would keep a released piece's bytes, uncounted
+      if (d.delta == null) {
+        pieces.release(d.piece);
+      } else {
+        pieces.releaseDelta(d.piece, d.rawLength, d.delta);
+      }
+      if (d.piece.uses == 0) {
+        decodedBases.invalidate(d.piece); // else it would keep a released piece's bytes, uncounted
       }
     }
     if (cause != null) {
@@ -621,7 +641,7 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    return Optional.of(new StoredMessage(summary, decode(delivery.piece)));
+    return Optional.of(new StoredMessage(summary, decode(delivery)));
   }
 
   @Override
@@ -688,9 +708,10 @@ final class MemoryInboxStore implements InboxStore {
     synchronized (settling) {
       int looked = 0;
       while (looked < maxMessages) {
-        Piece piece;
+        Delivery delivery;
+        Piece piece; // the message's, or the base of its delta: held while the delivery is
+        boolean isDelta;
         byte[] before;
-        Keyed base;
         lock.lock();
         try {
           Entry next = settled == null ? entries.oldest() : (Entry) settled.newer;
@@ -699,10 +720,11 @@ final class MemoryInboxStore implements InboxStore {
           }
           settled = next;
           looked++;
-          piece = next.delivery.piece;
-          before = piece.stored;
-          base = piece.base; // held while the piece is
-          if (piece.rawLength > SETTLE_MAX_RAW_BYTES || codec.isAtRest(before)) {
+          delivery = next.delivery;
+          piece = delivery.piece;
+          isDelta = delivery.delta != null;
+          before = isDelta ? delivery.delta : piece.stored;
+          if (delivery.rawLength > SETTLE_MAX_RAW_BYTES || codec.isAtRest(before)) {
             continue;
           }
         } finally {
@@ -710,7 +732,7 @@ final class MemoryInboxStore implements InboxStore {
         }
         byte[] atRest;
         try {
-          if (base == null) {
+          if (!isDelta) {
             atRest = codec.encodeAtRest(codec.decode(before));
             if (atRest == null) {
               codecHasRestForm = false;
@@ -718,9 +740,9 @@ final class MemoryInboxStore implements InboxStore {
             }
           } else {
             // old bases are read without caching them: the cache is for the intake's recent ones
-            byte[] reference = decodedBases.getIfPresent(base);
+            byte[] reference = decodedBases.getIfPresent(piece);
             if (reference == null) {
-              reference = codec.decode(base.stored);
+              reference = codec.decode(piece.stored);
             }
             atRest = codec.encodeAgainstAtRest(codec.decodeAgainst(before, reference), reference);
             if (atRest == null) {
@@ -733,7 +755,13 @@ final class MemoryInboxStore implements InboxStore {
         }
         lock.lock();
         try {
-          if (piece.uses > 0 && piece.stored == before && atRest.length < before.length) {
+          if (atRest.length >= before.length) {
+            continue;
+          }
+          if (isDelta && delivery.liveEntries > 0 && delivery.delta == before) {
+            pieces.settleDelta(before, atRest);
+            delivery.delta = atRest;
+          } else if (!isDelta && piece.uses > 0 && piece.stored == before) {
             pieces.settle(piece, atRest);
           }
         } finally {
@@ -797,7 +825,7 @@ final class MemoryInboxStore implements InboxStore {
     for (Live l : live) {
       Delivery d = l.delivery();
       IncomingMessage message =
-          d.message(decode(d.piece), l.entries().stream().map(e -> e.inbox.name).toList());
+          d.message(decode(d), l.entries().stream().map(e -> e.inbox.name).toList());
       out.add(
           new StoredDelivery(
               message, l.entries().stream().map(Entry::id).toList(), d.storedAtMillis));
@@ -871,12 +899,21 @@ final class MemoryInboxStore implements InboxStore {
                   || entries.capacity() <= 8 * entries.size()),
           "id table of " + entries.capacity() + " slots for " + entries.size() + " entries");
       Map<Piece, Integer> usesByPiece = new HashMap<>();
+      int deltas = 0;
+      long deltaRaw = 0;
+      long deltaEncoded = 0;
       for (Map.Entry<Delivery, Integer> de : liveByDelivery.entrySet()) {
-        check(de.getKey().liveEntries == de.getValue(), "delivery's live entry count is wrong");
-        expectIndex += de.getKey().cost();
-        usesByPiece.merge(de.getKey().piece, 1, Integer::sum);
+        Delivery d = de.getKey();
+        check(d.liveEntries == de.getValue(), "delivery's live entry count is wrong");
+        expectIndex += d.cost();
+        usesByPiece.merge(d.piece, 1, Integer::sum);
+        if (d.delta != null) {
+          deltas++;
+          deltaRaw += d.rawLength;
+          deltaEncoded += d.delta.length;
+        }
       }
-      pieces.checkInvariants(usesByPiece);
+      pieces.checkInvariants(usesByPiece, deltas, deltaRaw, deltaEncoded);
       check(expectLogical == logicalBytes, "logicalBytes " + logicalBytes + " != " + expectLogical);
       check(expectIndex == indexBytes, "indexBytes " + indexBytes + " != " + expectIndex);
       check(usedBytes() + codecBytes <= maxBytes, "over budget: " + (usedBytes() + codecBytes));

@@ -3,52 +3,50 @@ package dev.burnbox.mailstore;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The memory store's pieces: each message's raw bytes, encoded, shared by every delivery that holds
- * them and dropped with their last use. A piece is either stored alone or, where the codec can and
- * it is smaller, against a <em>base</em>: a piece stored alone that {@link SimilarPieces} found to
- * share much of its content (a near-duplicate). A base is held for as long as a piece stored
- * against it is, so reading any piece decodes at most two.
+ * The memory store's pieces: messages' raw bytes, encoded and stored alone, each shared by every
+ * delivery that holds them and dropped with their last use. A delivery whose bytes are encoded
+ * against a <em>base</em> (a piece that {@link SimilarPieces} found to share much of its content: a
+ * near-duplicate) keeps that <em>delta</em> itself; the table counts it and holds its base for as
+ * long as the delivery holds the delta, so reading any message decodes at most two byte arrays.
  *
- * <p>Pieces stored alone are {@link Keyed}: found by their SHA-256, so that an exact resend stores
- * nothing new, and remembered as bases. Pieces stored against a base (deltas: a campaign's next
- * copy, a resend whose trace header differs) are neither: a message that is a delta of a held base
- * is encoded again against it (a splice of a few dozen bytes, or a small zstd frame), which costs
- * less than what registering every delta would (its hash inline and a table slot, 40-60 bytes, for
- * a resend that the per-delivery trace header makes rare).
+ * <p>Pieces are found by their SHA-256, so that an exact resend stores nothing new, and remembered
+ * as bases. Deltas are neither found nor shared: a message that is a delta of a held base is
+ * encoded again against it (a splice of a few dozen bytes, or a small zstd frame), which costs less
+ * than registering every delta would (its hash inline, a table slot and an object of its own, 60-90
+ * bytes, for a resend that the per-delivery trace header makes rare).
  *
- * <p>Keeps the byte counts of what it holds: raw, encoded, and their cost to the budget (encoded
- * bytes plus {@value #PIECE_OVERHEAD} per piece stored alone and {@value #DELTA_OVERHEAD} per
- * delta, the object and the array's header and padding; plus {@value #SLOT_BYTES} per slot of the
- * lookup table and the similarity index's fixed tables).
+ * <p>Keeps the byte counts of what it holds, deltas included: raw, encoded, and their cost to the
+ * budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece and {@value #DELTA_OVERHEAD} per
+ * delta, the objects' headers and padding; plus {@value #SLOT_BYTES} per slot of the lookup table
+ * and the similarity index's fixed tables).
  *
  * <p>The lookup is a {@link ProbeTable} of piece references (8 to 32 bytes per piece, where a
  * {@code HashMap} node and slot took about 40), keyed by the SHA-256's first 64 bits XOR a seed
  * drawn per table: a sender can choose messages whose hashes share bits, but cannot aim them at one
  * run of slots without the seed.
  *
- * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, acquire and release are
- * O(1) expected (amortized over the table's doubling and halving); {@link #referenceFor} and
- * acquiring a piece stored alone are O(features).
+ * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, use and release are O(1)
+ * expected (amortized over the table's doubling and halving); {@link #referenceFor} and adding a
+ * piece are O(features).
  */
 final class PieceTable {
   /**
-   * Estimated heap per piece stored alone besides its encoded bytes and its table slots: the piece
-   * object (64 bytes with compressed references, its hash inline) and the stored array's header
-   * (16) and padding (at most 7); checked with JOL.
+   * Estimated heap per piece besides its encoded bytes and its table slots: the piece object (64
+   * bytes with compressed references, its hash inline) and the stored array's header (16) and
+   * padding (at most 7); checked with JOL.
    */
   static final int PIECE_OVERHEAD = 88;
 
   /**
-   * Estimated heap per delta besides its encoded bytes: the piece object (32 bytes) and the stored
-   * array's header (16) and padding (at most 7); checked with JOL.
+   * Estimated heap per delta besides its encoded bytes: the array's header (16) and padding (at
+   * most 7); its delivery holds it. Checked with JOL.
    */
-  static final int DELTA_OVERHEAD = 56;
+  static final int DELTA_OVERHEAD = 24;
 
   /** Heap per slot of the lookup table: one compressed reference. */
   static final int SLOT_BYTES = 4;
@@ -57,55 +55,38 @@ final class PieceTable {
   static final int MIN_CAPACITY = ProbeTable.MIN_CAPACITY;
 
   private final long seed = ThreadLocalRandom.current().nextLong();
-  private final ProbeTable<Keyed> table = new ProbeTable<>(p -> p.hash0 ^ seed);
-  private final SimilarPieces similar; // null: pieces are all stored alone
+  private final ProbeTable<Piece> table = new ProbeTable<>(p -> p.hash0 ^ seed);
+  private final SimilarPieces similar; // null: messages are all stored alone
   private int deltas;
   private long rawBytes;
   private long encodedBytes;
 
-  /** A table whose pieces may be encoded against bases that {@code similar} finds, if not null. */
+  /**
+   * A table whose deliveries may be encoded against bases that {@code similar} finds, if not null.
+   */
   PieceTable(SimilarPieces similar) {
     this.similar = similar;
   }
 
   /**
-   * A stored message, shared by every delivery that holds it; {@code uses} counts the deliveries
-   * using it and, for a piece stored alone, the deltas stored against it.
+   * A message's bytes stored alone: found by the SHA-256 of its raw bytes, held inline, and a base.
+   * {@code uses} counts the deliveries holding it and the deltas stored against it.
    */
-  static sealed class Piece permits Keyed {
+  static final class Piece {
     // replaced only by a smaller form of the same raw bytes (settle), so a reader outside the lock
     // decodes either form to the same bytes
     volatile byte[] stored;
     final int rawLength;
-    final Keyed base; // null: stored alone; else stored against this piece's raw bytes
-    int uses;
-
-    Piece(byte[] stored, int rawLength, Keyed base) {
-      this.stored = stored;
-      this.rawLength = rawLength;
-      this.base = base;
-    }
-
-    /** The piece stored alone that reading this one decodes: its base, or itself. */
-    Keyed alone() {
-      return base != null ? base : (Keyed) this;
-    }
-
-    long cost() {
-      return PieceTable.cost(base, stored);
-    }
-  }
-
-  /** A piece stored alone: found by the SHA-256 of its raw bytes, held inline, and a base. */
-  static final class Keyed extends Piece {
     final long hash0;
     final long hash1;
     final long hash2;
     final long hash3;
+    int uses;
     int similarSlot = -1; // where SimilarPieces remembers it, if it does
 
-    Keyed(Part part, byte[] stored) {
-      super(stored, part.length(), null);
+    Piece(Part part, byte[] stored) {
+      this.stored = stored;
+      this.rawLength = part.length();
       this.hash0 = part.hash0;
       this.hash1 = part.hash1;
       this.hash2 = part.hash2;
@@ -118,21 +99,25 @@ final class PieceTable {
           && hash2 == part.hash2
           && hash3 == part.hash3;
     }
+
+    long cost() {
+      return PIECE_OVERHEAD + (long) stored.length;
+    }
   }
 
   /**
-   * A delivery's raw bytes on their way to a {@link Piece}: hashed, and sampled for similar pieces,
-   * outside the lock; then, if no piece holds them, given a base under the lock and encoded outside
-   * it.
+   * A delivery's raw bytes on their way to a {@link Piece} or a delta: hashed, and sampled for
+   * similar pieces, outside the lock; then, if no piece holds them, given a base under the lock and
+   * encoded outside it.
    */
   static final class Part {
     final byte[] raw;
-    final long hash0; // the SHA-256 of raw, to look a piece stored alone up with
+    final long hash0; // the SHA-256 of raw, to look a piece up with
     final long hash1;
     final long hash2;
     final long hash3;
     final int[] features; // SimilarPieces.features, or null if the table does not use them
-    Keyed base; // the piece to encode against, chosen under the lock; null: alone
+    Piece base; // the piece to encode against, chosen under the lock; null: alone
     byte[] stored; // encoded outside the lock, against base if it is not null
 
     Part(byte[] raw, boolean sampled) {
@@ -156,89 +141,107 @@ final class PieceTable {
   }
 
   /**
-   * The piece stored alone that holds {@code part}'s bytes, or null if none does.
+   * The piece that holds {@code part}'s bytes, or null if none does.
    *
    * @throws IllegalStateException if a piece of another length has the same SHA-256
    */
-  Keyed find(Part part) {
-    Keyed piece = get(part);
+  Piece find(Part part) {
+    Piece piece = get(part);
     if (piece != null && piece.rawLength != part.length()) {
       throw new IllegalStateException("SHA-256 collision between parts of different lengths");
     }
     return piece;
   }
 
-  /** A held piece stored alone that shares much of {@code part}'s content, or null. */
-  Keyed referenceFor(Part part) {
+  /** A held piece that shares much of {@code part}'s content, or null. */
+  Piece referenceFor(Part part) {
     return similar == null ? null : similar.similarTo(part.features);
   }
 
   /**
-   * Whether {@link #acquire} can store {@code part} as it is: it is encoded, and its base, if any,
-   * is still held (a base found earlier may have been released since).
+   * Whether {@code part} can be stored as it is, by {@link #add} or {@link #addDelta}: it is
+   * encoded, and its base, if any, is still held (a base found earlier may have been released
+   * since).
    */
   boolean canStore(Part part) {
     return part.stored != null && (part.base == null || part.base.uses > 0);
   }
 
-  /** What {@link #acquire} adds to {@link #costBytes} for {@code part} when no piece holds it. */
+  /** What storing {@code part} as it is adds to {@link #costBytes}. */
   static long costOf(Part part) {
-    return cost(part.base, part.stored);
+    return (part.base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) part.stored.length;
   }
 
-  /**
-   * What a piece of {@code stored} bytes costs the budget: stored against {@code base}, or alone.
-   */
-  private static long cost(Keyed base, byte[] stored) {
-    return (base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) stored.length;
-  }
-
-  /**
-   * The piece stored alone holding {@code part}'s bytes, or else a new piece of its {@code stored}
-   * bytes (which {@link #canStore} must allow); counts a use.
-   */
-  Piece acquire(Part part) {
-    Piece piece = get(part);
-    if (piece == null) {
-      if (part.base == null) {
-        Keyed alone = new Keyed(part, part.stored);
-        table.add(alone);
-        if (similar != null) {
-          similar.add(alone, part.features);
-        }
-        piece = alone;
-      } else {
-        piece = new Piece(part.stored, part.length(), part.base);
-        part.base.uses++;
-        deltas++;
-      }
-      rawBytes += piece.rawLength;
-      encodedBytes += piece.stored.length;
+  /** Counts one more use of held piece {@code piece}: a delivery that holds its bytes. */
+  void use(Piece piece) {
+    if (piece.uses == 0) {
+      throw new IllegalArgumentException("not a held piece");
     }
     piece.uses++;
+  }
+
+  /**
+   * A new piece of {@code part}'s bytes stored alone (which {@link #canStore} must allow, with no
+   * base and no piece holding them), with one use.
+   */
+  Piece add(Part part) {
+    if (part.base != null || !canStore(part)) {
+      throw new IllegalArgumentException("not a part to store alone");
+    }
+    Piece piece = new Piece(part, part.stored);
+    table.add(piece);
+    if (similar != null) {
+      similar.add(piece, part.features);
+    }
+    piece.uses = 1;
+    count(piece.rawLength, piece.stored.length);
     return piece;
+  }
+
+  /**
+   * Counts {@code part}'s stored bytes, encoded against its base (which {@link #canStore} must
+   * allow), as a delta that its delivery keeps, and counts it as a use of that base; returns the
+   * base.
+   */
+  Piece addDelta(Part part) {
+    if (part.base == null || !canStore(part)) {
+      throw new IllegalArgumentException("not a delta to store");
+    }
+    part.base.uses++;
+    deltas++;
+    count(part.length(), part.stored.length);
+    return part.base;
   }
 
   /** Counts a use of {@code piece} gone, dropping the piece with its last use. */
   void release(Piece piece) {
     if (--piece.uses == 0) {
-      encodedBytes -= piece.stored.length;
-      rawBytes -= piece.rawLength;
-      if (piece instanceof Keyed alone) {
-        table.remove(alone);
-        if (similar != null) {
-          similar.remove(alone);
-        }
-      } else {
-        deltas--;
-        release(piece.base);
+      count(-piece.rawLength, -piece.stored.length);
+      table.remove(piece);
+      if (similar != null) {
+        similar.remove(piece);
       }
     }
   }
 
   /**
+   * Counts a delta of {@code rawLength} raw bytes stored as {@code stored} against {@code base}
+   * gone, and with it a use of its base.
+   */
+  void releaseDelta(Piece base, int rawLength, byte[] stored) {
+    deltas--;
+    count(-rawLength, -stored.length);
+    release(base);
+  }
+
+  private void count(long raw, long encoded) {
+    rawBytes += raw;
+    encodedBytes += encoded;
+  }
+
+  /**
    * Replaces the stored form of held piece {@code piece} with {@code smaller}, a shorter encoding
-   * of the same raw bytes (against the same base, if it has one).
+   * of the same raw bytes.
    */
   void settle(Piece piece, byte[] smaller) {
     if (piece.uses == 0 || smaller.length >= piece.stored.length) {
@@ -248,17 +251,28 @@ final class PieceTable {
     piece.stored = smaller;
   }
 
-  /** Raw size of the pieces held, each once. */
+  /**
+   * Counts a held delta's {@code before} replaced by {@code smaller}, a shorter encoding of the
+   * same raw bytes against the same base; its delivery keeps the new array.
+   */
+  void settleDelta(byte[] before, byte[] smaller) {
+    if (smaller.length >= before.length) {
+      throw new IllegalArgumentException("not smaller");
+    }
+    encodedBytes -= before.length - smaller.length;
+  }
+
+  /** Raw size of the pieces and deltas held, each once. */
   long rawBytes() {
     return rawBytes;
   }
 
-  /** Encoded size of the pieces held. */
+  /** Encoded size of the pieces and deltas held. */
   long encodedBytes() {
     return encodedBytes;
   }
 
-  /** Pieces held: stored alone and deltas. */
+  /** Pieces and deltas held. */
   int size() {
     return table.size() + deltas;
   }
@@ -269,8 +283,8 @@ final class PieceTable {
   }
 
   /**
-   * What the pieces cost the budget: encoded bytes plus the overhead of each, the lookup table and
-   * the similarity index.
+   * What the pieces and deltas cost the budget: encoded bytes plus the overhead of each, the lookup
+   * table and the similarity index.
    */
   long costBytes() {
     return encodedBytes
@@ -281,14 +295,14 @@ final class PieceTable {
   }
 
   /**
-   * Throws {@link AssertionError} unless the pieces held are exactly those of {@code usesByPiece}
-   * and the bases of those, each with that use count plus one per delta stored against it; the
-   * table holds exactly the pieces stored alone, each under its own hash; and the byte counts are
-   * their sums. For tests.
+   * Throws {@link AssertionError} unless the pieces held are exactly those of {@code uses}, each
+   * with that use count (deliveries holding it plus deltas against it); the table holds exactly
+   * them, each under its own hash; {@code deltaCount} deltas of {@code deltaRawBytes} raw and
+   * {@code deltaEncodedBytes} encoded bytes are held; and the byte counts are the sums. For tests.
    */
-  void checkInvariants(Map<Piece, Integer> usesByPiece) {
-    Map<Piece, Integer> uses = new IdentityHashMap<>(usesByPiece);
-    List<Keyed> inTable = new ArrayList<>();
+  void checkInvariants(
+      Map<Piece, Integer> uses, int deltaCount, long deltaRawBytes, long deltaEncodedBytes) {
+    List<Piece> inTable = new ArrayList<>();
     table.forEach(inTable::add);
     int size = table.size();
     int capacity = table.capacity();
@@ -296,22 +310,14 @@ final class PieceTable {
     check(
         capacity >= 2 * size && (capacity == MIN_CAPACITY || capacity <= 8 * size),
         "piece table of " + capacity + " slots for " + size + " pieces");
-    int deltasHeld = 0;
-    for (Piece p : usesByPiece.keySet()) {
-      if (p.base != null) {
-        deltasHeld++;
-        check(get(p.base) == p.base, "a delta's base is not in the table");
-        uses.merge(p.base, 1, Integer::sum);
-      } else {
-        check(p instanceof Keyed k && get(k) == k, "a piece stored alone is not in the table");
-      }
-    }
-    check(deltasHeld == deltas, "deltas " + deltas + " != " + deltasHeld);
-    check(uses.size() == size + deltas, "pieces held without deliveries");
-    long expectRaw = 0;
-    long expectEncoded = 0;
-    for (Piece p : uses.keySet()) {
-      check(uses.get(p) == p.uses, "piece's use count is wrong");
+    check(uses.size() == size, "table holds " + size + " pieces, " + uses.size() + " are used");
+    check(deltaCount == deltas, "deltas " + deltas + " != " + deltaCount);
+    long expectRaw = deltaRawBytes;
+    long expectEncoded = deltaEncodedBytes;
+    for (Map.Entry<Piece, Integer> e : uses.entrySet()) {
+      Piece p = e.getKey();
+      check(get(p) == p, "a held piece is not in the table");
+      check(e.getValue() == p.uses, "piece's use count is wrong");
       expectRaw += p.rawLength;
       expectEncoded += p.stored.length;
     }
@@ -319,10 +325,10 @@ final class PieceTable {
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
   }
 
-  /** The piece stored alone with {@code part}'s hash, or null. */
-  private Keyed get(Part part) {
+  /** The piece with {@code part}'s hash, or null. */
+  private Piece get(Part part) {
     for (int i = table.start(part.hash0 ^ seed); ; i = table.next(i)) {
-      Keyed p = table.at(i);
+      Piece p = table.at(i);
       if (p == null || p.holds(part)) {
         return p;
       }
@@ -330,9 +336,9 @@ final class PieceTable {
   }
 
   /** {@code piece} itself if the table holds it. */
-  private Keyed get(Keyed piece) {
+  private Piece get(Piece piece) {
     for (int i = table.start(piece.hash0 ^ seed); ; i = table.next(i)) {
-      Keyed p = table.at(i);
+      Piece p = table.at(i);
       if (p == null || p == piece) {
         return p;
       }

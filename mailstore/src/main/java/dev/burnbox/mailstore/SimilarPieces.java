@@ -1,6 +1,6 @@
 package dev.burnbox.mailstore;
 
-import dev.burnbox.mailstore.PieceTable.Keyed;
+import dev.burnbox.mailstore.PieceTable.Piece;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -47,7 +47,7 @@ final class SimilarPieces {
   // the low half (0 = empty)
   private final long[] buckets;
   private final int bucketMask;
-  private final Keyed[] ring;
+  private final Piece[] ring;
   private final int[] ringPositions; // the position each ring slot holds, to spot stale buckets
   private int next = 1; // the next ring position; positions start at 1
 
@@ -62,7 +62,7 @@ final class SimilarPieces {
     }
     this.buckets = new long[buckets * WAYS];
     this.bucketMask = buckets - 1;
-    this.ring = new Keyed[ring];
+    this.ring = new Piece[ring];
     this.ringPositions = new int[ring];
   }
 
@@ -101,7 +101,7 @@ final class SimilarPieces {
   }
 
   /** The live piece sharing most {@code features}, or null if none shares {@value #MIN_VOTES}. */
-  Keyed similarTo(int[] features) {
+  Piece similarTo(int[] features) {
     int[] candidates = new int[features.length * WAYS];
     int n = 0;
     for (int feature : features) {
@@ -143,7 +143,7 @@ final class SimilarPieces {
    * Remembers {@code piece} under {@code features}, forgetting the oldest piece if the ring is
    * full.
    */
-  void add(Keyed piece, int[] features) {
+  void add(Piece piece, int[] features) {
     int position = next++;
     if (next == Integer.MAX_VALUE) {
       next = 1; // after 2^31 pieces: older positions in buckets may then alias, costing a bad guess
@@ -163,7 +163,7 @@ final class SimilarPieces {
   }
 
   /** Forgets {@code piece} (its last use is gone): it is never returned again. */
-  void remove(Keyed piece) {
+  void remove(Piece piece) {
     if (piece.similarSlot >= 0) {
       ring[piece.similarSlot] = null;
       piece.similarSlot = -1;

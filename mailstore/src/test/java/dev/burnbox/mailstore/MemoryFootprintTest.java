@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.openjdk.jol.info.ClassLayout;
 import org.openjdk.jol.info.GraphLayout;
 import org.openjdk.jol.vm.VM;
 
@@ -83,28 +84,36 @@ class MemoryFootprintTest {
         .isLessThan(measured * 2 + reserved);
   }
 
-  /** The overheads the budget counts per piece cover the objects as this JVM lays them out. */
+  /**
+   * The overheads the budget counts per piece, per delta and per delivery cover the objects as this
+   * JVM lays them out.
+   */
   @Test
-  void pieceOverheadsCoverTheObjectsAsLaidOut() {
+  void overheadsCoverTheObjectsAsLaidOut() throws ClassNotFoundException {
     PieceTable table = new PieceTable(SimilarPieces.forBudget(1 << 20));
     PieceTable.Part alone = new PieceTable.Part(new byte[] {1, 2, 3}, true);
     alone.stored = new byte[] {1, 2, 3};
-    PieceTable.Piece base = table.acquire(alone);
-    PieceTable.Part copy = new PieceTable.Part(new byte[] {1, 2, 4}, true);
-    copy.base = base.alone();
-    copy.stored = new byte[] {4};
-    PieceTable.Piece delta = table.acquire(copy);
+    PieceTable.Piece piece = table.add(alone);
+    byte[] delta = {4};
+    Class<?> entry = Class.forName(MemoryInboxStore.class.getName() + "$Entry");
+    Class<?> delivery = Class.forName(MemoryInboxStore.class.getName() + "$Delivery");
+    long ringSlots = 2L * 4; // an inbox's ring holds at most two compressed references an entry
+    long stringsHeader = VM.current().sizeOf(new byte[0]);
 
-    assertThat(delta.base).isSameAs(base);
-    assertThat((long) PieceTable.PIECE_OVERHEAD + base.stored.length)
-        .isGreaterThanOrEqualTo(VM.current().sizeOf(base) + VM.current().sizeOf(base.stored));
-    assertThat((long) PieceTable.DELTA_OVERHEAD + delta.stored.length)
-        .isGreaterThanOrEqualTo(VM.current().sizeOf(delta) + VM.current().sizeOf(delta.stored));
+    assertThat((long) PieceTable.PIECE_OVERHEAD + piece.stored.length)
+        .isGreaterThanOrEqualTo(VM.current().sizeOf(piece) + VM.current().sizeOf(piece.stored));
+    assertThat((long) PieceTable.DELTA_OVERHEAD + delta.length)
+        .isGreaterThanOrEqualTo(VM.current().sizeOf(delta));
+    assertThat((long) MemoryInboxStore.ENTRY_OVERHEAD)
+        .isGreaterThanOrEqualTo(ClassLayout.parseClass(entry).instanceSize() + ringSlots);
+    assertThat((long) MemoryInboxStore.ENTRY_OVERHEAD + MemoryInboxStore.DELIVERY_OVERHEAD)
+        .isGreaterThanOrEqualTo(
+            ClassLayout.parseClass(delivery).instanceSize() + ringSlots + stringsHeader);
   }
 
   /**
    * The same for a campaign's copies, stored as deltas of its first copy (one of three headers
-   * differs, as a bulk copy's {@code To:} and {@code Received:} do): each costs a delta's object
+   * differs, as a bulk copy's {@code To:} and {@code Received:} do): each costs a delta's array
    * and its few encoded bytes, and the estimate still covers what the heap holds.
    */
   @Test

@@ -3,7 +3,7 @@ package dev.burnbox.mailstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.burnbox.mailstore.PieceTable.Keyed;
+import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class SimilarPiecesTest {
 
-  private static Keyed piece(byte[] raw) {
-    return new Keyed(new PieceTable.Part(raw, false), new byte[0]);
+  private static Piece piece(byte[] raw) {
+    return new Piece(new PieceTable.Part(raw, false), new byte[0]);
   }
 
   private static byte[] ascii(String s) {
@@ -54,11 +54,11 @@ class SimilarPiecesTest {
   void findsTheNearDuplicateAmongUnrelatedMail() {
     SimilarPieces similar = new SimilarPieces(1 << 12, 64);
     Random random = new Random(3);
-    Keyed campaign = null;
+    Piece campaign = null;
     byte[] campaignRaw = null;
     for (int i = 0; i < 40; i++) {
       byte[] raw = TestMail.message(random, 400);
-      Keyed p = piece(raw);
+      Piece p = piece(raw);
       similar.add(p, SimilarPieces.features(raw, 0, raw.length));
       if (i == 17) {
         campaign = p;
@@ -81,7 +81,7 @@ class SimilarPiecesTest {
     byte[] noise = new byte[6000];
     new Random(4).nextBytes(noise);
     byte[] first = TestMail.message(new Random(5), 400);
-    Keyed firstPiece = piece(first);
+    Piece firstPiece = piece(first);
     similar.add(firstPiece, SimilarPieces.features(first, 0, first.length));
     assertThat(similar.similarTo(SimilarPieces.features(noise, 0, noise.length))).isNull();
     assertThat(similar.similarTo(SimilarPieces.features(first, 0, first.length)))

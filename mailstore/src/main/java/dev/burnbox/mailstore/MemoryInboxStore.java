@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -79,15 +80,16 @@ import java.util.function.Consumer;
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
  * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
  * delivery (what its first entry holds beyond an entry's fields: times, verdict, piece, delta and
- * raw length; and the strings array's header) plus its packed strings' length rounded up to 8,
- * {@value PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline,
- * array header and padding) and {@value PieceTable#DELTA_OVERHEAD} per delta (array header and
- * padding), 4 bytes per slot of the id index's and the piece table's lookup tables as they are now
- * (each between an eighth and half full), the cache of decoded bases (at most 1/256 of the budget
- * and 1 MiB, weighed at each delivery as the codec is, and for stats), the similarity index's fixed
- * tables ({@link SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD}
- * bytes per non-empty inbox plus 2 per name character (name, ring, map node). Without compressed
- * references (heaps of 32 GiB and more) objects are larger than estimated.
+ * raw length) plus its packed strings' array unless it shares its piece's, {@value
+ * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
+ * header and padding) plus the strings array it keeps for its deliveries to share, and {@value
+ * PieceTable#DELTA_OVERHEAD} per delta (array header and padding), 4 bytes per slot of the id
+ * index's and the piece table's lookup tables as they are now (each between an eighth and half
+ * full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed at each
+ * delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
+ * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
+ * non-empty inbox plus 2 per name character (name, ring, map node). Without compressed references
+ * (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -95,7 +97,7 @@ final class MemoryInboxStore implements InboxStore {
   /** The largest message {@link #settle} re-encodes: 256 KiB raw. */
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
-  static final int DELIVERY_OVERHEAD = 72;
+  static final int DELIVERY_OVERHEAD = 56;
   static final int INBOX_OVERHEAD = 160;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
@@ -189,7 +191,9 @@ final class MemoryInboxStore implements InboxStore {
    * while another entry of the delivery is held.
    */
   private static final class Delivery extends Entry {
-    final byte[] strings; // sender, from, subject, then the verdict's terms (PackedStrings)
+    // sender, from, subject, then the verdict's terms (PackedStrings): its piece's metadata when
+    // that is equal (a campaign's copy), so that the piece counts them once for all
+    final byte[] strings;
     final double score;
     final double probability;
     final boolean spam;
@@ -235,13 +239,16 @@ final class MemoryInboxStore implements InboxStore {
       return PackedStrings.pack(all);
     }
 
-    /** What a delivery with these packed strings costs the budget beyond its first entry's. */
+    /**
+     * What a delivery with these packed strings costs the budget beyond its first entry's, at most:
+     * nothing for the strings if it shares its piece's.
+     */
     static long cost(byte[] strings) {
-      return DELIVERY_OVERHEAD + ((strings.length + 7L) & -8L);
+      return DELIVERY_OVERHEAD + PieceTable.arrayBytes(strings);
     }
 
     long cost() {
-      return cost(strings);
+      return strings == piece.metadata ? DELIVERY_OVERHEAD : cost(strings);
     }
 
     /** The message's raw size. */
@@ -310,8 +317,8 @@ final class MemoryInboxStore implements InboxStore {
 
   private DeliveryResult deliver(
       IncomingMessage message, Set<InboxName> targets, List<MessageId> ids, long storedAtMillis) {
-    Part part = new Part(message.rawView(), pieces.findsBases());
     byte[] strings = Delivery.strings(message);
+    Part part = new Part(message.rawView(), pieces.findsBases(), strings);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
@@ -406,9 +413,12 @@ final class MemoryInboxStore implements InboxStore {
         part.base = pieces.referenceFor(part);
         return null;
       }
+      // a new piece keeps the delivery's strings; a held piece or a base shares its own if equal
+      Piece owner = held != null ? held : part.base;
+      boolean sharesStrings = owner == null || Arrays.equals(strings, owner.metadata);
       // what the delivery costs in a store that holds nothing else, its tables at their smallest
       long alone =
-          Delivery.cost(strings)
+          (sharesStrings ? DELIVERY_OVERHEAD : Delivery.cost(strings))
               + (long) targets.size() * ENTRY_OVERHEAD
               + (long) PieceTable.SLOT_BYTES * EntryIndex.capacityFor(targets.size())
               + (held != null ? held.cost() : PieceTable.costOf(part))
@@ -461,7 +471,8 @@ final class MemoryInboxStore implements InboxStore {
         MessageId id = idIt.next();
         Entry e;
         if (delivery == null) {
-          delivery = new Delivery(id, inbox, nextSeq++, message, strings, piece, delta, storedAt);
+          byte[] kept = sharesStrings ? piece.metadata : strings;
+          delivery = new Delivery(id, inbox, nextSeq++, message, kept, piece, delta, storedAt);
           indexBytes += delivery.cost();
           e = delivery;
         } else {

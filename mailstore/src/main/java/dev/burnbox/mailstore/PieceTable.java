@@ -22,8 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Keeps the byte counts of what it holds, deltas included: raw, encoded, and their cost to the
  * budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece and {@value #DELTA_OVERHEAD} per
- * delta, the objects' headers and padding; plus {@value #SLOT_BYTES} per slot of the lookup table
- * and the similarity index's fixed tables).
+ * delta, the objects' headers and padding; each piece's metadata array; plus {@value #SLOT_BYTES}
+ * per slot of the lookup table and the similarity index's fixed tables).
  *
  * <p>The lookup is a {@link ProbeTable} of piece references (8 to 32 bytes per piece, where a
  * {@code HashMap} node and slot took about 40), keyed by the SHA-256's first 64 bits XOR a seed
@@ -60,6 +60,7 @@ final class PieceTable {
   private int deltas;
   private long rawBytes;
   private long encodedBytes;
+  private long metadataBytes;
 
   /**
    * A table whose deliveries may be encoded against bases that {@code similar} finds, if not null.
@@ -70,7 +71,9 @@ final class PieceTable {
 
   /**
    * A message's bytes stored alone: found by the SHA-256 of its raw bytes, held inline, and a base.
-   * {@code uses} counts the deliveries holding it and the deltas stored against it.
+   * {@code uses} counts the deliveries holding it and the deltas stored against it. It keeps the
+   * {@code metadata} its first delivery came with, for the deliveries holding it or stored against
+   * it to share when theirs are equal (a campaign's copies: the same sender, subject and verdict).
    */
   static final class Piece {
     // replaced only by a smaller form of the same raw bytes (settle), so a reader outside the lock
@@ -81,11 +84,13 @@ final class PieceTable {
     final long hash1;
     final long hash2;
     final long hash3;
+    final byte[] metadata;
     int uses;
     int similarSlot = -1; // where SimilarPieces remembers it, if it does
 
     Piece(Part part, byte[] stored) {
       this.stored = stored;
+      this.metadata = part.metadata;
       this.rawLength = part.length();
       this.hash0 = part.hash0;
       this.hash1 = part.hash1;
@@ -101,7 +106,7 @@ final class PieceTable {
     }
 
     long cost() {
-      return PIECE_OVERHEAD + (long) stored.length;
+      return PIECE_OVERHEAD + (long) stored.length + arrayBytes(metadata);
     }
   }
 
@@ -117,11 +122,13 @@ final class PieceTable {
     final long hash2;
     final long hash3;
     final int[] features; // SimilarPieces.features, or null if the table does not use them
+    final byte[] metadata; // what a piece stored from this part keeps for its deliveries to share
     Piece base; // the piece to encode against, chosen under the lock; null: alone
     byte[] stored; // encoded outside the lock, against base if it is not null
 
-    Part(byte[] raw, boolean sampled) {
+    Part(byte[] raw, boolean sampled, byte[] metadata) {
       this.raw = raw;
+      this.metadata = metadata;
       ByteBuffer hash = ByteBuffer.wrap(Hashing.sha256().hashBytes(raw).asBytes());
       this.hash0 = hash.getLong();
       this.hash1 = hash.getLong();
@@ -169,7 +176,14 @@ final class PieceTable {
 
   /** What storing {@code part} as it is adds to {@link #costBytes}. */
   static long costOf(Part part) {
-    return (part.base == null ? PIECE_OVERHEAD : DELTA_OVERHEAD) + (long) part.stored.length;
+    return part.base == null
+        ? PIECE_OVERHEAD + (long) part.stored.length + arrayBytes(part.metadata)
+        : DELTA_OVERHEAD + (long) part.stored.length;
+  }
+
+  /** The heap a byte array of {@code bytes}'s length takes: a 16-byte header, padded to 8. */
+  static long arrayBytes(byte[] bytes) {
+    return (16L + bytes.length + 7) & -8L;
   }
 
   /** Counts one more use of held piece {@code piece}: a delivery that holds its bytes. */
@@ -195,6 +209,7 @@ final class PieceTable {
     }
     piece.uses = 1;
     count(piece.rawLength, piece.stored.length);
+    metadataBytes += arrayBytes(piece.metadata);
     return piece;
   }
 
@@ -217,6 +232,7 @@ final class PieceTable {
   void release(Piece piece) {
     if (--piece.uses == 0) {
       count(-piece.rawLength, -piece.stored.length);
+      metadataBytes -= arrayBytes(piece.metadata);
       table.remove(piece);
       if (similar != null) {
         similar.remove(piece);
@@ -283,11 +299,12 @@ final class PieceTable {
   }
 
   /**
-   * What the pieces and deltas cost the budget: encoded bytes plus the overhead of each, the lookup
-   * table and the similarity index.
+   * What the pieces and deltas cost the budget: encoded bytes plus the overhead of each, the
+   * pieces' metadata, the lookup table and the similarity index.
    */
   long costBytes() {
     return encodedBytes
+        + metadataBytes
         + (long) PIECE_OVERHEAD * table.size()
         + (long) DELTA_OVERHEAD * deltas
         + (long) SLOT_BYTES * table.capacity()
@@ -314,13 +331,16 @@ final class PieceTable {
     check(deltaCount == deltas, "deltas " + deltas + " != " + deltaCount);
     long expectRaw = deltaRawBytes;
     long expectEncoded = deltaEncodedBytes;
+    long expectMetadata = 0;
     for (Map.Entry<Piece, Integer> e : uses.entrySet()) {
       Piece p = e.getKey();
       check(get(p) == p, "a held piece is not in the table");
       check(e.getValue() == p.uses, "piece's use count is wrong");
       expectRaw += p.rawLength;
       expectEncoded += p.stored.length;
+      expectMetadata += arrayBytes(p.metadata);
     }
+    check(expectMetadata == metadataBytes, "metadata " + metadataBytes + " != " + expectMetadata);
     check(expectEncoded == encodedBytes, "encodedBytes " + encodedBytes + " != " + expectEncoded);
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
   }

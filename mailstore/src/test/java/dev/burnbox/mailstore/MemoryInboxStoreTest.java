@@ -195,7 +195,9 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
         PieceTable.PIECE_OVERHEAD
             + 3000
             + MemoryInboxStore.DELIVERY_OVERHEAD
-            + 32 // 5 strings packed: a length byte each and 22 chars, 27 bytes rounded up to 8
+            // 5 strings packed (a length byte each and 22 chars: 27 bytes) in an array of 48 bytes,
+            // kept by the piece and shared by its delivery
+            + 48
             + 2 * MemoryInboxStore.ENTRY_OVERHEAD
             + (MemoryInboxStore.INBOX_OVERHEAD + 2)
             + (MemoryInboxStore.INBOX_OVERHEAD + 4)
@@ -275,7 +277,8 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
       byte[] raw = Arrays.copyOf(template, template.length + greeting.length);
       System.arraycopy(greeting, 0, raw, at, greeting.length);
       System.arraycopy(template, at, raw, at + greeting.length, template.length - at);
-      live.put(deliverOne(store, message(raw, "c", "box" + random.nextInt(20))), raw);
+      String subject = "c" + random.nextInt(2); // copies share their base's strings, or not
+      live.put(deliverOne(store, message(raw, subject, "box" + random.nextInt(20))), raw);
       if (random.nextInt(5) == 0 && !live.isEmpty()) {
         MessageId victim = live.keySet().iterator().next();
         store.delete(victim);
@@ -418,6 +421,43 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     long settled = store.stats().messageBytes();
     assertThat(store.settle(10)).as("looked at each once").isZero();
     assertThat(store.stats().messageBytes()).isEqualTo(settled);
+  }
+
+  /**
+   * A campaign's copies, each its own delivery, keep their sender, from, subject and verdict terms
+   * in the array their base's piece keeps and counts once; a copy whose subject differs keeps and
+   * counts its own. Each reads back its own, also once the copy that stored the base is gone.
+   */
+  @Test
+  void copiesShareTheirBasesStringsWhenTheyAreEqual() {
+    MemoryInboxStore store = zstdStore(Limits.defaults().withInboxCap(1000));
+    byte[] body = TestMail.message(new Random(23), 3000);
+    MessageId first = deliverOne(store, message(bulkCopy("a", body), "Your order", "a"));
+    long indexBefore = store.stats().indexBytes();
+    MessageId same = deliverOne(store, message(bulkCopy("b", body), "Your order", "b"));
+    long sameCost = store.stats().indexBytes() - indexBefore;
+    indexBefore = store.stats().indexBytes();
+    MessageId other = deliverOne(store, message(bulkCopy("c", body), "Your invoice", "c"));
+    long otherCost = store.stats().indexBytes() - indexBefore;
+
+    byte[] otherStrings =
+        PackedStrings.pack(
+            List.of("sender@example.net", "Sender <sender@example.net>", "Your invoice"));
+    assertThat(otherCost - sameCost)
+        .as("only the copy with another subject counts its strings")
+        .isEqualTo(PieceTable.arrayBytes(otherStrings));
+    store.delete(first);
+    store.checkInvariants();
+    assertThat(store.get(same).orElseThrow().summary().subject()).isEqualTo("Your order");
+    assertThat(store.get(other).orElseThrow().summary().subject()).isEqualTo("Your invoice");
+    assertThat(store.list(inbox("b"), 10, null).messages().getFirst().subject())
+        .isEqualTo("Your order");
+    store.delete(same);
+    store.delete(other);
+    store.checkInvariants();
+    assertThat(store.stats().indexBytes())
+        .as("the base's strings go with it")
+        .isEqualTo(zstdStore(Limits.defaults().withInboxCap(1000)).stats().indexBytes());
   }
 
   /** A stored message that no longer decodes is passed over; the messages after it settle. */

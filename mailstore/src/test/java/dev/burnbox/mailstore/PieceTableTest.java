@@ -15,9 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class PieceTableTest {
+  private static final byte[] NO_METADATA = new byte[0];
 
   private static Part part(String body) {
-    Part part = new Part(body.getBytes(StandardCharsets.UTF_8), false);
+    Part part = new Part(body.getBytes(StandardCharsets.UTF_8), false, NO_METADATA);
     part.stored = part.raw.clone();
     return part;
   }
@@ -67,7 +68,8 @@ class PieceTableTest {
         assertThat(table.costBytes())
             .isEqualTo(
                 table.encodedBytes()
-                    + (long) PieceTable.PIECE_OVERHEAD * table.size()
+                    + (PieceTable.PIECE_OVERHEAD + PieceTable.arrayBytes(NO_METADATA))
+                        * table.size()
                     + (long) PieceTable.SLOT_BYTES * table.capacity());
       }
     }
@@ -96,12 +98,13 @@ class PieceTableTest {
   @Test
   void aDeltaHoldsItsBaseAndIsNotFoundByItsHash() {
     PieceTable table = new PieceTable(SimilarPieces.forBudget(1 << 20));
-    Part basePart = new Part(ascii("a campaign's first copy, stored alone"), true);
+    Part basePart = new Part(ascii("a campaign's first copy, stored alone"), true, NO_METADATA);
     basePart.stored = basePart.raw.clone();
     Piece base = table.add(basePart);
     long aloneCost = table.costBytes();
 
-    Part copyPart = new Part(ascii("a campaign's next copy, stored against the first"), true);
+    Part copyPart =
+        new Part(ascii("a campaign's next copy, stored against the first"), true, NO_METADATA);
     copyPart.base = base;
     copyPart.stored = ascii("delta");
     assertThat(table.canStore(copyPart)).isTrue();

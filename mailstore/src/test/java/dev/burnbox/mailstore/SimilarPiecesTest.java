@@ -10,9 +10,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SimilarPiecesTest {
+  private static final byte[] NO_METADATA = new byte[0];
 
   private static Piece piece(byte[] raw) {
-    return new Piece(new PieceTable.Part(raw, false), new byte[0]);
+    return new Piece(new PieceTable.Part(raw, false, NO_METADATA), new byte[0]);
   }
 
   private static byte[] ascii(String s) {

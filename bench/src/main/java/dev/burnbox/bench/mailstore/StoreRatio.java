@@ -8,8 +8,13 @@ import dev.burnbox.mailstore.IncomingMessage;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.mailstore.StoreStats;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.InternetHeaders;
+import jakarta.mail.internet.MimeUtility;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UnsupportedEncodingException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +41,9 @@ import org.openjdk.jol.info.GraphLayout;
  *   <li>{@code workload}: the first {@code --deliveries} of {@link StoreWorkload}, the store
  *       benchmarks' realistic stream (campaign copies and recurring corpus mail).
  * </ul>
+ *
+ * <p>Each message carries the envelope sender, {@code From} and {@code Subject} its headers give,
+ * as the service records them ({@link #withItsHeaders}): the store keeps them beside the mail.
  *
  * <p>The warm-up is delivered and read once, as mail in a store in use is (which fills the memory
  * store's cache of decoded bases as far as that mail does); after the {@code unseen} warm-up,
@@ -91,6 +99,8 @@ public final class StoreRatio {
       }
       default -> throw new IllegalArgumentException("--stream unseen|workload");
     }
+    warmUp.replaceAll(StoreRatio::withItsHeaders);
+    measured.replaceAll(StoreRatio::withItsHeaders);
 
     InboxStore store = InboxStore.memory().maxBytes(64 * GIB).inboxCap(1_000_000).build();
     List<MessageId> warmUpIds = new ArrayList<>();
@@ -224,6 +234,41 @@ public final class StoreRatio {
           (i < WARM_UP_PER_GROUP ? warmUp : measured).add(m);
         }
       }
+    }
+  }
+
+  /**
+   * {@code m} with the strings the service records for it, which the store keeps beside the mail:
+   * its envelope sender (the {@code Return-Path} the corpus's mail has, else its {@code From}
+   * address), its {@code From} and its {@code Subject}, decoded. Its verdict stays as it is.
+   */
+  private static IncomingMessage withItsHeaders(IncomingMessage m) {
+    try {
+      InternetHeaders headers = new InternetHeaders(new ByteArrayInputStream(m.raw()));
+      String from = decoded(headers.getHeader("From", null));
+      String returnPath = decoded(headers.getHeader("Return-Path", null)).replaceAll("[<>\\s]", "");
+      String sender = returnPath.isEmpty() ? from.replaceAll(".*<|>.*", "") : returnPath;
+      return new IncomingMessage(
+          m.raw(),
+          sender,
+          m.recipients(),
+          m.receivedAt(),
+          from,
+          decoded(headers.getHeader("Subject", null)),
+          m.verdict());
+    } catch (MessagingException e) {
+      return m; // headers the parser refuses: the strings the stream came with
+    }
+  }
+
+  private static String decoded(String header) {
+    if (header == null) {
+      return "";
+    }
+    try {
+      return MimeUtility.decodeText(MimeUtility.unfold(header)).strip();
+    } catch (UnsupportedEncodingException e) {
+      return header.strip();
     }
   }
 

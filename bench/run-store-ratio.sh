@@ -4,7 +4,8 @@
 # stored as deltas), beside per-message zlib-6 and whole-stream gzip -9 and xz -9e, on two streams
 # (see StoreRatio): mail the store has never seen ("unseen") and the store benchmarks' realistic
 # workload (DELIVERIES deliveries after 2,000 unmeasured, default 20,000). The REF store is measured by the same program:
-# this checkout's StoreRatio class, put behind REF's jar on the class path.
+# this checkout's StoreRatio class, put before REF's jar on the class path (REF's own copy of it
+# would win otherwise: it did until 2026-11-27, harmless while the class was the same on both sides).
 #
 # Usage: bench/run-store-ratio.sh [REF]     about 5 minutes on 2 cores (xz -9e dominates)
 # Needs bench/corpus/ (bench/fetch-corpus.sh), gzip and xz. Results: bench/target/store-ratio/
@@ -34,7 +35,7 @@ ratio() { "$java" -Xms3g -Xmx3g -cp "$1" dev.burnbox.bench.mailstore.StoreRatio 
 for stream in unseen workload; do
   ratio "$jar" --stream "$stream" --deliveries "$deliveries" --label "$head_label" \
     --dump "$out/$stream.stream" 2>>"$out/log.txt" | tee -a "$out/lines.tsv"
-  ratio "$ref_dir/bench/target/benchmarks.jar:$out/tool" --stream "$stream" --deliveries "$deliveries" \
+  ratio "$out/tool:$ref_dir/bench/target/benchmarks.jar" --stream "$stream" --deliveries "$deliveries" \
     --label "$ref_label" 2>>"$out/log.txt" | tee -a "$out/lines.tsv"
 done
 

@@ -2,6 +2,8 @@ package dev.burnbox.mailstore;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.google.common.hash.HashFunction;
+import com.google.common.hash.Hashing;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -21,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -84,12 +87,12 @@ import java.util.function.Consumer;
  * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
  * header and padding) plus the strings array it keeps for its deliveries to share, and {@value
  * PieceTable#DELTA_OVERHEAD} per delta (array header and padding), 4 bytes per slot of the id
- * index's and the piece table's lookup tables as they are now (each between an eighth and half
- * full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed at each
- * delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
+ * index's, the inbox table's and the piece table's lookup tables as they are now (each between an
+ * eighth and half full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed
+ * at each delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
  * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, ring, map node). Without compressed references
- * (heaps of 32 GiB and more) objects are larger than estimated.
+ * non-empty inbox plus 2 per name character (name, ring). Without compressed references (heaps of
+ * 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -98,7 +101,7 @@ final class MemoryInboxStore implements InboxStore {
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
   static final int DELIVERY_OVERHEAD = 56;
-  static final int INBOX_OVERHEAD = 160;
+  static final int INBOX_OVERHEAD = 120;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -113,7 +116,12 @@ final class MemoryInboxStore implements InboxStore {
   private final ReentrantLock lock = new ReentrantLock();
   // all guarded by lock
   private final EntryIndex<Entry> entries = new EntryIndex<>();
-  private final HashMap<InboxName, Inbox> inboxes = new HashMap<>();
+  // inboxes by name: SipHash under a key drawn per store, so that senders cannot choose names
+  // whose slots collide (HashMap resisted that with its trees; this table saves its 32-byte nodes)
+  private final HashFunction inboxHashing =
+      Hashing.sipHash24(
+          ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong());
+  private final ProbeTable<Inbox> inboxes = new ProbeTable<>(box -> inboxHash(box.name));
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
   private final Cache<Piece, byte[]> decodedBases;
@@ -289,6 +297,20 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
+  private long inboxHash(InboxName name) {
+    return inboxHashing.hashUnencodedChars(name.value()).asLong();
+  }
+
+  /** The inbox named {@code name}, or null if it holds nothing. Under the lock. */
+  private Inbox inbox(InboxName name) {
+    for (int i = inboxes.start(inboxHash(name)); ; i = inboxes.next(i)) {
+      Inbox box = inboxes.at(i);
+      if (box == null || box.name.equals(name)) {
+        return box;
+      }
+    }
+  }
+
   private static long inboxCost(InboxName name) {
     return INBOX_OVERHEAD + 2L * name.value().length();
   }
@@ -423,6 +445,7 @@ final class MemoryInboxStore implements InboxStore {
               + (long) PieceTable.SLOT_BYTES * EntryIndex.capacityFor(targets.size())
               + (held != null ? held.cost() : PieceTable.costOf(part))
               + (held == null && part.base != null ? part.base.cost() : 0) // held by the delta
+              + (long) PieceTable.SLOT_BYTES * ProbeTable.capacityFor(targets.size()) // inboxes
               + (long) PieceTable.SLOT_BYTES * PieceTable.MIN_CAPACITY;
       for (InboxName t : targets) {
         alone += inboxCost(t);
@@ -462,10 +485,10 @@ final class MemoryInboxStore implements InboxStore {
       Map<InboxName, MessageId> result = new LinkedHashMap<>();
       Iterator<MessageId> idIt = ids.iterator();
       for (InboxName t : targets) {
-        Inbox inbox = inboxes.get(t);
+        Inbox inbox = inbox(t);
         if (inbox == null) {
           inbox = new Inbox(t);
-          inboxes.put(t, inbox);
+          inboxes.add(inbox);
           indexBytes += inbox.cost();
         }
         MessageId id = idIt.next();
@@ -505,12 +528,12 @@ final class MemoryInboxStore implements InboxStore {
    * cache. Under the lock.
    */
   private long usedBytes() {
-    return indexBytes + idTableBytes() + pieces.costBytes() + decodedBasesBytes;
+    return indexBytes + tableBytes() + pieces.costBytes() + decodedBasesBytes;
   }
 
-  /** The id index's lookup table. Under the lock. */
-  private long idTableBytes() {
-    return (long) PieceTable.SLOT_BYTES * entries.capacity();
+  /** The id index's and the inbox table's lookup tables. Under the lock. */
+  private long tableBytes() {
+    return (long) PieceTable.SLOT_BYTES * (entries.capacity() + inboxes.capacity());
   }
 
   /** The clock's time, never before a time already used. Under the lock. */
@@ -563,7 +586,7 @@ final class MemoryInboxStore implements InboxStore {
     indexBytes -= ENTRY_OVERHEAD;
     logicalBytes -= e.delivery.rawSize();
     if (inbox.isEmpty()) {
-      inboxes.remove(inbox.name);
+      inboxes.remove(inbox);
       indexBytes -= inbox.cost();
     }
     Delivery d = e.delivery;
@@ -596,7 +619,7 @@ final class MemoryInboxStore implements InboxStore {
     lock.lock();
     try {
       expire(now());
-      Inbox box = inboxes.get(name);
+      Inbox box = inbox(name);
       if (box != null) {
         for (int i = box.countBefore(before) - 1; i >= 0; i--) {
           if (page.size() == limit) {
@@ -799,7 +822,7 @@ final class MemoryInboxStore implements InboxStore {
           logicalBytes,
           pieces.rawBytes(),
           pieces.encodedBytes(),
-          indexBytes + idTableBytes() + pieces.costBytes() - pieces.encodedBytes(),
+          indexBytes + tableBytes() + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
           byCause);
@@ -877,15 +900,18 @@ final class MemoryInboxStore implements InboxStore {
       long expectIndex = 0;
       long expectLogical = 0;
       Map<Delivery, Integer> liveByDelivery = new HashMap<>();
-      for (Map.Entry<InboxName, Inbox> ie : inboxes.entrySet()) {
-        Inbox inbox = ie.getValue();
-        check(!inbox.isEmpty(), "empty inbox kept: " + ie.getKey());
-        check(inbox.size() <= inboxCap, "inbox over cap: " + ie.getKey());
+      List<Inbox> boxes = new ArrayList<>();
+      inboxes.forEach(boxes::add);
+      check(boxes.size() == inboxes.size(), "inbox table holds " + boxes.size() + " inboxes");
+      for (Inbox inbox : boxes) {
+        check(inbox(inbox.name) == inbox, "inbox not found by its name: " + inbox.name);
+        check(!inbox.isEmpty(), "empty inbox kept: " + inbox.name);
+        check(inbox.size() <= inboxCap, "inbox over cap: " + inbox.name);
         expectIndex += inbox.cost();
         long prev = 0;
         for (int i = 0; i < inbox.size(); i++) {
           Entry e = inbox.get(i);
-          check(e.seq > prev, "inbox out of delivery order: " + ie.getKey());
+          check(e.seq > prev, "inbox out of delivery order: " + inbox.name);
           prev = e.seq;
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox == inbox, "entry in the wrong inbox: " + e.id());

@@ -115,6 +115,25 @@ class MemoryFootprintTest {
   }
 
   /**
+   * An inbox's estimate covers its ring object, the ring's first array and its name, for names of
+   * one character and of the longest, in one byte a character and in two.
+   */
+  @ParameterizedTest
+  @CsvSource({"a, 1", "é, 1", "д, 1", "a, 64", "д, 64"})
+  void inboxOverheadCoversTheObjectsAsLaidOut(String letter, int repeat)
+      throws ClassNotFoundException {
+    InboxName name = InboxName.of(letter.repeat(repeat));
+    Class<?> inbox = Class.forName(MemoryInboxStore.class.getName() + "$Inbox");
+    long heap =
+        ClassLayout.parseClass(inbox).instanceSize()
+            + VM.current().sizeOf(new Object[2])
+            + GraphLayout.parseInstance(name).totalSize();
+    assertThat(MemoryInboxStore.INBOX_OVERHEAD + 2L * name.value().length())
+        .as("inbox %s", name)
+        .isGreaterThanOrEqualTo(heap);
+  }
+
+  /**
    * The same for a campaign's copies, stored as deltas of its first copy (one of three headers
    * differs, as a bulk copy's {@code To:} and {@code Received:} do): each costs a delta's array and
    * its few encoded bytes, and the estimate still covers what the heap holds.

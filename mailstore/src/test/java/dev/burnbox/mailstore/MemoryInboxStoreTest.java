@@ -102,7 +102,9 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
   @Test
   void theCodecsOwnMemoryCountsAgainstTheBudget() {
     InboxStore empty = store(Limits.defaults().withMaxBytes(64 * 1024));
-    long emptyTables = PieceTable.SLOT_BYTES * (EntryIndex.MIN_CAPACITY + PieceTable.MIN_CAPACITY);
+    long emptyTables =
+        PieceTable.SLOT_BYTES
+            * (EntryIndex.MIN_CAPACITY + ProbeTable.MIN_CAPACITY + PieceTable.MIN_CAPACITY);
     assertThat(empty.stats().storedBytes())
         .as("an eighth for the reservoir, the similarity index and the empty lookup tables")
         .isEqualTo(8 * 1024 + SimilarPieces.forBudget(64 * 1024).heapBytes() + emptyTables);
@@ -201,7 +203,8 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
             + 2 * MemoryInboxStore.ENTRY_OVERHEAD
             + (MemoryInboxStore.INBOX_OVERHEAD + 2)
             + (MemoryInboxStore.INBOX_OVERHEAD + 4)
-            + PieceTable.SLOT_BYTES * (EntryIndex.MIN_CAPACITY + PieceTable.MIN_CAPACITY);
+            + PieceTable.SLOT_BYTES
+                * (EntryIndex.MIN_CAPACITY + ProbeTable.MIN_CAPACITY + PieceTable.MIN_CAPACITY);
     assertThat(store.stats().storedBytes()).isEqualTo(expected);
   }
 

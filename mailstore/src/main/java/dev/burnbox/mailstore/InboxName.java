@@ -38,6 +38,14 @@ public final class InboxName implements Comparable<InboxName> {
   }
 
   /**
+   * The name whose {@link #value()} is {@code value}, which must have come from one: for a holder
+   * that keeps only the string. Not checked again.
+   */
+  static InboxName ofValue(String value) {
+    return new InboxName(value);
+  }
+
+  /**
    * The inbox for a local part such as {@code Bob+news}, or for {@code local@domain}: the inbox
    * kept apart for that domain (what {@link #value()} gives back for such an inbox).
    *

@@ -101,7 +101,7 @@ final class MemoryInboxStore implements InboxStore {
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
   static final int DELIVERY_OVERHEAD = 56;
-  static final int INBOX_OVERHEAD = 120;
+  static final int INBOX_OVERHEAD = 104;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -182,7 +182,7 @@ final class MemoryInboxStore implements InboxStore {
       List<String> strings = PackedStrings.unpack(d.strings);
       return new MessageSummary(
           id(),
-          inbox.name,
+          inbox.name(),
           strings.get(0),
           strings.get(1),
           strings.get(2),
@@ -283,13 +283,20 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /** An inbox: its name and its entries in delivery order (it is its own ring). */
+  /**
+   * An inbox: its name and its entries in delivery order (it is its own ring). It keeps its name's
+   * string, not the {@link InboxName} around it (16 bytes an inbox), and wraps it again to report.
+   */
   private static final class Inbox extends SeqRing<Entry> {
-    final InboxName name; // the one instance every entry of this inbox refers to
+    final String name; // InboxName#value
 
     Inbox(InboxName name) {
       super(e -> e.seq);
-      this.name = name;
+      this.name = name.value();
+    }
+
+    InboxName name() {
+      return InboxName.ofValue(name);
     }
 
     long cost() {
@@ -297,22 +304,23 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  private long inboxHash(InboxName name) {
-    return inboxHashing.hashUnencodedChars(name.value()).asLong();
+  private long inboxHash(String name) {
+    return inboxHashing.hashUnencodedChars(name).asLong();
   }
 
   /** The inbox named {@code name}, or null if it holds nothing. Under the lock. */
   private Inbox inbox(InboxName name) {
-    for (int i = inboxes.start(inboxHash(name)); ; i = inboxes.next(i)) {
+    String value = name.value();
+    for (int i = inboxes.start(inboxHash(value)); ; i = inboxes.next(i)) {
       Inbox box = inboxes.at(i);
-      if (box == null || box.name.equals(name)) {
+      if (box == null || box.name.equals(value)) {
         return box;
       }
     }
   }
 
-  private static long inboxCost(InboxName name) {
-    return INBOX_OVERHEAD + 2L * name.value().length();
+  private static long inboxCost(String name) {
+    return INBOX_OVERHEAD + 2L * name.length();
   }
 
   private InboxName canonical(InboxName name) {
@@ -448,7 +456,7 @@ final class MemoryInboxStore implements InboxStore {
               + (long) PieceTable.SLOT_BYTES * ProbeTable.capacityFor(targets.size()) // inboxes
               + (long) PieceTable.SLOT_BYTES * PieceTable.MIN_CAPACITY;
       for (InboxName t : targets) {
-        alone += inboxCost(t);
+        alone += inboxCost(t.value());
       }
       if (alone > budget) {
         return new DeliveryResult.Refused(
@@ -859,7 +867,7 @@ final class MemoryInboxStore implements InboxStore {
     for (Live l : live) {
       Delivery d = l.delivery();
       IncomingMessage message =
-          d.message(decode(d), l.entries().stream().map(e -> e.inbox.name).toList());
+          d.message(decode(d), l.entries().stream().map(e -> e.inbox.name()).toList());
       out.add(
           new StoredDelivery(
               message, l.entries().stream().map(Entry::id).toList(), d.storedAtMillis));
@@ -904,7 +912,7 @@ final class MemoryInboxStore implements InboxStore {
       inboxes.forEach(boxes::add);
       check(boxes.size() == inboxes.size(), "inbox table holds " + boxes.size() + " inboxes");
       for (Inbox inbox : boxes) {
-        check(inbox(inbox.name) == inbox, "inbox not found by its name: " + inbox.name);
+        check(inbox(inbox.name()) == inbox, "inbox not found by its name: " + inbox.name);
         check(!inbox.isEmpty(), "empty inbox kept: " + inbox.name);
         check(inbox.size() <= inboxCap, "inbox over cap: " + inbox.name);
         expectIndex += inbox.cost();

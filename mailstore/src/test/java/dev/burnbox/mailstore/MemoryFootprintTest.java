@@ -115,8 +115,8 @@ class MemoryFootprintTest {
   }
 
   /**
-   * An inbox's estimate covers its ring object, the ring's first array and its name, for names of
-   * one character and of the longest, in one byte a character and in two.
+   * An inbox's estimate covers its ring object, the ring's first array and its name's string, for
+   * names of one character and of the longest, in one byte a character and in two.
    */
   @ParameterizedTest
   @CsvSource({"a, 1", "é, 1", "д, 1", "a, 64", "д, 64"})
@@ -127,7 +127,7 @@ class MemoryFootprintTest {
     long heap =
         ClassLayout.parseClass(inbox).instanceSize()
             + VM.current().sizeOf(new Object[2])
-            + GraphLayout.parseInstance(name).totalSize();
+            + GraphLayout.parseInstance(name.value()).totalSize();
     assertThat(MemoryInboxStore.INBOX_OVERHEAD + 2L * name.value().length())
         .as("inbox %s", name)
         .isGreaterThanOrEqualTo(heap);

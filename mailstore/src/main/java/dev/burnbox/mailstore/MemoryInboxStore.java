@@ -39,7 +39,9 @@ import java.util.function.Consumer;
  *       to live. Times are made monotonic (a delivery's time is never before the previous one's),
  *       so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
- *       newest-first pages and cursors are ranges of it, the cap evicts its first entry.
+ *       newest-first pages and cursors are ranges of it, the cap evicts its first entry. Inboxes
+ *       are found by name in a {@link ProbeTable}, by the name's SipHash under a key drawn per
+ *       store.
  *   <li>{@code pieces}: a {@link PieceTable}, the raw messages stored (encoded) alone, each found
  *       by the SHA-256 of its raw bytes and with the number of deliveries and deltas using it. A
  *       delivery (sender, from, subject and spam terms packed in one array by {@link

@@ -5,13 +5,13 @@ import java.util.function.ToLongFunction;
 
 /**
  * An open-addressing hash table of references: the lookup of {@link EntryIndex} (entries by id) and
- * of {@link PieceTable} (pieces by SHA-256). Linear probing, kept between an eighth and half full
- * (it doubles when an element would fill it past half and halves when under an eighth, down to
- * {@value #MIN_CAPACITY} slots); deletion by backward shift, so no tombstones are left and a probe
- * run ends at the first empty slot. An element's place follows from 64 bits of its key that the
- * owner gives ({@code hash}), mixed by MurmurHash3's finalizer and masked. The owner looks elements
- * up by key itself, without allocating: probe from {@link #start} with {@link #next} until {@link
- * #at} gives the element or null.
+ * of {@link PieceTable} (pieces by SHA-256), and the memory store's inboxes by name. Linear
+ * probing, kept between an eighth and half full (it doubles when an element would fill it past half
+ * and halves when under an eighth, down to {@value #MIN_CAPACITY} slots); deletion by backward
+ * shift, so no tombstones are left and a probe run ends at the first empty slot. An element's place
+ * follows from 64 bits of its key that the owner gives ({@code hash}), mixed by MurmurHash3's
+ * finalizer and masked. The owner looks elements up by key itself, without allocating: probe from
+ * {@link #start} with {@link #next} until {@link #at} gives the element or null.
  *
  * <p>Memory: one reference per slot, so 8 to 32 bytes per element with compressed references. Not
  * thread-safe: the owner's lock guards it. Add and remove are O(1) expected, amortized over the

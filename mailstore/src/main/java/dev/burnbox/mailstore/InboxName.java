@@ -1,5 +1,8 @@
 package dev.burnbox.mailstore;
 
+import com.google.common.hash.HashFunction;
+import com.google.common.hash.Hashing;
+import java.security.SecureRandom;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Objects;
@@ -31,10 +34,41 @@ public final class InboxName implements Comparable<InboxName> {
   /** The longest domain accepted in a name, in characters (the DNS limit on a name). */
   public static final int MAX_DOMAIN_LENGTH = 253;
 
+  /**
+   * SipHash-2-4 under a key drawn once a process: senders cannot choose names whose hashes collide,
+   * which a table of inboxes probed by {@link String#hashCode} would let them do.
+   */
+  private static final HashFunction KEYED = keyedHashing();
+
   private final String value;
+  private int keyedHash; // 0: not computed yet (racy but idempotent, as String#hashCode)
 
   private InboxName(String value) {
     this.value = value;
+  }
+
+  private static HashFunction keyedHashing() {
+    SecureRandom random = new SecureRandom();
+    return Hashing.sipHash24(random.nextLong(), random.nextLong());
+  }
+
+  /**
+   * A hash of {@code value} that senders cannot aim (SipHash under a per-process secret key): what
+   * a hash table of names that senders choose must be keyed by.
+   */
+  static int keyedHash(String value) {
+    int h = KEYED.hashUnencodedChars(value).asInt();
+    return h == 0 ? 1 : h;
+  }
+
+  /** {@link #keyedHash(String)} of this name's value, computed once. */
+  int keyedHash() {
+    int h = keyedHash;
+    if (h == 0) {
+      h = keyedHash(value);
+      keyedHash = h;
+    }
+    return h;
   }
 
   /**

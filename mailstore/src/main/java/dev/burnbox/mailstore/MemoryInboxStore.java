@@ -2,8 +2,6 @@ package dev.burnbox.mailstore;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hashing;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -23,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -40,8 +37,7 @@ import java.util.function.Consumer;
  *       so the head is always the first to expire.
  *   <li>{@code inboxes}: per inbox, its entries in delivery sequence order (a {@link SeqRing});
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry. Inboxes
- *       are found by name in a {@link ProbeTable}, by the name's SipHash under a key drawn per
- *       store.
+ *       are found by name in a {@link ProbeTable}, by {@link InboxName#keyedHash}.
  *   <li>{@code pieces}: a {@link PieceTable}, the raw messages stored (encoded) alone, each found
  *       by the SHA-256 of its raw bytes and with the number of deliveries and deltas using it. A
  *       delivery (sender, from, subject and spam terms packed in one array by {@link
@@ -118,12 +114,9 @@ final class MemoryInboxStore implements InboxStore {
   private final ReentrantLock lock = new ReentrantLock();
   // all guarded by lock
   private final EntryIndex<Entry> entries = new EntryIndex<>();
-  // inboxes by name: SipHash under a key drawn per store, so that senders cannot choose names
-  // whose slots collide (HashMap resisted that with its trees; this table saves its 32-byte nodes)
-  private final HashFunction inboxHashing =
-      Hashing.sipHash24(
-          ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong());
-  private final ProbeTable<Inbox> inboxes = new ProbeTable<>(box -> inboxHash(box.name));
+  // inboxes by name, keyed by InboxName#keyedHash so that senders cannot choose names whose slots
+  // collide (HashMap resisted that with its trees; this table saves its 32-byte nodes)
+  private final ProbeTable<Inbox> inboxes = new ProbeTable<>(box -> InboxName.keyedHash(box.name));
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
   private final Cache<Piece, byte[]> decodedBases;
@@ -306,14 +299,10 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  private long inboxHash(String name) {
-    return inboxHashing.hashUnencodedChars(name).asLong();
-  }
-
   /** The inbox named {@code name}, or null if it holds nothing. Under the lock. */
   private Inbox inbox(InboxName name) {
     String value = name.value();
-    for (int i = inboxes.start(inboxHash(value)); ; i = inboxes.next(i)) {
+    for (int i = inboxes.start(name.keyedHash()); ; i = inboxes.next(i)) {
       Inbox box = inboxes.at(i);
       if (box == null || box.name.equals(value)) {
         return box;

@@ -64,7 +64,8 @@ import java.util.function.Consumer;
  * decoding run outside it; an encoded piece is checked under the lock again before use, so racing
  * deliveries of one message store it once, and one encoded against a base released meanwhile is
  * encoded again. Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value
- * MessageId#BATCH} at a time. Listeners run after the lock is released.
+ * MessageId#BATCH} at a time. Pages, gets and the newest list pick their entries under the lock and
+ * unpack their summaries after it. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -574,6 +575,19 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
+  /**
+   * The summaries of {@code listed}, built after the lock: what a summary reads (an entry's id,
+   * inbox and delivery, and the delivery's fields) is final, so it is the same whether the entry is
+   * still held or not, and unpacking the strings holds nobody up.
+   */
+  private static List<MessageSummary> summaries(List<Entry> listed) {
+    List<MessageSummary> summaries = new ArrayList<>(listed.size());
+    for (Entry e : listed) {
+      summaries.add(e.summary());
+    }
+    return summaries;
+  }
+
   /** Removes {@code e}, releasing what only it used. {@code cause} is null for a delete. */
   private void remove(Entry e, EvictionCause cause) {
     if (e == settled) {
@@ -612,7 +626,7 @@ final class MemoryInboxStore implements InboxStore {
       throw new IllegalArgumentException("limit must be at least 1: " + limit);
     }
     long before = cursor == null ? Long.MAX_VALUE : parseCursor(cursor);
-    List<MessageSummary> page = new ArrayList<>(Math.min(limit, inboxCap));
+    List<Entry> listed = new ArrayList<>(Math.min(limit, inboxCap));
     boolean more = false;
     long last = 0;
     lock.lock();
@@ -621,19 +635,19 @@ final class MemoryInboxStore implements InboxStore {
       Inbox box = inbox(name);
       if (box != null) {
         for (int i = box.countBefore(before) - 1; i >= 0; i--) {
-          if (page.size() == limit) {
+          if (listed.size() == limit) {
             more = true;
             break;
           }
           Entry e = box.get(i);
-          page.add(e.summary());
+          listed.add(e);
           last = e.seq;
         }
       }
     } finally {
       lock.unlock();
     }
-    return new InboxPage(page, more ? Optional.of(cursorFor(last)) : Optional.empty());
+    return new InboxPage(summaries(listed), more ? Optional.of(cursorFor(last)) : Optional.empty());
   }
 
   private static String cursorFor(long seq) {
@@ -660,21 +674,18 @@ final class MemoryInboxStore implements InboxStore {
   @Override
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
-    MessageSummary summary;
-    Delivery delivery;
+    Entry e;
     lock.lock();
     try {
       expire(now());
-      Entry e = entries.get(id);
+      e = entries.get(id);
       if (e == null) {
         return Optional.empty();
       }
-      summary = e.summary();
-      delivery = e.delivery;
     } finally {
       lock.unlock();
     }
-    return Optional.of(new StoredMessage(summary, decode(delivery)));
+    return Optional.of(new StoredMessage(e.summary(), decode(e.delivery)));
   }
 
   @Override
@@ -704,20 +715,21 @@ final class MemoryInboxStore implements InboxStore {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1: " + limit);
     }
+    List<Entry> newest;
     lock.lock();
     try {
       expire(now());
-      List<MessageSummary> newest = new ArrayList<>(Math.min(limit, entries.size()));
+      newest = new ArrayList<>(Math.min(limit, entries.size()));
       for (Entry e : entries.newestFirst()) { // delivery order, newest first
         if (newest.size() == limit) {
           break;
         }
-        newest.add(e.summary());
+        newest.add(e);
       }
-      return newest;
     } finally {
       lock.unlock();
     }
+    return summaries(newest);
   }
 
   /**

@@ -106,7 +106,7 @@ final class PieceTable {
     }
 
     long cost() {
-      return PIECE_OVERHEAD + (long) stored.length + arrayBytes(metadata);
+      return pieceCost(stored, metadata);
     }
   }
 
@@ -177,8 +177,13 @@ final class PieceTable {
   /** What storing {@code part} as it is adds to {@link #costBytes}. */
   static long costOf(Part part) {
     return part.base == null
-        ? PIECE_OVERHEAD + (long) part.stored.length + arrayBytes(part.metadata)
+        ? pieceCost(part.stored, part.metadata)
         : DELTA_OVERHEAD + (long) part.stored.length;
+  }
+
+  /** What a piece of {@code stored} bytes keeping {@code metadata} costs the budget. */
+  private static long pieceCost(byte[] stored, byte[] metadata) {
+    return PIECE_OVERHEAD + (long) stored.length + arrayBytes(metadata);
   }
 
   /** The heap a byte array of {@code bytes}'s length takes: a 16-byte header, padded to 8. */

@@ -174,14 +174,19 @@ final class MemoryInboxStore implements InboxStore {
     }
 
     MessageSummary summary() {
+      return summary(inbox.name());
+    }
+
+    /** This entry's summary, {@code name} being its inbox's (one instance for a whole page). */
+    MessageSummary summary(InboxName name) {
       Delivery d = delivery;
-      List<String> strings = PackedStrings.unpack(d.strings);
+      PackedStrings.Reader strings = new PackedStrings.Reader(d.strings);
       return new MessageSummary(
           id(),
-          inbox.name(),
-          strings.get(0),
-          strings.get(1),
-          strings.get(2),
+          name,
+          strings.next(),
+          strings.next(),
+          strings.next(),
           d.receivedAt(),
           d.rawLength,
           d.verdict(strings));
@@ -266,16 +271,26 @@ final class MemoryInboxStore implements InboxStore {
 
     /** The message as delivered, its bytes {@code raw}, to {@code recipients}. */
     IncomingMessage message(byte[] raw, List<InboxName> recipients) {
-      List<String> all = PackedStrings.unpack(strings);
+      PackedStrings.Reader all = new PackedStrings.Reader(strings);
+      String sender = all.next();
+      String from = all.next();
+      String subject = all.next();
       return new IncomingMessage(
-          raw, all.get(0), recipients, receivedAt(), all.get(1), all.get(2), verdict(all));
+          raw, sender, recipients, receivedAt(), from, subject, verdict(all));
     }
 
-    SpamVerdict verdict(List<String> unpacked) {
-      if (unpacked.size() == 3 && score == 0 && probability == 0 && !spam) {
-        return SpamVerdict.CLEAN; // mail never scanned: no copy to make
+    /** The verdict, its terms what is left in {@code strings} after sender, from and subject. */
+    SpamVerdict verdict(PackedStrings.Reader strings) {
+      if (!strings.hasNext()) {
+        return score == 0 && probability == 0 && !spam
+            ? SpamVerdict.CLEAN // mail never scanned: no copy to make
+            : new SpamVerdict(List.of(), score, probability, spam);
       }
-      return new SpamVerdict(unpacked.subList(3, unpacked.size()), score, probability, spam);
+      List<String> terms = new ArrayList<>(4);
+      while (strings.hasNext()) {
+        terms.add(strings.next());
+      }
+      return new SpamVerdict(terms, score, probability, spam);
     }
   }
 
@@ -580,10 +595,10 @@ final class MemoryInboxStore implements InboxStore {
    * inbox and delivery, and the delivery's fields) is final, so it is the same whether the entry is
    * still held or not, and unpacking the strings holds nobody up.
    */
-  private static List<MessageSummary> summaries(List<Entry> listed) {
+  private static List<MessageSummary> summaries(List<Entry> listed, InboxName inbox) {
     List<MessageSummary> summaries = new ArrayList<>(listed.size());
     for (Entry e : listed) {
-      summaries.add(e.summary());
+      summaries.add(inbox == null ? e.summary() : e.summary(inbox));
     }
     return summaries;
   }
@@ -647,7 +662,8 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    return new InboxPage(summaries(listed), more ? Optional.of(cursorFor(last)) : Optional.empty());
+    return new InboxPage(
+        summaries(listed, name), more ? Optional.of(cursorFor(last)) : Optional.empty());
   }
 
   private static String cursorFor(long seq) {
@@ -729,7 +745,7 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    return summaries(newest);
+    return summaries(newest, null);
   }
 
   /**

@@ -43,8 +43,34 @@ final class PackedStrings {
   /** The strings {@link #pack} packed into {@code packed}, in order. */
   static List<String> unpack(byte[] packed) {
     List<String> strings = new ArrayList<>();
-    int at = 0;
-    while (at < packed.length) {
+    for (Reader r = new Reader(packed); r.hasNext(); ) {
+      strings.add(r.next());
+    }
+    return strings;
+  }
+
+  /**
+   * The strings of one packed array, read in order without a list: a summary reads its fields
+   * straight from it. Not thread-safe; one reader per read.
+   */
+  static final class Reader {
+    private final byte[] packed;
+    private int at;
+
+    Reader(byte[] packed) {
+      this.packed = packed;
+    }
+
+    boolean hasNext() {
+      return at < packed.length;
+    }
+
+    /**
+     * The next string.
+     *
+     * @throws ArrayIndexOutOfBoundsException if there is none
+     */
+    String next() {
       long header = 0;
       int shift = 0;
       byte b;
@@ -54,21 +80,23 @@ final class PackedStrings {
         shift += 7;
       } while (b < 0);
       int length = (int) (header >>> 1);
+      if (length == 0) {
+        return "";
+      }
       if ((header & 1) == 0) {
         // a Latin-1 string's own layout: one array copy
-        strings.add(new String(packed, at, length, StandardCharsets.ISO_8859_1));
+        String s = new String(packed, at, length, StandardCharsets.ISO_8859_1);
         at += length;
-      } else {
-        // char by char, not through a UTF-16 decoder, which would replace lone surrogates
-        char[] chars = new char[length];
-        for (int i = 0; i < length; i++) {
-          chars[i] = (char) ((packed[at] & 0xff) << 8 | (packed[at + 1] & 0xff));
-          at += 2;
-        }
-        strings.add(new String(chars));
+        return s;
       }
+      // char by char, not through a UTF-16 decoder, which would replace lone surrogates
+      char[] chars = new char[length];
+      for (int i = 0; i < length; i++) {
+        chars[i] = (char) ((packed[at] & 0xff) << 8 | (packed[at + 1] & 0xff));
+        at += 2;
+      }
+      return new String(chars);
     }
-    return strings;
   }
 
   private static int putVarint(byte[] out, int at, long value) {

@@ -60,10 +60,16 @@ class SeqRing<T> {
     size++;
   }
 
-  /** The number of items whose sequence number is below {@code seq}. */
+  /**
+   * The number of items whose sequence number is below {@code seq}: O(1) when that is all of them
+   * (a first page), else a binary search.
+   */
   final int countBefore(long seq) {
+    if (size == 0 || seqOf.applyAsLong(get(size - 1)) < seq) {
+      return size;
+    }
     int lo = 0;
-    int hi = size;
+    int hi = size - 1; // the newest is not below seq
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (seqOf.applyAsLong(get(mid)) < seq) {

@@ -45,6 +45,11 @@ class SeqRingTest {
         long probe = random.nextLong(next + 1);
         assertThat(ring.countBefore(probe))
             .isEqualTo((int) model.stream().filter(s -> s < probe).count());
+        if (!model.isEmpty()) {
+          long newest = model.get(model.size() - 1);
+          assertThat(ring.countBefore(newest)).isEqualTo(model.size() - 1);
+          assertThat(ring.countBefore(newest + 1)).isEqualTo(model.size());
+        }
       }
     }
     assertThat(ring.remove(next + 10)).isFalse();

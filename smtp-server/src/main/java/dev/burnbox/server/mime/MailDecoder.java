@@ -135,7 +135,7 @@ public final class MailDecoder {
    */
   private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, TopLevel top)
       throws IOException, MimeException {
-    DecodeMonitor monitor = new ProblemMonitor(mail);
+    ProblemMonitor monitor = new ProblemMonitor(mail);
     MimeTokenStream stream =
         new MimeTokenStream(
             PERMISSIVE,
@@ -145,10 +145,27 @@ public final class MailDecoder {
     stream.parse(new ByteArrayInputStream(raw));
     try {
       walk(stream, mail, baseDepth, top);
+      if (top != null && top.reused && !top.multipart) {
+        // mime4j gives an entity's line buffer (4 KiB and a 1 KiB table) back to its per-thread
+        // recycler only when the entity ends, and stop() does not end it: a copy whose kept body
+        // was taken after its header would leave them to the collector. Past a single part's
+        // header (at most RECENT_BODY_MAX bytes) the rest is one read to the end.
+        monitor.mute();
+        finish(stream);
+      }
     } finally {
-      // gives mime4j's line buffer (8 KiB) back to its per-thread recycler, also when the walk
-      // stops early (a kept body, too many parts): the session's next mail parses in it
       stream.stop();
+    }
+  }
+
+  /** Reads {@code stream} to its end, so that its entities end and give their buffers back. */
+  private static void finish(MimeTokenStream stream) {
+    try {
+      for (EntityState s = stream.getState();
+          s != EntityState.T_END_OF_STREAM;
+          s = stream.next()) {}
+    } catch (IOException | MimeException | RuntimeException e) {
+      // the message is decoded already: what follows its header no longer matters
     }
   }
 
@@ -180,6 +197,7 @@ public final class MailDecoder {
             throw new NoHeaderBlock();
           }
           if (inTopHeader && mail.problemCount() == 0) {
+            top.multipart = declaredType.startsWith("multipart/");
             DecodedBody known = top.lookUp(recentBodies);
             if (known != null) {
               reusedBodies.increment();
@@ -337,6 +355,7 @@ public final class MailDecoder {
     private final ByteArrayOutputStream bodyFields = new ByteArrayOutputStream();
     BodyKey key; // set at the end of the header, if the body may be kept or reused
     boolean reused;
+    boolean multipart; // its declared type, set at the end of the header
 
     TopLevel(byte[] raw, boolean reuse) {
       this.raw = raw;
@@ -436,14 +455,20 @@ public final class MailDecoder {
         Set.of("Found LF without CR", "Found non-standard soft line break");
 
     private final DecodedMailBuilder mail;
+    private boolean muted;
 
     ProblemMonitor(DecodedMailBuilder mail) {
       this.mail = mail;
     }
 
+    /** Reports nothing more: the mail is decoded, and the parser only reads on to its end. */
+    void mute() {
+      muted = true;
+    }
+
     @Override
     public boolean warn(String error, String dropDesc) {
-      if (!NORMAL.contains(error)) {
+      if (!muted && !NORMAL.contains(error)) {
         mail.problem(error);
       }
       return false;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.stream.IntStream;
+import org.apache.james.mime4j.io.BufferedLineReaderInputStream;
+import org.apache.james.mime4j.util.BufferRecycler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -52,6 +54,25 @@ class MailDecoderCopiesTest {
     // every clean message's copies took its body; a message with problems is never kept
     assertThat(clean).isGreaterThan(20);
     assertThat(decoder.reusedBodies()).isGreaterThanOrEqualTo(clean);
+  }
+
+  @Test
+  void aCopyGivesMime4jsLineBufferBackToTheThreadsRecycler() {
+    MailDecoder decoder = MailDecoder.withDefaults();
+    byte[] original =
+        ("From: a@example.org\r\nSubject: hi\r\nContent-Type: text/plain\r\n\r\n"
+                + "Hello, world.\r\n".repeat(100))
+            .getBytes(StandardCharsets.US_ASCII);
+    decoder.decode(original); // walked to its end: its buffer is back in the recycler
+    BufferRecycler recycler = BufferedLineReaderInputStream.getBufferRecycler();
+    byte[] buffer = recycler.allocByteBuffer(0, 4096);
+    recycler.releaseByteBuffer(0, buffer); // the one buffer the next parse takes
+
+    DecodedMail copy = decoder.decode(copyOf(original, 1));
+
+    assertThat(decoder.reusedBodies()).isEqualTo(1);
+    assertThat(copy.text()).contains("Hello, world.");
+    assertThat(recycler.allocByteBuffer(0, 4096)).isSameAs(buffer);
   }
 
   @Test

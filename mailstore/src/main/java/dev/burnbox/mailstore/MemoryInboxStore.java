@@ -90,8 +90,8 @@ import java.util.function.Consumer;
  * eighth and half full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed
  * at each delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
  * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox plus 2 per name character (name, ring). Without compressed references (heaps of
- * 32 GiB and more) objects are larger than estimated.
+ * non-empty inbox (object and ring) plus its packed name's array. Without compressed references
+ * (heaps of 32 GiB and more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -100,7 +100,7 @@ final class MemoryInboxStore implements InboxStore {
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
   static final int DELIVERY_OVERHEAD = 56;
-  static final int INBOX_OVERHEAD = 104;
+  static final int INBOX_OVERHEAD = 56;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -117,7 +117,7 @@ final class MemoryInboxStore implements InboxStore {
   private final EntryIndex<Entry> entries = new EntryIndex<>();
   // inboxes by name, keyed by InboxName#keyedHash so that senders cannot choose names whose slots
   // collide (HashMap resisted that with its trees; this table saves its 32-byte nodes)
-  private final ProbeTable<Inbox> inboxes = new ProbeTable<>(box -> InboxName.keyedHash(box.name));
+  private final ProbeTable<Inbox> inboxes = new ProbeTable<>(box -> box.hash);
   private final PieceTable pieces;
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
   private final Cache<Piece, byte[]> decodedBases;
@@ -295,39 +295,53 @@ final class MemoryInboxStore implements InboxStore {
   }
 
   /**
-   * An inbox: its name and its entries in delivery order (it is its own ring). It keeps its name's
-   * string, not the {@link InboxName} around it (16 bytes an inbox), and wraps it again to report.
+   * An inbox: its name and its entries in delivery order (it is its own ring). It keeps its name
+   * packed ({@link PackedStrings}: one byte a character for most names), not as a string object (24
+   * bytes an inbox), with its keyed hash, which the inbox table is probed and resized by and a
+   * lookup compares before the name; it unpacks the name again to report it.
    */
   private static final class Inbox extends SeqRing<Entry> {
-    final String name; // InboxName#value
+    final byte[] name; // InboxName#value, packed
+    final int hash; // InboxName#keyedHash
 
     Inbox(InboxName name) {
-      super(e -> e.seq);
-      this.name = name.value();
+      this.name = PackedStrings.pack(List.of(name.value()));
+      this.hash = name.keyedHash();
+    }
+
+    @Override
+    long seqOf(Entry e) {
+      return e.seq;
+    }
+
+    boolean isNamed(String value) {
+      return PackedStrings.holdsOnly(name, value);
     }
 
     InboxName name() {
-      return InboxName.ofValue(name);
+      return InboxName.ofValue(new PackedStrings.Reader(name).next());
     }
 
     long cost() {
-      return inboxCost(name);
+      return INBOX_OVERHEAD + PieceTable.arrayBytes(name);
     }
   }
 
   /** The inbox named {@code name}, or null if it holds nothing. Under the lock. */
   private Inbox inbox(InboxName name) {
+    int hash = name.keyedHash();
     String value = name.value();
-    for (int i = inboxes.start(name.keyedHash()); ; i = inboxes.next(i)) {
+    for (int i = inboxes.start(hash); ; i = inboxes.next(i)) {
       Inbox box = inboxes.at(i);
-      if (box == null || box.name.equals(value)) {
+      if (box == null || box.hash == hash && box.isNamed(value)) {
         return box;
       }
     }
   }
 
+  /** What an inbox named {@code name} costs: its {@link Inbox#cost()} before it is made. */
   private static long inboxCost(String name) {
-    return INBOX_OVERHEAD + 2L * name.length();
+    return INBOX_OVERHEAD + ((16L + PackedStrings.packedLength(name) + 7) & -8L);
   }
 
   private InboxName canonical(InboxName name) {
@@ -931,14 +945,16 @@ final class MemoryInboxStore implements InboxStore {
       inboxes.forEach(boxes::add);
       check(boxes.size() == inboxes.size(), "inbox table holds " + boxes.size() + " inboxes");
       for (Inbox inbox : boxes) {
-        check(inbox(inbox.name()) == inbox, "inbox not found by its name: " + inbox.name);
-        check(!inbox.isEmpty(), "empty inbox kept: " + inbox.name);
-        check(inbox.size() <= inboxCap, "inbox over cap: " + inbox.name);
+        InboxName name = inbox.name();
+        check(inbox.hash == name.keyedHash(), "inbox's hash is not its name's: " + name);
+        check(inbox(name) == inbox, "inbox not found by its name: " + name);
+        check(!inbox.isEmpty(), "empty inbox kept: " + name);
+        check(inbox.size() <= inboxCap, "inbox over cap: " + name);
         expectIndex += inbox.cost();
         long prev = 0;
         for (int i = 0; i < inbox.size(); i++) {
           Entry e = inbox.get(i);
-          check(e.seq > prev, "inbox out of delivery order: " + inbox.name);
+          check(e.seq > prev, "inbox out of delivery order: " + name);
           prev = e.seq;
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox == inbox, "entry in the wrong inbox: " + e.id());

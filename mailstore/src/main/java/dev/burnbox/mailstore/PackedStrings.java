@@ -2,7 +2,6 @@ package dev.burnbox.mailstore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -19,15 +18,12 @@ final class PackedStrings {
   static byte[] pack(List<String> strings) {
     int size = 0;
     for (String s : strings) {
-      size += 5 + 2 * s.length();
+      size += packedLength(s);
     }
     byte[] out = new byte[size];
     int at = 0;
     for (String s : strings) {
-      boolean narrow = true;
-      for (int i = 0; i < s.length() && narrow; i++) {
-        narrow = s.charAt(i) < 256;
-      }
+      boolean narrow = isNarrow(s);
       at = putVarint(out, at, ((long) s.length() << 1) | (narrow ? 0 : 1));
       for (int i = 0; i < s.length(); i++) {
         char c = s.charAt(i);
@@ -37,7 +33,26 @@ final class PackedStrings {
         out[at++] = (byte) c;
       }
     }
-    return Arrays.copyOf(out, at);
+    return out;
+  }
+
+  /** How many bytes {@code s} takes packed: its length's varint, then its characters. */
+  static int packedLength(String s) {
+    long header = (long) s.length() << 1;
+    int varint = 1;
+    while ((header >>>= 7) != 0) {
+      varint++;
+    }
+    return varint + (isNarrow(s) ? 1 : 2) * s.length();
+  }
+
+  private static boolean isNarrow(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 256) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The strings {@link #pack} packed into {@code packed}, in order. */
@@ -47,6 +62,37 @@ final class PackedStrings {
       strings.add(r.next());
     }
     return strings;
+  }
+
+  /**
+   * True if {@code packed} holds exactly one string, equal to {@code s}: compared where it lies,
+   * without unpacking it.
+   */
+  static boolean holdsOnly(byte[] packed, String s) {
+    long header = 0;
+    int shift = 0;
+    int at = 0;
+    byte b;
+    do {
+      b = packed[at++];
+      header |= (long) (b & 0x7f) << shift;
+      shift += 7;
+    } while (b < 0);
+    int length = (int) (header >>> 1);
+    boolean wide = (header & 1) != 0;
+    if (length != s.length() || packed.length - at != (wide ? 2 * length : length)) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      int c =
+          wide
+              ? (packed[at + 2 * i] & 0xff) << 8 | (packed[at + 2 * i + 1] & 0xff)
+              : packed[at + i] & 0xff;
+      if (c != s.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.burnbox.mailstore;
 
 import java.util.Arrays;
-import java.util.function.ToLongFunction;
 
 /**
  * Items in ascending order of a sequence number, in a circular array: what an inbox of the memory
@@ -9,21 +8,18 @@ import java.util.function.ToLongFunction;
  * Adding the newest item and removing the oldest take O(1) amortized, finding by sequence number
  * O(log n), removing another item O(n) (a user's delete, rare). The array starts with 2 slots (most
  * inboxes of a disposable-mail service hold one or two messages), grows by doubling and never
- * shrinks. Open for extension so that an owner can be its own ring, saving an object (the memory
- * store's inbox is). Not thread-safe.
+ * shrinks. A subclass says what an item's sequence number is ({@link #seqOf}), so that an owner can
+ * be its own ring without a field for it (the memory store's inbox is). Not thread-safe.
  *
  * @param <T> the items
  */
-class SeqRing<T> {
-  private final ToLongFunction<T> seqOf;
+abstract class SeqRing<T> {
   private Object[] slots = new Object[2];
   private int head;
   private int size;
 
-  /** An empty ring ordering its items by {@code seqOf}. */
-  SeqRing(ToLongFunction<T> seqOf) {
-    this.seqOf = seqOf;
-  }
+  /** {@code item}'s sequence number; it must not change while the item is in the ring. */
+  abstract long seqOf(T item);
 
   final int size() {
     return size;
@@ -45,7 +41,7 @@ class SeqRing<T> {
    * @throws IllegalArgumentException if it is not
    */
   final void addNewest(T item) {
-    if (size > 0 && seqOf.applyAsLong(item) <= seqOf.applyAsLong(get(size - 1))) {
+    if (size > 0 && seqOf(item) <= seqOf(get(size - 1))) {
       throw new IllegalArgumentException("out of order");
     }
     if (size == slots.length) {
@@ -65,14 +61,14 @@ class SeqRing<T> {
    * (a first page), else a binary search.
    */
   final int countBefore(long seq) {
-    if (size == 0 || seqOf.applyAsLong(get(size - 1)) < seq) {
+    if (size == 0 || seqOf(get(size - 1)) < seq) {
       return size;
     }
     int lo = 0;
     int hi = size - 1; // the newest is not below seq
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (seqOf.applyAsLong(get(mid)) < seq) {
+      if (seqOf(get(mid)) < seq) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -83,9 +79,9 @@ class SeqRing<T> {
 
   /** Removes the item with {@code item}'s sequence number; false if there is none. */
   final boolean remove(T item) {
-    long seq = seqOf.applyAsLong(item);
+    long seq = seqOf(item);
     int i = countBefore(seq);
-    if (i == size || seqOf.applyAsLong(get(i)) != seq) {
+    if (i == size || seqOf(get(i)) != seq) {
       return false;
     }
     if (i == 0) {

@@ -115,7 +115,7 @@ class MemoryFootprintTest {
   }
 
   /**
-   * An inbox's estimate covers its ring object, the ring's first array and its name's string, for
+   * An inbox's estimate covers its ring object, the ring's first array and its packed name, for
    * names of one character and of the longest, in one byte a character and in two.
    */
   @ParameterizedTest
@@ -124,11 +124,12 @@ class MemoryFootprintTest {
       throws ClassNotFoundException {
     InboxName name = InboxName.of(letter.repeat(repeat));
     Class<?> inbox = Class.forName(MemoryInboxStore.class.getName() + "$Inbox");
+    byte[] packed = PackedStrings.pack(List.of(name.value()));
     long heap =
         ClassLayout.parseClass(inbox).instanceSize()
             + VM.current().sizeOf(new Object[2])
-            + GraphLayout.parseInstance(name.value()).totalSize();
-    assertThat(MemoryInboxStore.INBOX_OVERHEAD + 2L * name.value().length())
+            + VM.current().sizeOf(packed);
+    assertThat(MemoryInboxStore.INBOX_OVERHEAD + PieceTable.arrayBytes(packed))
         .as("inbox %s", name)
         .isGreaterThanOrEqualTo(heap);
   }

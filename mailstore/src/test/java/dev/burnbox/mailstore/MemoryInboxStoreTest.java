@@ -201,8 +201,8 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
             // kept by the piece and shared by its delivery
             + 48
             + 2 * MemoryInboxStore.ENTRY_OVERHEAD
-            + (MemoryInboxStore.INBOX_OVERHEAD + 2)
-            + (MemoryInboxStore.INBOX_OVERHEAD + 4)
+            // two inboxes, their names packed in arrays of 24 bytes ("a" and "bc": 16 + 1 + 2, 3)
+            + 2 * (MemoryInboxStore.INBOX_OVERHEAD + 24)
             + PieceTable.SLOT_BYTES
                 * (EntryIndex.MIN_CAPACITY + ProbeTable.MIN_CAPACITY + PieceTable.MIN_CAPACITY);
     assertThat(store.stats().storedBytes()).isEqualTo(expected);

@@ -30,7 +30,27 @@ class PackedStringsTest {
       }
       assertThat(PackedStrings.unpack(PackedStrings.pack(strings)))
           .containsExactlyElementsOf(strings);
+      for (String s : strings) {
+        byte[] one = PackedStrings.pack(List.of(s));
+        assertThat(PackedStrings.packedLength(s)).isEqualTo(one.length);
+        assertThat(PackedStrings.holdsOnly(one, s)).isTrue();
+        for (String other : strings) {
+          assertThat(PackedStrings.holdsOnly(one, other)).isEqualTo(s.equals(other));
+        }
+      }
     }
+  }
+
+  @Test
+  void aPackedStringIsOnlyEqualToItsOwnCharacters() {
+    byte[] packed = PackedStrings.pack(List.of("ab"));
+    assertThat(PackedStrings.holdsOnly(packed, "ab")).isTrue();
+    assertThat(PackedStrings.holdsOnly(packed, "a")).isFalse();
+    assertThat(PackedStrings.holdsOnly(packed, "abc")).isFalse();
+    assertThat(PackedStrings.holdsOnly(packed, "aB")).isFalse();
+    // the same characters, one of them in two bytes: "ĉ" is 0x0109, not "\u0001" then "\t"
+    assertThat(PackedStrings.holdsOnly(PackedStrings.pack(List.of("ĉ")), "\u0001\t")).isFalse();
+    assertThat(PackedStrings.holdsOnly(PackedStrings.pack(List.of("ab", "c")), "ab")).isFalse();
   }
 
   @Test

@@ -11,6 +11,16 @@ import org.junit.jupiter.api.Test;
 /** {@link SeqRing} against a list doing the same. */
 class SeqRingTest {
 
+  /** A ring of sequence numbers themselves. */
+  private static SeqRing<Long> ring() {
+    return new SeqRing<>() {
+      @Override
+      long seqOf(Long item) {
+        return item;
+      }
+    };
+  }
+
   private static List<Long> contents(SeqRing<Long> ring) {
     List<Long> out = new ArrayList<>();
     for (int i = 0; i < ring.size(); i++) {
@@ -21,7 +31,7 @@ class SeqRingTest {
 
   @Test
   void keepsOrderThroughWrapAroundGrowthAndRemovals() {
-    SeqRing<Long> ring = new SeqRing<>(Long::longValue);
+    SeqRing<Long> ring = ring();
     List<Long> model = new ArrayList<>();
     Random random = new Random(5);
     long next = 1;
@@ -57,7 +67,7 @@ class SeqRingTest {
 
   @Test
   void refusesAnItemOutOfOrder() {
-    SeqRing<Long> ring = new SeqRing<>(Long::longValue);
+    SeqRing<Long> ring = ring();
     ring.addNewest(5L);
     assertThatThrownBy(() -> ring.addNewest(5L)).isInstanceOf(IllegalArgumentException.class);
     assertThat(contents(ring)).containsExactly(5L);

@@ -80,7 +80,7 @@ import java.util.function.Consumer;
  * the sum of the encoded part lengths plus a fixed estimate per object, taken for a 64-bit JVM with
  * compressed references, checked against heap measured with JOL ({@code MemoryFootprintTest}) and
  * rounded up: {@value #ENTRY_OVERHEAD} bytes per entry (entry object with its id and links, and the
- * most its inbox's ring holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
+ * most its inbox's ring array holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
  * delivery (what its first entry holds beyond an entry's fields: times, verdict, piece, delta and
  * raw length) plus its packed strings' array unless it shares its piece's, {@value
  * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
@@ -90,8 +90,9 @@ import java.util.function.Consumer;
  * eighth and half full), the cache of decoded bases (at most 1/256 of the budget and 1 MiB, weighed
  * at each delivery as the codec is, and for stats), the similarity index's fixed tables ({@link
  * SimilarPieces#forBudget}: about 1/256 of the budget) and {@value #INBOX_OVERHEAD} bytes per
- * non-empty inbox (object and ring) plus its packed name's array. Without compressed references
- * (heaps of 32 GiB and more) objects are larger than estimated.
+ * non-empty inbox plus its packed name's array, and {@value #RING_ARRAY_OVERHEAD} more once it has
+ * held two entries at once (its ring's array). Without compressed references (heaps of 32 GiB and
+ * more) objects are larger than estimated.
  */
 final class MemoryInboxStore implements InboxStore {
   static final int ENTRY_OVERHEAD = 64;
@@ -100,7 +101,12 @@ final class MemoryInboxStore implements InboxStore {
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
   static final int DELIVERY_OVERHEAD = 56;
-  static final int INBOX_OVERHEAD = 56;
+  static final int INBOX_OVERHEAD = 32;
+
+  /**
+   * What an inbox's ring array costs beyond its slots (each entry's cost has its share of them).
+   */
+  static final int RING_ARRAY_OVERHEAD = 16;
 
   private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -298,7 +304,8 @@ final class MemoryInboxStore implements InboxStore {
    * An inbox: its name and its entries in delivery order (it is its own ring). It keeps its name
    * packed ({@link PackedStrings}: one byte a character for most names), not as a string object (24
    * bytes an inbox), with its keyed hash, which the inbox table is probed and resized by and a
-   * lookup compares before the name; it unpacks the name again to report it.
+   * lookup compares before the name; it unpacks the name again to report it. Its first entry takes
+   * no ring array ({@link SeqRing}).
    */
   private static final class Inbox extends SeqRing<Entry> {
     final byte[] name; // InboxName#value, packed
@@ -323,7 +330,7 @@ final class MemoryInboxStore implements InboxStore {
     }
 
     long cost() {
-      return INBOX_OVERHEAD + PieceTable.arrayBytes(name);
+      return INBOX_OVERHEAD + PieceTable.arrayBytes(name) + (hasArray() ? RING_ARRAY_OVERHEAD : 0);
     }
   }
 
@@ -339,7 +346,10 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /** What an inbox named {@code name} costs: its {@link Inbox#cost()} before it is made. */
+  /**
+   * What an inbox named {@code name} costs with one entry: its {@link Inbox#cost()} before it is
+   * made.
+   */
   private static long inboxCost(String name) {
     return INBOX_OVERHEAD + ((16L + PackedStrings.packedLength(name) + 7) & -8L);
   }
@@ -530,7 +540,9 @@ final class MemoryInboxStore implements InboxStore {
         } else {
           e = new Entry(id, inbox, nextSeq++, delivery);
         }
+        long ring = inbox.cost();
         inbox.addNewest(e);
+        indexBytes += inbox.cost() - ring; // its array's header, when a second entry needs one
         entries.addNewest(e);
         delivery.liveEntries++;
         indexBytes += ENTRY_OVERHEAD;

@@ -6,15 +6,18 @@ import java.util.Arrays;
  * Items in ascending order of a sequence number, in a circular array: what an inbox of the memory
  * store keeps its entries in (4 bytes a slot instead of a tree node and a boxed key per entry).
  * Adding the newest item and removing the oldest take O(1) amortized, finding by sequence number
- * O(log n), removing another item O(n) (a user's delete, rare). The array starts with 2 slots (most
- * inboxes of a disposable-mail service hold one or two messages), grows by doubling and never
- * shrinks. A subclass says what an item's sequence number is ({@link #seqOf}), so that an owner can
- * be its own ring without a field for it (the memory store's inbox is). Not thread-safe.
+ * O(log n), removing another item O(n) (a user's delete, rare). Most inboxes of a disposable-mail
+ * service hold one message: a ring holds its first item without an array, then takes one of 2 slots
+ * when a second comes, which grows by doubling and never shrinks. A subclass says what an item's
+ * sequence number is ({@link #seqOf}), so that an owner can be its own ring without a field for it
+ * (the memory store's inbox is). Not thread-safe.
  *
- * @param <T> the items
+ * @param <T> the items; not arrays of objects
  */
 abstract class SeqRing<T> {
-  private Object[] slots = new Object[2];
+  // null while empty with no array yet; the one item itself while it is the only one and no array
+  // was needed yet; else the circular array
+  private Object slots;
   private int head;
   private int size;
 
@@ -29,10 +32,16 @@ abstract class SeqRing<T> {
     return size == 0;
   }
 
+  /** True once the ring has needed an array: it held two items at once. */
+  final boolean hasArray() {
+    return slots instanceof Object[];
+  }
+
   /** The {@code i}th item, oldest first (0 is the oldest). */
   @SuppressWarnings("unchecked")
   final T get(int i) {
-    return (T) slots[(head + i) & (slots.length - 1)];
+    Object s = slots;
+    return (T) (s instanceof Object[] array ? array[(head + i) & (array.length - 1)] : s);
   }
 
   /**
@@ -44,15 +53,25 @@ abstract class SeqRing<T> {
     if (size > 0 && seqOf(item) <= seqOf(get(size - 1))) {
       throw new IllegalArgumentException("out of order");
     }
-    if (size == slots.length) {
-      Object[] grown = new Object[slots.length * 2];
+    if (slots == null) {
+      slots = item;
+      size = 1;
+      return;
+    }
+    if (!(slots instanceof Object[])) {
+      slots = new Object[] {slots, null};
+      head = 0;
+    }
+    Object[] array = (Object[]) slots;
+    if (size == array.length) {
+      Object[] grown = new Object[array.length * 2];
       for (int i = 0; i < size; i++) {
         grown[i] = get(i);
       }
-      slots = grown;
+      slots = array = grown;
       head = 0;
     }
-    slots[(head + size) & (slots.length - 1)] = item;
+    array[(head + size) & (array.length - 1)] = item;
     size++;
   }
 
@@ -84,14 +103,16 @@ abstract class SeqRing<T> {
     if (i == size || seqOf(get(i)) != seq) {
       return false;
     }
-    if (i == 0) {
-      slots[head] = null;
-      head = (head + 1) & (slots.length - 1);
+    if (!(slots instanceof Object[] array)) {
+      slots = null; // the one item
+    } else if (i == 0) {
+      array[head] = null;
+      head = (head + 1) & (array.length - 1);
     } else {
       for (int k = i; k < size - 1; k++) {
-        slots[(head + k) & (slots.length - 1)] = get(k + 1);
+        array[(head + k) & (array.length - 1)] = get(k + 1);
       }
-      slots[(head + size - 1) & (slots.length - 1)] = null;
+      array[(head + size - 1) & (array.length - 1)] = null;
     }
     size--;
     return true;

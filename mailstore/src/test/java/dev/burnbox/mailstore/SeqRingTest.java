@@ -66,6 +66,25 @@ class SeqRingTest {
   }
 
   @Test
+  void holdsItsOnlyItemWithoutAnArrayUntilASecondComes() {
+    SeqRing<Long> ring = ring();
+    ring.addNewest(1L);
+    assertThat(ring.hasArray()).isFalse();
+    assertThat(contents(ring)).containsExactly(1L);
+    assertThat(ring.remove(1L)).isTrue();
+    ring.addNewest(2L);
+    assertThat(ring.hasArray()).isFalse();
+    ring.addNewest(3L);
+    assertThat(ring.hasArray()).isTrue();
+    assertThat(contents(ring)).containsExactly(2L, 3L);
+    assertThat(ring.remove(2L)).isTrue();
+    assertThat(ring.remove(3L)).isTrue();
+    ring.addNewest(4L);
+    assertThat(ring.hasArray()).as("an array once taken is kept").isTrue();
+    assertThat(contents(ring)).containsExactly(4L);
+  }
+
+  @Test
   void refusesAnItemOutOfOrder() {
     SeqRing<Long> ring = ring();
     ring.addNewest(5L);

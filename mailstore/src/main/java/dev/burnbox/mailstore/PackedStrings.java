@@ -69,30 +69,8 @@ final class PackedStrings {
    * without unpacking it.
    */
   static boolean holdsOnly(byte[] packed, String s) {
-    long header = 0;
-    int shift = 0;
-    int at = 0;
-    byte b;
-    do {
-      b = packed[at++];
-      header |= (long) (b & 0x7f) << shift;
-      shift += 7;
-    } while (b < 0);
-    int length = (int) (header >>> 1);
-    boolean wide = (header & 1) != 0;
-    if (length != s.length() || packed.length - at != (wide ? 2 * length : length)) {
-      return false;
-    }
-    for (int i = 0; i < length; i++) {
-      int c =
-          wide
-              ? (packed[at + 2 * i] & 0xff) << 8 | (packed[at + 2 * i + 1] & 0xff)
-              : packed[at + i] & 0xff;
-      if (c != s.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
+    Reader r = new Reader(packed);
+    return r.nextEquals(s) && !r.hasNext();
   }
 
   /**
@@ -117,14 +95,7 @@ final class PackedStrings {
      * @throws ArrayIndexOutOfBoundsException if there is none
      */
     String next() {
-      long header = 0;
-      int shift = 0;
-      byte b;
-      do {
-        b = packed[at++];
-        header |= (long) (b & 0x7f) << shift;
-        shift += 7;
-      } while (b < 0);
+      long header = header();
       int length = (int) (header >>> 1);
       if (length == 0) {
         return "";
@@ -142,6 +113,45 @@ final class PackedStrings {
         at += 2;
       }
       return new String(chars);
+    }
+
+    /**
+     * True if the next string equals {@code s}, compared where it lies; reads past it either way.
+     *
+     * @throws ArrayIndexOutOfBoundsException if there is none
+     */
+    boolean nextEquals(String s) {
+      long header = header();
+      int length = (int) (header >>> 1);
+      int width = (header & 1) == 0 ? 1 : 2;
+      int start = at;
+      at += width * length;
+      if (length != s.length() || at > packed.length) {
+        return false;
+      }
+      for (int i = 0; i < length; i++) {
+        int c =
+            width == 1
+                ? packed[start + i] & 0xff
+                : (packed[start + 2 * i] & 0xff) << 8 | (packed[start + 2 * i + 1] & 0xff);
+        if (c != s.charAt(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The next string's varint: its length, shifted left by one, and whether it is wide. */
+    private long header() {
+      long header = 0;
+      int shift = 0;
+      byte b;
+      do {
+        b = packed[at++];
+        header |= (long) (b & 0x7f) << shift;
+        shift += 7;
+      } while (b < 0);
+      return header;
     }
   }
 

@@ -74,6 +74,9 @@ public record DecodedMail(
    * values, link and image hosts). Computed on each call; parses the HTML once.
    */
   public ScanParts scanParts() {
+    if (html.isEmpty()) {
+      return new ScanParts(subject, text, ""); // no HTML to read: the body is the text as it is
+    }
     StringBuilder body = new StringBuilder(text.length() + html.length() / 2 + 1).append(text);
     StringBuilder markup = new StringBuilder(html.isEmpty() ? 0 : html.length() / 8);
     if (!html.isEmpty()) {

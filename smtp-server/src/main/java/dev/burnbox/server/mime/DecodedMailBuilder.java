@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +36,7 @@ public final class DecodedMailBuilder {
   private final List<String> to = new ArrayList<>();
   private Optional<Instant> date = Optional.empty();
   private long budget;
+  private byte[] scratch = new byte[4096]; // a text or HTML part's bytes as read (readUpToBudget)
   private int parts;
   private boolean malformed;
   private Attachment captured;
@@ -110,14 +112,35 @@ public final class DecodedMailBuilder {
     if (charset == null && !TextCharsets.isKnown(charsetName)) {
       problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
     }
-    byte[] bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, budget));
-    budget -= bytes.length;
+    int length = readUpToBudget(body);
+    budget -= length;
     if (budget == 0 && body.read() >= 0) {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
-    if (bytes.length > 0) {
-      appendWithLineFeeds(separate(into), TextCharsets.decode(bytes, charset));
+    if (length > 0) {
+      appendWithLineFeeds(separate(into), TextCharsets.decode(scratch, 0, length, charset));
     }
+  }
+
+  /**
+   * Reads {@code body} into {@link #scratch} until its end or the budget, whichever comes first;
+   * returns how many bytes. One array for all of a message's parts, grown by doubling: where {@code
+   * InputStream.readNBytes} takes a 16 KiB buffer and then a copy for each part.
+   */
+  private int readUpToBudget(InputStream body) throws IOException {
+    int max = (int) Math.min(Integer.MAX_VALUE - 16, budget);
+    int length = 0;
+    while (length < max) {
+      if (length == scratch.length) {
+        scratch = Arrays.copyOf(scratch, (int) Math.min(max, 2L * scratch.length));
+      }
+      int n = body.read(scratch, length, Math.min(scratch.length, max) - length);
+      if (n < 0) {
+        break;
+      }
+      length += n;
+    }
+    return length;
   }
 
   /** Appends {@code text} with CRLF line ends (as quoted-printable decoding gives) made LF. */
@@ -174,14 +197,9 @@ public final class DecodedMailBuilder {
     return problems.size();
   }
 
-  /** What the body gave (text, HTML, attachments): to give a copy of the same body. */
-  DecodedBody body() {
-    return new DecodedBody(text(), html(), List.copyOf(attachments));
-  }
-
   /**
-   * Adds what a body gave, as {@link #body()} took it from another message's builder: its text and
-   * HTML as they are, not copied, when no text or HTML came before them.
+   * Adds what another message's body decoded to (kept from its {@link #build()}): its text and HTML
+   * as they are, not copied, when no text or HTML came before them.
    */
   void body(DecodedBody body) {
     if (keptBody == null && text.isEmpty() && html.isEmpty()) {

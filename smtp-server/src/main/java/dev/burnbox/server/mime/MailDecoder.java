@@ -94,10 +94,13 @@ public final class MailDecoder {
     TopLevel top = new TopLevel(raw, true);
     try {
       walk(raw, mail, 0, top);
-      if (top.key != null && !top.reused && mail.problemCount() == 0) {
-        recentBodies.put(top.key, mail.body());
+      boolean keep = top.key != null && !top.reused && mail.problemCount() == 0;
+      DecodedMail decoded = mail.build();
+      if (keep) { // the built mail's strings: not a second copy of the text and HTML
+        recentBodies.put(
+            top.key, new DecodedBody(decoded.text(), decoded.html(), decoded.attachments()));
       }
-      return mail.build();
+      return decoded;
     } catch (NoHeaderBlock e) {
       return RawMessage.decode(raw, limits, "no header fields: the whole message is read as text");
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {

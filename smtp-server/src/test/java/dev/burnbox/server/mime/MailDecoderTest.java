@@ -21,6 +21,33 @@ class MailDecoderTest {
   }
 
   @Test
+  void partsLongerThanTheReadBufferDecodeWholeAndTheBudgetCutsAtItsByte() {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; body.length() < 50_000; i++) {
+      body.append("line ").append(i).append('\n');
+    }
+    String raw =
+        "Subject: long\nContent-Type: multipart/alternative; boundary=b\n\n--b\n"
+            + "Content-Type: text/plain\n\n"
+            + body
+            + "--b\nContent-Type: text/html\n\n<p>"
+            + body
+            + "</p>\n--b--\n";
+
+    String text = body.substring(0, body.length() - 1); // the line end before a boundary is its own
+    DecodedMail whole = decode(raw);
+    assertThat(whole.text()).isEqualTo(text);
+    assertThat(whole.html()).startsWith("<p>line 0\n").contains(body.substring(40_000));
+    assertThat(whole.problems()).isEmpty();
+
+    DecodedMail cut =
+        new MailDecoder(new MimeLimits(3, 60_000, 12)).decode(raw.getBytes(StandardCharsets.UTF_8));
+    assertThat(cut.text()).isEqualTo(text);
+    assertThat(cut.html()).hasSize(60_000 - text.length()); // the rest of the budget, to the byte
+    assertThat(cut.problems()).contains("decoded text beyond 60000 bytes was cut");
+  }
+
+  @Test
   void addressListsKeepQuotedAndEncodedNamesWhole() {
     DecodedMail mail = DECODER.decode(MimeCorpus.read("29-address-lists.eml"));
 

@@ -36,7 +36,8 @@ public final class DecodedMailBuilder {
   private final List<String> to = new ArrayList<>();
   private Optional<Instant> date = Optional.empty();
   private long budget;
-  private byte[] scratch = new byte[4096]; // a text or HTML part's bytes as read (readUpToBudget)
+  private final int scratchSize; // the first size of scratch
+  private byte[] scratch; // a text or HTML part's bytes as read (readUpToBudget); null until then
   private int parts;
   private boolean malformed;
   private Attachment captured;
@@ -50,16 +51,20 @@ public final class DecodedMailBuilder {
   /**
    * @param wantedAttachment the index of the attachment whose bytes {@link #captured()} returns, or
    *     -1 for none
+   * @param rawLength the raw message's length, or 0 if unknown: no text part decodes to more bytes
+   *     than its encoded form, so a part's bytes are read into an array of this size (at most 64
+   *     KiB) that seldom has to grow
    */
-  DecodedMailBuilder(MimeLimits limits, int wantedAttachment) {
+  DecodedMailBuilder(MimeLimits limits, int wantedAttachment, int rawLength) {
     this.limits = limits;
     this.wantedAttachment = wantedAttachment;
     this.budget = limits.maxDecodedBytes();
+    this.scratchSize = rawLength > 0 ? Math.max(256, Math.min(rawLength, 64 << 10)) : 4096;
   }
 
   /** A builder within {@code limits} that keeps no attachment's bytes. */
   public DecodedMailBuilder(MimeLimits limits) {
-    this(limits, -1);
+    this(limits, -1, 0);
   }
 
   /** Adds a top-level header field; {@code rawValue} is unfolded but not yet decoded. */
@@ -129,6 +134,9 @@ public final class DecodedMailBuilder {
    */
   private int readUpToBudget(InputStream body) throws IOException {
     int max = (int) Math.min(Integer.MAX_VALUE - 16, budget);
+    if (scratch == null) {
+      scratch = new byte[scratchSize];
+    }
     int length = 0;
     while (length < max) {
       if (length == scratch.length) {
@@ -145,6 +153,7 @@ public final class DecodedMailBuilder {
 
   /** Appends {@code text} with CRLF line ends (as quoted-printable decoding gives) made LF. */
   private static void appendWithLineFeeds(StringBuilder into, String text) {
+    into.ensureCapacity(into.length() + text.length()); // one array, not a doubling per line
     int from = 0;
     for (int cr = text.indexOf("\r\n"); cr >= 0; cr = text.indexOf("\r\n", from)) {
       into.append(text, from, cr).append('\n');

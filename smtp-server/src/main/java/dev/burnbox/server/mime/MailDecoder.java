@@ -90,7 +90,7 @@ public final class MailDecoder {
    * DecodedMail#problems()}.
    */
   public DecodedMail decode(byte[] raw) {
-    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1);
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1, raw.length);
     TopLevel top = new TopLevel(raw, true);
     try {
       walk(raw, mail, 0, top);
@@ -122,7 +122,7 @@ public final class MailDecoder {
     if (index < 0) {
       return Optional.empty();
     }
-    DecodedMailBuilder mail = new DecodedMailBuilder(limits, index);
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, index, raw.length);
     try {
       walk(raw, mail, 0, new TopLevel(raw, false)); // the attachment's bytes: a full walk
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {

@@ -9,7 +9,7 @@ public final class RawMessage {
 
   /** A malformed {@link DecodedMail} of {@code raw}, with {@code problem} as the reason. */
   public static DecodedMail decode(byte[] raw, MimeLimits limits, String problem) {
-    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1);
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1, raw.length);
     mail.malformed(problem);
     int bodyStart = 0;
     try {

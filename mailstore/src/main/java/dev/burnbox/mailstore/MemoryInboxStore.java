@@ -351,7 +351,7 @@ final class MemoryInboxStore implements InboxStore {
    * made.
    */
   private static long inboxCost(String name) {
-    return INBOX_OVERHEAD + ((16L + PackedStrings.packedLength(name) + 7) & -8L);
+    return INBOX_OVERHEAD + PieceTable.arrayBytes(PackedStrings.packedLength(name));
   }
 
   private InboxName canonical(InboxName name) {
@@ -619,7 +619,8 @@ final class MemoryInboxStore implements InboxStore {
   /**
    * The summaries of {@code listed}, built after the lock: what a summary reads (an entry's id,
    * inbox and delivery, and the delivery's fields) is final, so it is the same whether the entry is
-   * still held or not, and unpacking the strings holds nobody up.
+   * still held or not, and unpacking the strings holds nobody up. {@code inbox} is the inbox they
+   * are all in (a page's: one name for all), or null for each its own.
    */
   private static List<MessageSummary> summaries(List<Entry> listed, InboxName inbox) {
     List<MessageSummary> summaries = new ArrayList<>(listed.size());

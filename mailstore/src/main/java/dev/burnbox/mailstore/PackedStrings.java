@@ -1,15 +1,15 @@
 package dev.burnbox.mailstore;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A list of strings packed into one byte array, losslessly: how the memory store keeps a delivery's
  * sender, {@code From}, subject and spam terms in one object instead of a string object and an
- * array per field (about 40 bytes each, plus the list's). Each string is its length, as a varint
- * whose lowest bit says how its characters follow: one byte each when every one is below 256 (most
- * mail's headers), else two (UTF-16, so unpaired surrogates survive). Stateless.
+ * array per field (about 40 bytes each, plus the list's), and an inbox's name. Read back in order
+ * with a {@link Reader}. Each string is its length, as a varint whose lowest bit says how its
+ * characters follow: one byte each when every one is below 256 (most mail's headers), else two
+ * (UTF-16, so unpaired surrogates survive). Stateless.
  */
 final class PackedStrings {
   private PackedStrings() {}
@@ -53,15 +53,6 @@ final class PackedStrings {
       }
     }
     return true;
-  }
-
-  /** The strings {@link #pack} packed into {@code packed}, in order. */
-  static List<String> unpack(byte[] packed) {
-    List<String> strings = new ArrayList<>();
-    for (Reader r = new Reader(packed); r.hasNext(); ) {
-      strings.add(r.next());
-    }
-    return strings;
   }
 
   /**

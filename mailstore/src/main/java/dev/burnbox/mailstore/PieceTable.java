@@ -188,7 +188,12 @@ final class PieceTable {
 
   /** The heap a byte array of {@code bytes}'s length takes: a 16-byte header, padded to 8. */
   static long arrayBytes(byte[] bytes) {
-    return (16L + bytes.length + 7) & -8L;
+    return arrayBytes(bytes.length);
+  }
+
+  /** The heap a byte array of {@code length} bytes takes. */
+  static long arrayBytes(int length) {
+    return (16L + length + 7) & -8L;
   }
 
   /** Counts one more use of held piece {@code piece}: a delivery that holds its bytes. */

@@ -28,8 +28,12 @@ class PackedStringsTest {
         }
         strings.add(s.toString());
       }
-      assertThat(PackedStrings.unpack(PackedStrings.pack(strings)))
-          .containsExactlyElementsOf(strings);
+      List<String> unpacked = new ArrayList<>();
+      for (PackedStrings.Reader r = new PackedStrings.Reader(PackedStrings.pack(strings));
+          r.hasNext(); ) {
+        unpacked.add(r.next());
+      }
+      assertThat(unpacked).isEqualTo(strings);
       for (String s : strings) {
         byte[] one = PackedStrings.pack(List.of(s));
         assertThat(PackedStrings.packedLength(s)).isEqualTo(one.length);

@@ -7,9 +7,10 @@ import java.util.List;
 
 /**
  * The content of one message as it arrives, read straight from the session's input into blocks (the
- * first {@link #FIRST_BLOCK_SIZE} bytes, then at most {@link #BLOCK_SIZE}) that are each reserved
- * from the intake's {@link ByteBudget} before they are allocated, and never more than {@code limit}
- * bytes in all. When the budget refuses a block, bytes come past the limit, or the caller {@link
+ * first {@link #FIRST_BLOCK_SIZE} bytes, then each twice the one before, at most {@link
+ * #BLOCK_SIZE}: a 5 KB message takes 4 and 8 KiB, not 4 and 16) that are each reserved from the
+ * intake's {@link ByteBudget} before they are allocated, and never more than {@code limit} bytes in
+ * all. When the budget refuses a block, bytes come past the limit, or the caller {@link
  * #discard()}s the content, everything held is given back at once and later bytes are read into a
  * scratch block and dropped: the memory a session holds is always covered by its reservation.
  * Confined to one session thread; {@link #release()} must be called when the content is no longer
@@ -21,7 +22,7 @@ final class MessageBuffer {
    */
   static final int FIRST_BLOCK_SIZE = 4 * 1024;
 
-  /** Later blocks' size: small enough that thousands of sessions trickling content hold little. */
+  /** The largest block: small enough that thousands of sessions trickling content hold little. */
   static final int BLOCK_SIZE = 16 * 1024;
 
   /** Looks at each stretch of bytes as it is read (the intake's line-length check). */
@@ -82,7 +83,8 @@ final class MessageBuffer {
   }
 
   private void addBlock() {
-    int length = Math.min(blocks.isEmpty() ? FIRST_BLOCK_SIZE : BLOCK_SIZE, limit - size);
+    int next = blocks.isEmpty() ? FIRST_BLOCK_SIZE : Math.min(BLOCK_SIZE, 2 * current.length);
+    int length = Math.min(next, limit - size);
     if (!budget.tryReserve(length)) {
       refused = true;
       discard();

@@ -53,6 +53,21 @@ class MessageBufferTest {
   }
 
   @Test
+  void blocksDoubleFromTheFirstUpToTheLargest() throws IOException {
+    ByteBudget budget = budget(1 << 20);
+    MessageBuffer buffer = new MessageBuffer(budget, 100_000);
+    readAll(buffer, new ByteArrayInputStream(new byte[5_000]));
+    assertThat(budget.reserved()).isEqualTo(4_096 + 8_192);
+    buffer.release();
+
+    MessageBuffer large = new MessageBuffer(budget, 100_000);
+    readAll(large, new ByteArrayInputStream(new byte[60_000]));
+    // 4 + 8 + 16 + 16 + 16 KiB = 61,440 bytes hold the 60,000
+    assertThat(budget.reserved()).isEqualTo(4_096 + 8_192 + 3 * MessageBuffer.BLOCK_SIZE);
+    assertThat(large.toByteArray(new byte[0])).hasSize(60_000);
+  }
+
+  @Test
   void bytesPastTheLimitDropTheContentAndGiveTheReservationBack() throws IOException {
     ByteBudget budget = budget(1 << 20);
     MessageBuffer buffer = new MessageBuffer(budget, 10_000);

@@ -53,19 +53,14 @@ public final class InboxName implements Comparable<InboxName> {
   }
 
   /**
-   * A hash of {@code value} that senders cannot aim (SipHash under a per-process secret key): what
-   * a hash table of names that senders choose must be keyed by.
+   * A hash of this name's value that senders cannot aim (SipHash under a per-process secret key):
+   * what a hash table of names that senders choose must be keyed by. Computed once a name; never 0.
    */
-  static int keyedHash(String value) {
-    int h = KEYED.hashUnencodedChars(value).asInt();
-    return h == 0 ? 1 : h;
-  }
-
-  /** {@link #keyedHash(String)} of this name's value, computed once. */
   int keyedHash() {
     int h = keyedHash;
     if (h == 0) {
-      h = keyedHash(value);
+      h = KEYED.hashUnencodedChars(value).asInt();
+      h = h == 0 ? 1 : h;
       keyedHash = h;
     }
     return h;

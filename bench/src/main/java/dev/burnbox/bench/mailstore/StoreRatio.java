@@ -143,6 +143,21 @@ public final class StoreRatio {
     if (stats.totalEvictions() != 0) {
       throw new IllegalStateException("the store evicted: " + stats);
     }
+    // then at rest: every message re-encoded as the service does when the intake is quiet
+    String storedAtRest = "-";
+    String heapAtRest = "-";
+    String objectsAtRest = "-";
+    StoreStats atRest = null;
+    if (settles && settle(store)) {
+      long settledHeap = settledHeap();
+      StoreStats settled = store.stats();
+      atRest = settled;
+      storedAtRest = String.valueOf(settled.storedBytes() - storedBefore);
+      heapAtRest = String.valueOf(settledHeap - heapBefore);
+      objectsAtRest = growth(objectsBefore, objectGraph(store));
+    }
+    // printed only now: the first printf loads the JDK's number-format data (about 140 KB, kept),
+    // which a heap reading after it would count as the store's
     System.err.printf("[ratio] %s %s: %s%n", label, stream, stats);
     System.err.printf(
         "[ratio] %s %s, growth per measured message: messageBytes %d, indexBytes %d%n",
@@ -150,17 +165,8 @@ public final class StoreRatio {
         stream,
         (stats.messageBytes() - before.messageBytes()) / measured.size(),
         (stats.indexBytes() - before.indexBytes()) / measured.size());
-    // then at rest: every message re-encoded as the service does when the intake is quiet
-    String storedAtRest = "-";
-    String heapAtRest = "-";
-    String objectsAtRest = "-";
-    if (settles && settle(store)) {
-      long settledHeap = settledHeap();
-      StoreStats settled = store.stats();
-      System.err.printf("[ratio] %s %s, at rest: %s%n", label, stream, settled);
-      storedAtRest = String.valueOf(settled.storedBytes() - storedBefore);
-      heapAtRest = String.valueOf(settledHeap - heapBefore);
-      objectsAtRest = growth(objectsBefore, objectGraph(store));
+    if (atRest != null) {
+      System.err.printf("[ratio] %s %s, at rest: %s%n", label, stream, atRest);
     }
     System.out.printf(
         "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s%n",

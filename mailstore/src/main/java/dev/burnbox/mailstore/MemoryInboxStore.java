@@ -52,10 +52,11 @@ import java.util.function.Consumer;
  * piece most like it, if the codec can ({@link BodyCodec#encodeAgainst}) and that is smaller than
  * encoding it alone: it then costs about what differs (an exact resend of such a delta is encoded
  * against the same base again). {@link #get} decodes at most two pieces, byte for byte the raw
- * message. Pieces stored alone are deduplicated by SHA-256 alone, after checking the lengths agree:
- * a collision needs about 2<sup>128</sup> work and none is known, while comparing bytes would mean
- * decoding (decompressing) the stored piece on every hit, 10,000 times for spam sent to 10,000
- * inboxes.
+ * message. Pieces stored alone are deduplicated by the first 128 bits of their SHA-256 alone, after
+ * checking the lengths agree: making another message stand for a stored one needs a second preimage
+ * (about 2<sup>128</sup> work; a pair of one's own messages that collide, about 2<sup>64</sup>,
+ * only ever stand for each other), while comparing bytes would mean decoding (decompressing) the
+ * stored piece on every hit, 10,000 times for spam sent to 10,000 inboxes.
  *
  * <h2>Concurrency</h2>
  *

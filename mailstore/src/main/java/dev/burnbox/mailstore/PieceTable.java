@@ -15,10 +15,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * long as the delivery holds the delta, so reading any message decodes at most two byte arrays.
  *
  * <p>Pieces are found by their SHA-256, so that an exact resend stores nothing new, and remembered
- * as bases. Deltas are neither found nor shared: a message that is a delta of a held base is
- * encoded again against it (a splice of a few dozen bytes, or a small zstd frame), which costs less
- * than registering every delta would (its hash inline, a table slot and an object of its own, 60-90
- * bytes, for a resend that the per-delivery trace header makes rare).
+ * as bases. A piece keeps the hash's first 128 bits, and its length: a sender who wants one piece
+ * to stand for another message needs a second preimage of that message's hash (2^128 tries), and
+ * two messages of its own that collide (2^64) only ever stand for each other. Deltas are neither
+ * found nor shared: a message that is a delta of a held base is encoded again against it (a splice
+ * of a few dozen bytes, or a small zstd frame), which costs less than registering every delta would
+ * (its hash inline, a table slot and an object of its own, 60-90 bytes, for a resend that the
+ * per-delivery trace header makes rare).
  *
  * <p>Keeps the byte counts of what it holds, deltas included: raw, encoded, and their cost to the
  * budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece and {@value #DELTA_OVERHEAD} per
@@ -36,11 +39,11 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class PieceTable {
   /**
-   * Estimated heap per piece besides its encoded bytes and its table slots: the piece object (64
+   * Estimated heap per piece besides its encoded bytes and its table slots: the piece object (48
    * bytes with compressed references, its hash inline) and the stored array's header (16) and
    * padding (at most 7); checked with JOL.
    */
-  static final int PIECE_OVERHEAD = 88;
+  static final int PIECE_OVERHEAD = 72;
 
   /**
    * Estimated heap per delta besides its encoded bytes: the array's header (16) and padding (at
@@ -70,20 +73,19 @@ final class PieceTable {
   }
 
   /**
-   * A message's bytes stored alone: found by the SHA-256 of its raw bytes, held inline, and a base.
-   * {@code uses} counts the deliveries holding it and the deltas stored against it. It keeps the
-   * {@code metadata} its first delivery came with, for the deliveries holding it or stored against
-   * it to share when theirs are equal (a campaign's copies: the same sender, subject and verdict).
+   * A message's bytes stored alone: found by the SHA-256 of its raw bytes (its first 128 bits, held
+   * inline), and a base. {@code uses} counts the deliveries holding it and the deltas stored
+   * against it. It keeps the {@code metadata} its first delivery came with, for the deliveries
+   * holding it or stored against it to share when theirs are equal (a campaign's copies: the same
+   * sender, subject and verdict).
    */
   static final class Piece {
     // replaced only by a smaller form of the same raw bytes (settle), so a reader outside the lock
     // decodes either form to the same bytes
     volatile byte[] stored;
     final int rawLength;
-    final long hash0;
+    final long hash0; // the first 128 bits of the SHA-256 of its raw bytes
     final long hash1;
-    final long hash2;
-    final long hash3;
     final byte[] metadata;
     int uses;
     int similarSlot = -1; // where SimilarPieces remembers it, if it does
@@ -94,15 +96,10 @@ final class PieceTable {
       this.rawLength = part.length();
       this.hash0 = part.hash0;
       this.hash1 = part.hash1;
-      this.hash2 = part.hash2;
-      this.hash3 = part.hash3;
     }
 
     boolean holds(Part part) {
-      return hash0 == part.hash0
-          && hash1 == part.hash1
-          && hash2 == part.hash2
-          && hash3 == part.hash3;
+      return hash0 == part.hash0 && hash1 == part.hash1;
     }
 
     long cost() {
@@ -117,10 +114,8 @@ final class PieceTable {
    */
   static final class Part {
     final byte[] raw;
-    final long hash0; // the SHA-256 of raw, to look a piece up with
+    final long hash0; // the SHA-256 of raw, its first 128 bits: what a piece is looked up by
     final long hash1;
-    final long hash2;
-    final long hash3;
     final int[] features; // SimilarPieces.features, or null if the table does not use them
     final byte[] metadata; // what a piece stored from this part keeps for its deliveries to share
     Piece base; // the piece to encode against, chosen under the lock; null: alone
@@ -132,8 +127,6 @@ final class PieceTable {
       ByteBuffer hash = ByteBuffer.wrap(Hashing.sha256().hashBytes(raw).asBytes());
       this.hash0 = hash.getLong();
       this.hash1 = hash.getLong();
-      this.hash2 = hash.getLong();
-      this.hash3 = hash.getLong();
       this.features = sampled ? SimilarPieces.features(raw, 0, raw.length) : null;
     }
 

@@ -86,7 +86,7 @@ class MemoryFootprintTest {
 
   /**
    * The overheads the budget counts per piece, per delta and per delivery cover the objects as this
-   * JVM lays them out.
+   * JVM lays them out, a piece's to within its stored array's padding.
    */
   @Test
   void overheadsCoverTheObjectsAsLaidOut() throws ClassNotFoundException {
@@ -100,11 +100,12 @@ class MemoryFootprintTest {
     Class<?> delivery = Class.forName(MemoryInboxStore.class.getName() + "$Delivery");
     long ringSlots = 2L * 4; // an inbox's ring holds at most two compressed references an entry
 
-    assertThat(piece.cost())
-        .isGreaterThanOrEqualTo(
-            VM.current().sizeOf(piece)
-                + VM.current().sizeOf(piece.stored)
-                + VM.current().sizeOf(metadata));
+    long pieceOnHeap =
+        VM.current().sizeOf(piece)
+            + VM.current().sizeOf(piece.stored)
+            + VM.current().sizeOf(metadata);
+    // at most the stored array's padding over: an estimate that counts a field too many fails
+    assertThat(piece.cost()).isBetween(pieceOnHeap, pieceOnHeap + 7);
     assertThat(PieceTable.arrayBytes(metadata)).isEqualTo(VM.current().sizeOf(metadata));
     assertThat((long) PieceTable.DELTA_OVERHEAD + delta.length)
         .isGreaterThanOrEqualTo(VM.current().sizeOf(delta));

@@ -101,7 +101,7 @@ final class MemoryInboxStore implements InboxStore {
   /** The largest message {@link #settle} re-encodes: 256 KiB raw. */
   static final int SETTLE_MAX_RAW_BYTES = 256 << 10;
 
-  static final int DELIVERY_OVERHEAD = 56;
+  static final int DELIVERY_OVERHEAD = 48;
   static final int INBOX_OVERHEAD = 32;
 
   /**
@@ -166,19 +166,20 @@ final class MemoryInboxStore implements InboxStore {
 
   /**
    * A delivery's copy in one inbox: an id, and where it stands in the inbox and the store. The
-   * first copy of a delivery is the {@link Delivery} itself; the others point to it.
+   * first copy of a delivery is the {@link Delivery} itself; the others are {@link Copy}s of it.
    */
-  private static class Entry extends EntryIndex.Node {
+  private abstract static class Entry extends EntryIndex.Node {
     final Inbox inbox;
     final long seq;
-    final Delivery delivery; // this entry itself for a delivery's first copy
 
-    Entry(MessageId id, Inbox inbox, long seq, Delivery delivery) {
+    Entry(MessageId id, Inbox inbox, long seq) {
       super(id);
       this.inbox = inbox;
       this.seq = seq;
-      this.delivery = delivery != null ? delivery : (Delivery) this;
     }
+
+    /** The delivery this entry is a copy of: the entry itself for a delivery's first copy. */
+    abstract Delivery delivery();
 
     MessageSummary summary() {
       return summary(inbox.name());
@@ -186,7 +187,7 @@ final class MemoryInboxStore implements InboxStore {
 
     /** This entry's summary, {@code name} being its inbox's (one instance for a whole page). */
     MessageSummary summary(InboxName name) {
-      Delivery d = delivery;
+      Delivery d = delivery();
       PackedStrings.Reader strings = new PackedStrings.Reader(d.strings);
       return new MessageSummary(
           id(),
@@ -195,8 +196,23 @@ final class MemoryInboxStore implements InboxStore {
           strings.next(),
           strings.next(),
           d.receivedAt(),
-          d.rawLength,
+          d.rawLength(),
           d.verdict(strings));
+    }
+  }
+
+  /** A delivery's copy in an inbox other than its first's. */
+  private static final class Copy extends Entry {
+    private final Delivery delivery;
+
+    Copy(MessageId id, Inbox inbox, long seq, Delivery delivery) {
+      super(id, inbox, seq);
+      this.delivery = delivery;
+    }
+
+    @Override
+    Delivery delivery() {
+      return delivery;
     }
   }
 
@@ -212,14 +228,15 @@ final class MemoryInboxStore implements InboxStore {
     final byte[] strings;
     final double score;
     final double probability;
-    final boolean spam;
     final long receivedSecond;
     final int receivedNano;
     final Piece piece; // the message's bytes, or the base its delta is encoded against
     // null: the message is piece's bytes; else its bytes encoded against piece's. Replaced only by
     // a smaller form of the same bytes (settle), so a reader outside the lock decodes either alike.
     volatile byte[] delta;
-    final int rawLength;
+    // the raw length, and the verdict's spam flag in its sign bit: a delivery with a boolean of its
+    // own would take 112 bytes, not 104
+    private final int rawLengthAndSpam;
     final long storedAtMillis; // the time to live counts from here
     int liveEntries;
 
@@ -232,17 +249,31 @@ final class MemoryInboxStore implements InboxStore {
         Piece piece,
         byte[] delta,
         long storedAtMillis) {
-      super(id, inbox, seq, null);
+      super(id, inbox, seq);
       this.strings = strings;
       this.score = m.verdict().score();
       this.probability = m.verdict().probability();
-      this.spam = m.verdict().spam();
       this.receivedSecond = m.receivedAt().getEpochSecond();
       this.receivedNano = m.receivedAt().getNano();
       this.piece = piece;
       this.delta = delta;
-      this.rawLength = m.rawView().length;
+      this.rawLengthAndSpam = m.rawView().length | (m.verdict().spam() ? Integer.MIN_VALUE : 0);
       this.storedAtMillis = storedAtMillis;
+    }
+
+    @Override
+    Delivery delivery() {
+      return this;
+    }
+
+    /** The message's raw size. */
+    int rawLength() {
+      return rawLengthAndSpam & Integer.MAX_VALUE;
+    }
+
+    /** Whether the verdict called it spam when it arrived. */
+    boolean spam() {
+      return rawLengthAndSpam < 0;
     }
 
     /** A message's sender, from, subject and verdict terms, packed as a delivery holds them. */
@@ -267,11 +298,6 @@ final class MemoryInboxStore implements InboxStore {
       return strings == piece.metadata ? DELIVERY_OVERHEAD : cost(strings);
     }
 
-    /** The message's raw size. */
-    long rawSize() {
-      return rawLength;
-    }
-
     Instant receivedAt() {
       return Instant.ofEpochSecond(receivedSecond, receivedNano);
     }
@@ -289,15 +315,15 @@ final class MemoryInboxStore implements InboxStore {
     /** The verdict, its terms what is left in {@code strings} after sender, from and subject. */
     SpamVerdict verdict(PackedStrings.Reader strings) {
       if (!strings.hasNext()) {
-        return score == 0 && probability == 0 && !spam
+        return score == 0 && probability == 0 && !spam()
             ? SpamVerdict.CLEAN // mail never scanned: no copy to make
-            : new SpamVerdict(List.of(), score, probability, spam);
+            : new SpamVerdict(List.of(), score, probability, spam());
       }
       List<String> terms = new ArrayList<>(4);
       while (strings.hasNext()) {
         terms.add(strings.next());
       }
-      return new SpamVerdict(terms, score, probability, spam);
+      return new SpamVerdict(terms, score, probability, spam());
     }
   }
 
@@ -539,7 +565,7 @@ final class MemoryInboxStore implements InboxStore {
           indexBytes += delivery.cost();
           e = delivery;
         } else {
-          e = new Entry(id, inbox, nextSeq++, delivery);
+          e = new Copy(id, inbox, nextSeq++, delivery);
         }
         long ring = inbox.cost();
         inbox.addNewest(e);
@@ -547,7 +573,7 @@ final class MemoryInboxStore implements InboxStore {
         entries.addNewest(e);
         delivery.liveEntries++;
         indexBytes += ENTRY_OVERHEAD;
-        logicalBytes += delivery.rawSize();
+        logicalBytes += delivery.rawLength();
         added.add(e);
         result.put(t, id);
         if (inbox.size() > inboxCap) {
@@ -610,7 +636,7 @@ final class MemoryInboxStore implements InboxStore {
     }
     while (!entries.isEmpty()) {
       Entry oldest = entries.oldest();
-      if (oldest.delivery.storedAtMillis > cutoff) {
+      if (oldest.delivery().storedAtMillis > cutoff) {
         return;
       }
       remove(oldest, EvictionCause.TTL);
@@ -640,18 +666,18 @@ final class MemoryInboxStore implements InboxStore {
     Inbox inbox = e.inbox;
     inbox.remove(e);
     indexBytes -= ENTRY_OVERHEAD;
-    logicalBytes -= e.delivery.rawSize();
+    logicalBytes -= e.delivery().rawLength();
     if (inbox.isEmpty()) {
       inboxes.remove(inbox);
       indexBytes -= inbox.cost();
     }
-    Delivery d = e.delivery;
+    Delivery d = e.delivery();
     if (--d.liveEntries == 0) {
       indexBytes -= d.cost();
       if (d.delta == null) {
         pieces.release(d.piece);
       } else {
-        pieces.releaseDelta(d.piece, d.rawLength, d.delta);
+        pieces.releaseDelta(d.piece, d.rawLength(), d.delta);
       }
       if (d.piece.uses == 0) {
         decodedBases.invalidate(d.piece); // else it would keep a released piece's bytes, uncounted
@@ -729,7 +755,7 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       lock.unlock();
     }
-    return Optional.of(new StoredMessage(e.summary(), decode(e.delivery)));
+    return Optional.of(new StoredMessage(e.summary(), decode(e.delivery())));
   }
 
   @Override
@@ -809,11 +835,11 @@ final class MemoryInboxStore implements InboxStore {
           }
           settled = next;
           looked++;
-          delivery = next.delivery;
+          delivery = next.delivery();
           piece = delivery.piece;
           isDelta = delivery.delta != null;
           before = isDelta ? delivery.delta : piece.stored;
-          if (delivery.rawLength > SETTLE_MAX_RAW_BYTES || codec.isAtRest(before)) {
+          if (delivery.rawLength() > SETTLE_MAX_RAW_BYTES || codec.isAtRest(before)) {
             continue;
           }
         } finally {
@@ -901,8 +927,8 @@ final class MemoryInboxStore implements InboxStore {
       expire(now());
       Live current = null;
       for (Entry e : entries.oldestFirst()) { // a delivery's entries are adjacent in this order
-        if (current == null || current.delivery() != e.delivery) {
-          current = new Live(e.delivery, new ArrayList<>());
+        if (current == null || current.delivery() != e.delivery()) {
+          current = new Live(e.delivery(), new ArrayList<>());
           live.add(current);
         }
         current.entries().add(e);
@@ -972,8 +998,8 @@ final class MemoryInboxStore implements InboxStore {
           prev = e.seq;
           check(entries.get(e.id()) == e, "entry missing from the id index: " + e.id());
           check(e.inbox == inbox, "entry in the wrong inbox: " + e.id());
-          liveByDelivery.merge(e.delivery, 1, Integer::sum);
-          expectLogical += e.delivery.rawSize();
+          liveByDelivery.merge(e.delivery(), 1, Integer::sum);
+          expectLogical += e.delivery().rawLength();
           entryCount++;
         }
       }
@@ -1003,7 +1029,7 @@ final class MemoryInboxStore implements InboxStore {
         usesByPiece.merge(d.piece, 1, Integer::sum);
         if (d.delta != null) {
           deltas++;
-          deltaRaw += d.rawLength;
+          deltaRaw += d.rawLength();
           deltaEncoded += d.delta.length;
         }
       }

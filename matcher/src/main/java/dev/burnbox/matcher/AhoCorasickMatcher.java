@@ -496,24 +496,30 @@ final class AhoCorasickMatcher implements TermMatcher {
       c = delta[c + classOf[text.charAt(k++)]];
       d = delta[d + classOf[text.charAt(l++)]];
     }
+    // the output states the walks reach, noted without a branch (a compare that went either way
+    // every few chars cost a misprediction each) and counted in batches
+    int[] reached = counts.reachedStates();
+    int limit = reached.length - 4;
+    int p = 0;
     while (i < quarter) {
       a = delta[a + classOf[text.charAt(i++)]];
       b = delta[b + classOf[text.charAt(j++)]];
       c = delta[c + classOf[text.charAt(k++)]];
       d = delta[d + classOf[text.charAt(l++)]];
-      if (a >= outLimit) {
-        countOutputs(a, counts);
-      }
-      if (b >= outLimit) {
-        countOutputs(b, counts);
-      }
-      if (c >= outLimit) {
-        countOutputs(c, counts);
-      }
-      if (d >= outLimit) {
-        countOutputs(d, counts);
+      reached[p] = a;
+      p += (outLimit - 1 - a) >>> 31; // 1 if a >= outLimit: codes are non-negative ints
+      reached[p] = b;
+      p += (outLimit - 1 - b) >>> 31;
+      reached[p] = c;
+      p += (outLimit - 1 - c) >>> 31;
+      reached[p] = d;
+      p += (outLimit - 1 - d) >>> 31;
+      if (p > limit) {
+        countOutputs(reached, p, counts);
+        p = 0;
       }
     }
+    countOutputs(reached, p, counts);
     while (l < n) {
       d = delta[d + classOf[text.charAt(l++)]];
       if (d >= outLimit) {
@@ -535,6 +541,13 @@ final class AhoCorasickMatcher implements TermMatcher {
    */
   private void countOutputs(int s, TermCounts counts) {
     counts.visit(slotOf(s));
+  }
+
+  /** {@link #countOutputs(int, TermCounts)} for the first {@code n} states of {@code states}. */
+  private void countOutputs(int[] states, int n, TermCounts counts) {
+    for (int i = 0; i < n; i++) {
+      counts.visit(slotOf(states[i]));
+    }
   }
 
   /**

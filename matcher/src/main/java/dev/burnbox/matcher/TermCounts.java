@@ -21,6 +21,7 @@ public final class TermCounts {
   private int[] slotVisits = new int[0];
   private int[] visitedSlots = new int[0];
   private int visited;
+  private int[] reachedStates; // a matcher's scratch: states reached, before they are visited
 
   /** Counts for a set of {@code terms} terms (term ids 0 to {@code terms - 1}), all zero. */
   public TermCounts(int terms) {
@@ -59,6 +60,19 @@ public final class TermCounts {
       visitedSlots = new int[slots];
     }
   }
+
+  /**
+   * A scratch array of {@value #REACHED_STATES} ints for a matcher to note the states it reached
+   * before it {@link #visit}s them; the same array every time.
+   */
+  int[] reachedStates() {
+    if (reachedStates == null) {
+      reachedStates = new int[REACHED_STATES];
+    }
+    return reachedStates;
+  }
+
+  static final int REACHED_STATES = 1024;
 
   /** One more visit of output state {@code slot}. */
   void visit(int slot) {

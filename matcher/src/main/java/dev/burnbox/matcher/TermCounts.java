@@ -9,7 +9,8 @@ import java.util.Arrays;
  *
  * <p>Reusable: {@link #clear()} costs O(distinct terms counted), not O(terms). Memory: two {@code
  * int}s per term of the set it was made for, and two per output state of the largest {@link
- * AhoCorasickMatcher} that counted into it. Not thread-safe: one per scan at a time.
+ * AhoCorasickMatcher} that counted into it, with 1 KiB of scratch for such a matcher. Not
+ * thread-safe: one per scan at a time.
  */
 public final class TermCounts {
   private final int[] counts;
@@ -72,7 +73,7 @@ public final class TermCounts {
     return reachedStates;
   }
 
-  static final int REACHED_STATES = 1024;
+  static final int REACHED_STATES = 256;
 
   /** One more visit of output state {@code slot}. */
   void visit(int slot) {

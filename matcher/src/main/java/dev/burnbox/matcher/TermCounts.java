@@ -58,7 +58,7 @@ public final class TermCounts {
   void roomForSlots(int slots) {
     if (slotVisits.length < slots) {
       slotVisits = new int[slots];
-      visitedSlots = new int[slots];
+      visitedSlots = new int[slots + 1]; // visit() writes one past the distinct slots
     }
   }
 
@@ -77,9 +77,10 @@ public final class TermCounts {
 
   /** One more visit of output state {@code slot}. */
   void visit(int slot) {
-    if (slotVisits[slot]++ == 0) {
-      visitedSlots[visited++] = slot;
-    }
+    int before = slotVisits[slot]++;
+    // without a branch: whether a slot is new goes either way too often to predict
+    visitedSlots[visited] = slot;
+    visited += (before - 1) >>> 31; // 1 for a first visit (before is 0), else 0
   }
 
   /** How many distinct output states were visited since the last {@link #clearVisits()}. */

@@ -37,6 +37,19 @@ build_refs() {
   done
 }
 
+# From the repository's root, this_checkouts_classes DIR REGEX: extracts the classes of this
+# checkout's bench/target/benchmarks.jar whose paths match the extended REGEX into DIR, to put
+# before an older commit's jar on the class path, so that every commit runs the same harness (an
+# older commit's own would win otherwise). The classes must only call what the older jar has.
+this_checkouts_classes() {
+  local jar="$PWD/bench/target/benchmarks.jar"
+  local classes
+  mapfile -t classes < <("$JAVA_HOME/bin/jar" tf "$jar" | grep -E "$2")
+  [[ ${#classes[@]} -gt 0 ]] || { echo "error: no class of $jar matches $2" >&2; exit 1; }
+  mkdir -p "$1"
+  (cd "$1" && "$JAVA_HOME/bin/jar" xf "$jar" "${classes[@]}")
+}
+
 # start_service JAR LOG [SERVE OPTION...] (listening-port.sh sourced, $java set): starts a fresh
 # `serve --threads=virtual` of JAR on free loopback ports with the options given, in -Xmx1g plus
 # SERVER_JAVA_OPTS, logging to LOG, and sets `pid` and `port` (SMTP); exits 1 if it does not start.

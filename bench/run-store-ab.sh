@@ -4,6 +4,8 @@
 # StoreLoadBenchmark with the default codec (zstd-6+trained; 2 threads, default limits, 20,000
 # deliveries prefilled), the commits taking turns: deliveries/s, gets by id/s, pages/s, and the
 # latency of a get by id (JMH sample mode: median and p99, µs). Compare commits within a round.
+# Every commit replays this checkout's StoreWorkload (its classes put before each jar on the class
+# path), so that all see the same mail with the same strings: until 2026-11-27 each ran its own.
 #
 # Usage: bench/run-store-ab.sh REF [REF...]     e.g. bench/run-store-ab.sh a0860dd~1 HEAD
 # About 2 minutes per commit and round on 2 cores. Needs bench/corpus/ (bench/fetch-corpus.sh).
@@ -13,11 +15,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/ab-builds.sh"
 ab_start 10 "$@"
 [[ -d bench/corpus ]] || { echo "error: no bench/corpus/: run bench/fetch-corpus.sh" >&2; exit 1; }
 build_refs "$@"
+echo "building bench/target/benchmarks.jar..."
+mvn -q -B -pl bench -am package -DskipTests
 out=bench/target/store-ab
 rm -rf "$out"
 mkdir -p "$out"
-jmh() { # JAR JSON ARGS...: runs JMH quietly, results in JSON
-  "$JAVA_HOME/bin/java" -jar "$1" -p codec=zstd-6+trained -foe true \
+this_checkouts_classes "$out/workload" '^dev/burnbox/bench/mailstore/StoreWorkload[.$]'
+jmh() { # JAR JSON ARGS...: runs JMH quietly, results in JSON (forks inherit the class path)
+  "$JAVA_HOME/bin/java" -cp "$out/workload:$1" org.openjdk.jmh.Main -p codec=zstd-6+trained -foe true \
     -rf json -rff "$2" "${@:3}" >"$2.log" 2>&1 || { echo "error: JMH failed, see $2.log" >&2; exit 1; }
 }
 echo "| round | commit | deliveries/s | gets/s | pages/s | get median µs | get p99 µs | load |"

@@ -4,8 +4,8 @@
 # stored as deltas), beside per-message zlib-6 and whole-stream gzip -9 and xz -9e, on two streams
 # (see StoreRatio): mail the store has never seen ("unseen") and the store benchmarks' realistic
 # workload (DELIVERIES deliveries after 2,000 unmeasured, default 20,000). The REF store is measured by the same program:
-# this checkout's StoreRatio class, put before REF's jar on the class path (REF's own copy of it
-# would win otherwise: it did until 2026-11-27, harmless while the class was the same on both sides).
+# this checkout's StoreRatio and StoreWorkload classes, put before REF's jar on the class path (REF's
+# own copies would win otherwise: they did until 2026-11-27, harmless while they were the same).
 #
 # Usage: bench/run-store-ratio.sh [REF]     about 5 minutes on 2 cores (xz -9e dominates)
 # Needs bench/corpus/ (bench/fetch-corpus.sh), gzip and xz. Results: bench/target/store-ratio/
@@ -26,9 +26,7 @@ build_refs "$ref"
 ref_dir="${dirs[0]}"
 out="bench/target/store-ratio"
 fresh_dir "$out"
-mkdir "$out/tool"
-(cd "$out/tool" && "$JAVA_HOME/bin/jar" xf ../../benchmarks.jar \
-  dev/burnbox/bench/mailstore/StoreRatio.class)
+this_checkouts_classes "$out/tool" '^dev/burnbox/bench/mailstore/(StoreRatio|StoreWorkload)[.$]'
 ref_label="$(git rev-parse --short "$ref")"
 head_label="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- mailstore || echo +changes)"
 ratio() { "$java" -Xms3g -Xmx3g -cp "$1" dev.burnbox.bench.mailstore.StoreRatio "${@:2}"; }

@@ -8,13 +8,8 @@ import dev.burnbox.mailstore.IncomingMessage;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.mailstore.StoreStats;
-import jakarta.mail.MessagingException;
-import jakarta.mail.internet.InternetHeaders;
-import jakarta.mail.internet.MimeUtility;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UnsupportedEncodingException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +38,8 @@ import org.openjdk.jol.info.GraphLayout;
  * </ul>
  *
  * <p>Each message carries the envelope sender, {@code From} and {@code Subject} its headers give,
- * as the service records them ({@link #withItsHeaders}): the store keeps them beside the mail.
+ * as the service records them ({@link StoreWorkload#withItsHeaders}): the store keeps them beside
+ * the mail.
  *
  * <p>The warm-up is delivered and read once, as mail in a store in use is (which fills the memory
  * store's cache of decoded bases as far as that mail does); after the {@code unseen} warm-up,
@@ -92,7 +88,11 @@ public final class StoreRatio {
     List<IncomingMessage> warmUp = new ArrayList<>();
     List<IncomingMessage> measured = new ArrayList<>();
     switch (String.valueOf(stream)) {
-      case "unseen" -> unseen(warmUp, measured);
+      case "unseen" -> {
+        unseen(warmUp, measured);
+        warmUp.replaceAll(StoreWorkload::withItsHeaders);
+        measured.replaceAll(StoreWorkload::withItsHeaders);
+      }
       case "workload" -> {
         StoreWorkload workload = new StoreWorkload(RawMailCorpus.locate());
         for (int i = 0; i < WORKLOAD_WARM_UP + deliveries; i++) {
@@ -101,8 +101,6 @@ public final class StoreRatio {
       }
       default -> throw new IllegalArgumentException("--stream unseen|workload");
     }
-    warmUp.replaceAll(StoreRatio::withItsHeaders);
-    measured.replaceAll(StoreRatio::withItsHeaders);
 
     InboxStore store = InboxStore.memory().maxBytes(64 * GIB).inboxCap(1_000_000).build();
     List<MessageId> warmUpIds = new ArrayList<>();
@@ -246,30 +244,6 @@ public final class StoreRatio {
   }
 
   /**
-   * {@code m} with the strings the service records for it, which the store keeps beside the mail:
-   * its envelope sender (the {@code Return-Path} the corpus's mail has, else its {@code From}
-   * address), its {@code From} and its {@code Subject}, decoded. Its verdict stays as it is.
-   */
-  private static IncomingMessage withItsHeaders(IncomingMessage m) {
-    try {
-      InternetHeaders headers = new InternetHeaders(new ByteArrayInputStream(m.raw()));
-      String from = decoded(headers.getHeader("From", null));
-      String returnPath = decoded(headers.getHeader("Return-Path", null)).replaceAll("[<>\\s]", "");
-      String sender = returnPath.isEmpty() ? from.replaceAll(".*<|>.*", "") : returnPath;
-      return new IncomingMessage(
-          m.raw(),
-          sender,
-          m.recipients(),
-          m.receivedAt(),
-          from,
-          decoded(headers.getHeader("Subject", null)),
-          m.verdict());
-    } catch (MessagingException e) {
-      return m; // headers the parser refuses: the strings the stream came with
-    }
-  }
-
-  /**
    * {@code m} with every object a store could keep made now, as the intake makes them for each
    * message it takes: its strings (with their own arrays), its recipients' names and its time.
    * Delivering the measured messages themselves would let a store keep objects the stream's list
@@ -280,33 +254,17 @@ public final class StoreRatio {
   private static IncomingMessage asReceived(IncomingMessage m) {
     List<InboxName> recipients = new ArrayList<>();
     for (InboxName name : m.recipients()) {
-      recipients.add(InboxName.of(copy(name.value())));
+      recipients.add(InboxName.of(StoreWorkload.copy(name.value())));
     }
     Instant at = m.receivedAt();
     return new IncomingMessage(
         m.raw(),
-        copy(m.envelopeSender()),
+        StoreWorkload.copy(m.envelopeSender()),
         recipients,
         Instant.ofEpochSecond(at.getEpochSecond(), at.getNano()),
-        copy(m.from()),
-        copy(m.subject()),
+        StoreWorkload.copy(m.from()),
+        StoreWorkload.copy(m.subject()),
         m.verdict());
-  }
-
-  /** A string equal to {@code s} with an array of its own ({@code new String(s)} shares it). */
-  private static String copy(String s) {
-    return new String(s.toCharArray());
-  }
-
-  private static String decoded(String header) {
-    if (header == null) {
-      return "";
-    }
-    try {
-      return MimeUtility.decodeText(MimeUtility.unfold(header)).strip();
-    } catch (UnsupportedEncodingException e) {
-      return header.strip();
-    }
   }
 
   private static DeliveryResult.Delivered deliver(InboxStore store, IncomingMessage m) {

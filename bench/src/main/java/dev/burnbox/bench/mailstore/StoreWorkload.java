@@ -5,8 +5,14 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.IncomingMessage;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.mailstore.ZstdCodec;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.InternetHeaders;
+import jakarta.mail.internet.MimeUtility;
+import java.io.ByteArrayInputStream;
+import java.io.UnsupportedEncodingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
@@ -25,6 +31,11 @@ import java.util.concurrent.Executors;
  * ({@value #UNIQUE_TRAILER_BYTES} bytes), so neither two messages nor two bodies are identical: the
  * corpus has 1,796 mails, which recur about 23 times in 60,000 deliveries, and without the trailer
  * a store deduplicating bodies would catch those repeats, which real one-off mail does not have.
+ *
+ * <p><b>Strings.</b> Each delivery carries the envelope sender, {@code From} and {@code Subject}
+ * its mail's headers give ({@link #withItsHeaders}), as the service records them and the store
+ * keeps them beside the mail (until 2026-11-27 they were a fixed sender and two empty strings, so a
+ * page copied no string), each a string of its own, as the intake makes one for every message.
  *
  * <p>Thread-safe: each call takes its own {@link SplittableRandom}; sequence numbers make the
  * unique deliveries distinct.
@@ -48,6 +59,8 @@ final class StoreWorkload {
   private final RawMailCorpus corpus;
   private final byte[][] unique;
   private final byte[][] campaigns;
+  private final String[][] uniqueStrings; // sender, from and subject of each unique mail
+  private final String[][] campaignStrings;
   private final InboxName[] inboxes;
 
   StoreWorkload(RawMailCorpus corpus) {
@@ -60,6 +73,9 @@ final class StoreWorkload {
     for (int i = 0; i < CAMPAIGNS; i++) {
       campaigns[i] = unique[spamStart + random.nextInt(unique.length - spamStart)];
     }
+    this.uniqueStrings = Arrays.stream(unique).map(StoreWorkload::strings).toArray(String[][]::new);
+    this.campaignStrings =
+        Arrays.stream(campaigns).map(StoreWorkload::strings).toArray(String[][]::new);
     this.inboxes = new InboxName[INBOXES];
     for (int i = 0; i < INBOXES; i++) {
       inboxes[i] = InboxName.of(String.format("user%05d.%04x", i, random.nextInt(1 << 16)));
@@ -84,13 +100,67 @@ final class StoreWorkload {
     SplittableRandom random = new SplittableRandom(SEED * 1_000_003L + seq);
     InboxName to = inboxes[random.nextInt(INBOXES)];
     byte[] raw;
+    String[] strings;
     if (random.nextInt(100) < BULK_PERCENT) {
-      raw = withReceivedLine(campaigns[random.nextInt(CAMPAIGNS)], seq, to, false);
+      int campaign = random.nextInt(CAMPAIGNS);
+      raw = withReceivedLine(campaigns[campaign], seq, to, false);
+      strings = campaignStrings[campaign];
     } else {
-      raw = withReceivedLine(unique[random.nextInt(unique.length)], seq, to, true);
+      int mail = random.nextInt(unique.length);
+      raw = withReceivedLine(unique[mail], seq, to, true);
+      strings = uniqueStrings[mail];
     }
     return new IncomingMessage(
-        raw, "sender@example.org", List.of(to), Instant.now(), "", "", SpamVerdict.CLEAN);
+        raw,
+        copy(strings[0]),
+        List.of(to),
+        Instant.now(),
+        copy(strings[1]),
+        copy(strings[2]),
+        SpamVerdict.CLEAN);
+  }
+
+  /** A string equal to {@code s} with an array of its own ({@code new String(s)} shares it). */
+  static String copy(String s) {
+    return new String(s.toCharArray());
+  }
+
+  /**
+   * {@code m} with the strings the service records for it, which the store keeps beside the mail:
+   * its envelope sender (the {@code Return-Path} the corpus's mail has, else its {@code From}
+   * address), its {@code From} and its {@code Subject}, decoded. Its verdict stays as it is.
+   */
+  static IncomingMessage withItsHeaders(IncomingMessage m) {
+    String[] strings = strings(m.raw());
+    return new IncomingMessage(
+        m.raw(), strings[0], m.recipients(), m.receivedAt(), strings[1], strings[2], m.verdict());
+  }
+
+  /**
+   * The envelope sender, {@code From} and {@code Subject} {@link #withItsHeaders} takes from a raw
+   * mail; a fixed sender and empty strings for headers the parser refuses.
+   */
+  private static String[] strings(byte[] raw) {
+    try {
+      InternetHeaders headers = new InternetHeaders(new ByteArrayInputStream(raw));
+      String from = decoded(headers.getHeader("From", null));
+      String returnPath = decoded(headers.getHeader("Return-Path", null)).replaceAll("[<>\\s]", "");
+      String sender = returnPath.isEmpty() ? from.replaceAll(".*<|>.*", "") : returnPath;
+      return new String[] {sender, from, decoded(headers.getHeader("Subject", null))};
+    } catch (MessagingException e) {
+      return new String[] {"sender@example.org", "", ""};
+    }
+  }
+
+  private static String decoded(String header) {
+    if (header == null) {
+      return "";
+    }
+    try {
+      return MimeUtility.decodeText(MimeUtility.unfold(header)).strip();
+    } catch (UnsupportedEncodingException e) {
+      return header.strip();
+    }
   }
 
   private static byte[] withReceivedLine(byte[] mail, long seq, InboxName to, boolean trailer) {

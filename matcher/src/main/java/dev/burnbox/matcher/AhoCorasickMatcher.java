@@ -461,10 +461,8 @@ final class AhoCorasickMatcher implements TermMatcher {
     while (i < steps) {
       a = delta[a + classOf[text.charAt(i++)]];
       b = delta[b + classOf[text.charAt(j++)]];
-      reached[p] = a;
-      p += (outLimit - 1 - a) >>> 31;
-      reached[p] = b;
-      p += (outLimit - 1 - b) >>> 31;
+      p = note(reached, p, a, outLimit);
+      p = note(reached, p, b, outLimit);
       if (p > limit) {
         countOutputs(reached, p, counts);
         p = 0;
@@ -515,14 +513,10 @@ final class AhoCorasickMatcher implements TermMatcher {
       b = delta[b + classOf[text.charAt(j++)]];
       c = delta[c + classOf[text.charAt(k++)]];
       d = delta[d + classOf[text.charAt(l++)]];
-      reached[p] = a;
-      p += (outLimit - 1 - a) >>> 31; // 1 if a >= outLimit: codes are non-negative ints
-      reached[p] = b;
-      p += (outLimit - 1 - b) >>> 31;
-      reached[p] = c;
-      p += (outLimit - 1 - c) >>> 31;
-      reached[p] = d;
-      p += (outLimit - 1 - d) >>> 31;
+      p = note(reached, p, a, outLimit);
+      p = note(reached, p, b, outLimit);
+      p = note(reached, p, c, outLimit);
+      p = note(reached, p, d, outLimit);
       if (p > limit) {
         countOutputs(reached, p, counts);
         p = 0;
@@ -550,6 +544,17 @@ final class AhoCorasickMatcher implements TermMatcher {
    */
   private void countOutputs(int s, TermCounts counts) {
     counts.visit(slotOf(s));
+  }
+
+  /**
+   * Writes state {@code s} at {@code reached[p]} and returns where the next state goes: {@code p +
+   * 1} if {@code s} has outputs (at least {@code outLimit}), else {@code p}, so that only output
+   * states stay. Without a branch: codes are non-negative ints, so {@code outLimit - 1 - s} is
+   * negative exactly when {@code s >= outLimit}.
+   */
+  private static int note(int[] reached, int p, int s, int outLimit) {
+    reached[p] = s;
+    return p + ((outLimit - 1 - s) >>> 31);
   }
 
   /** {@link #countOutputs(int, TermCounts)} for the first {@code n} states of {@code states}. */

@@ -69,13 +69,14 @@ final class StoreWorkload {
     this.unique = test.toArray(byte[][]::new);
     SplittableRandom random = new SplittableRandom(SEED);
     int spamStart = test.size() / 2; // test mails are ham first, then spam (about half each)
-    this.campaigns = new byte[CAMPAIGNS][];
-    for (int i = 0; i < CAMPAIGNS; i++) {
-      campaigns[i] = unique[spamStart + random.nextInt(unique.length - spamStart)];
-    }
     this.uniqueStrings = Arrays.stream(unique).map(StoreWorkload::strings).toArray(String[][]::new);
-    this.campaignStrings =
-        Arrays.stream(campaigns).map(StoreWorkload::strings).toArray(String[][]::new);
+    this.campaigns = new byte[CAMPAIGNS][];
+    this.campaignStrings = new String[CAMPAIGNS][];
+    for (int i = 0; i < CAMPAIGNS; i++) {
+      int mail = spamStart + random.nextInt(unique.length - spamStart);
+      campaigns[i] = unique[mail];
+      campaignStrings[i] = uniqueStrings[mail];
+    }
     this.inboxes = new InboxName[INBOXES];
     for (int i = 0; i < INBOXES; i++) {
       inboxes[i] = InboxName.of(String.format("user%05d.%04x", i, random.nextInt(1 << 16)));

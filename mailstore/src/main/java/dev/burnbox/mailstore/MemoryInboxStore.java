@@ -21,8 +21,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The in-memory {@link InboxStore}: one JVM, no disk.
@@ -60,13 +62,16 @@ import java.util.function.Consumer;
  *
  * <h2>Concurrency</h2>
  *
- * One {@link ReentrantLock} guards all structure and counters; under it run only map updates and
- * evictions, amortized O(log n) per entry added or removed. Hashing, encoding (compression) and
- * decoding run outside it; an encoded piece is checked under the lock again before use, so racing
- * deliveries of one message store it once, and one encoded against a base released meanwhile is
- * encoded again. Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value
- * MessageId#BATCH} at a time. Pages, gets and the newest list pick their entries under the lock and
- * unpack their summaries after it. Listeners run after the lock is released.
+ * One {@link StampedLock} guards all structure and counters. Its write lock is taken to change
+ * them: under it run only map updates and evictions, amortized O(log n) per entry added or removed.
+ * Pages, gets and the newest list take its read lock, so they do not wait for each other, unless an
+ * entry has expired: then they remove it under the write lock first. Neither lock is reentrant.
+ * Hashing, encoding (compression) and decoding run outside it; an encoded piece is checked under
+ * the lock again before use, so racing deliveries of one message store it once, and one encoded
+ * against a base released meanwhile is encoded again. Ids come from {@link
+ * java.security.SecureRandom} outside the lock, drawn {@value MessageId#BATCH} at a time. Pages,
+ * gets and the newest list pick their entries under the lock and unpack their summaries after it.
+ * Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -119,7 +124,11 @@ final class MemoryInboxStore implements InboxStore {
   private final boolean stripPlusTags;
   private final BodyCodec codec;
 
-  private final ReentrantLock lock = new ReentrantLock();
+  // writers (structure and counters changed) take it to write; pages, gets and the newest list
+  // read under it, so they do not wait for each other (see read)
+  private final StampedLock locks = new StampedLock();
+  private final Lock lock = locks.asWriteLock();
+  private final Lock readLock = locks.asReadLock();
   // all guarded by lock
   private final EntryIndex<Entry> entries = new EntryIndex<>();
   // inboxes by name, keyed by InboxName#keyedHash so that senders cannot choose names whose slots
@@ -628,18 +637,47 @@ final class MemoryInboxStore implements InboxStore {
    * an entry may expire up to 1 ms early. Under the lock.
    */
   private void expire(Instant now) {
-    long cutoff;
-    try {
-      cutoff = Math.subtractExact(toMillis(now), ttl.toMillis());
-    } catch (ArithmeticException e) {
-      return; // a time to live longer than the clock's past: nothing can have expired
+    long cutoff = expiryCutoff(now);
+    while (hasExpired(cutoff)) {
+      remove(entries.oldest(), EvictionCause.TTL);
     }
-    while (!entries.isEmpty()) {
-      Entry oldest = entries.oldest();
-      if (oldest.delivery().storedAtMillis > cutoff) {
-        return;
+  }
+
+  /** Entries stored at or before this time have expired by {@code now}. */
+  private long expiryCutoff(Instant now) {
+    try {
+      return Math.subtractExact(toMillis(now), ttl.toMillis());
+    } catch (ArithmeticException e) {
+      return Long.MIN_VALUE; // a time to live longer than the clock's past: nothing has expired
+    }
+  }
+
+  /** Whether the oldest entry was stored at or before {@code cutoff}. Under either lock. */
+  private boolean hasExpired(long cutoff) {
+    return !entries.isEmpty() && entries.oldest().delivery().storedAtMillis <= cutoff;
+  }
+
+  /**
+   * {@code pick}'s answer, read under the read lock when nothing has expired (the common case:
+   * readers then never wait for each other), else under the write lock after the expired entries
+   * are removed. {@code pick} must only read.
+   */
+  private <T> T read(Supplier<T> pick) {
+    long cutoff = expiryCutoff(clock.instant());
+    readLock.lock();
+    try {
+      if (!hasExpired(cutoff)) {
+        return pick.get();
       }
-      remove(oldest, EvictionCause.TTL);
+    } finally {
+      readLock.unlock();
+    }
+    lock.lock();
+    try {
+      expire(now());
+      return pick.get();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -695,29 +733,26 @@ final class MemoryInboxStore implements InboxStore {
       throw new IllegalArgumentException("limit must be at least 1: " + limit);
     }
     long before = cursor == null ? Long.MAX_VALUE : parseCursor(cursor);
-    List<Entry> listed = new ArrayList<>(Math.min(limit, inboxCap));
-    boolean more = false;
-    long last = 0;
-    lock.lock();
-    try {
-      expire(now());
-      Inbox box = inbox(name);
-      if (box != null) {
-        for (int i = box.countBefore(before) - 1; i >= 0; i--) {
-          if (listed.size() == limit) {
-            more = true;
-            break;
-          }
-          Entry e = box.get(i);
-          listed.add(e);
-          last = e.seq;
-        }
-      }
-    } finally {
-      lock.unlock();
-    }
+    record Picked(List<Entry> listed, boolean more) {}
+    Picked picked =
+        read(
+            () -> {
+              List<Entry> listed = new ArrayList<>(Math.min(limit, inboxCap));
+              Inbox box = inbox(name);
+              if (box != null) {
+                for (int i = box.countBefore(before) - 1; i >= 0; i--) {
+                  if (listed.size() == limit) {
+                    return new Picked(listed, true);
+                  }
+                  listed.add(box.get(i));
+                }
+              }
+              return new Picked(listed, false);
+            });
+    List<Entry> listed = picked.listed();
     return new InboxPage(
-        summaries(listed, name), more ? Optional.of(cursorFor(last)) : Optional.empty());
+        summaries(listed, name),
+        picked.more() ? Optional.of(cursorFor(listed.getLast().seq)) : Optional.empty());
   }
 
   private static String cursorFor(long seq) {
@@ -744,16 +779,9 @@ final class MemoryInboxStore implements InboxStore {
   @Override
   public Optional<StoredMessage> get(MessageId id) {
     Objects.requireNonNull(id, "id");
-    Entry e;
-    lock.lock();
-    try {
-      expire(now());
-      e = entries.get(id);
-      if (e == null) {
-        return Optional.empty();
-      }
-    } finally {
-      lock.unlock();
+    Entry e = read(() -> entries.get(id));
+    if (e == null) {
+      return Optional.empty();
     }
     return Optional.of(new StoredMessage(e.summary(), decode(e.delivery())));
   }
@@ -785,20 +813,18 @@ final class MemoryInboxStore implements InboxStore {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1: " + limit);
     }
-    List<Entry> newest;
-    lock.lock();
-    try {
-      expire(now());
-      newest = new ArrayList<>(Math.min(limit, entries.size()));
-      for (Entry e : entries.newestFirst()) { // delivery order, newest first
-        if (newest.size() == limit) {
-          break;
-        }
-        newest.add(e);
-      }
-    } finally {
-      lock.unlock();
-    }
+    List<Entry> newest =
+        read(
+            () -> {
+              List<Entry> picked = new ArrayList<>(Math.min(limit, entries.size()));
+              for (Entry e : entries.newestFirst()) { // delivery order, newest first
+                if (picked.size() == limit) {
+                  break;
+                }
+                picked.add(e);
+              }
+              return picked;
+            });
     return summaries(newest, null);
   }
 

@@ -656,4 +656,80 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     clock.advance(Duration.ofDays(365_000));
     assertThat(store.get(id)).isPresent();
   }
+
+  /**
+   * Readers take the read lock unless an entry has expired, and then expire it under the write lock
+   * first: while the clock moves past every entry's expiry, no page, read or newest list returns an
+   * entry that had expired before the call began, and a read by id never misses one still live
+   * after it returned.
+   */
+  @Test
+  void readersRacingExpiryNeverSeeAnExpiredEntryNorMissALiveOne() throws Exception {
+    int deliveries = 2000;
+    Duration ttl = Duration.ofSeconds(1000);
+    InboxStore store = store(Limits.defaults().withTtl(ttl).withInboxCap(deliveries));
+    MessageId[] ids = new MessageId[deliveries];
+    for (int i = 0; i < deliveries; i++) { // entry i is stored at T0 + i s
+      ids[i] = deliverOne(store, message(randomBytes(i, 300), Integer.toString(i), "box" + i % 20));
+      clock.advance(Duration.ofSeconds(1));
+    }
+    ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    AtomicBoolean moving = new AtomicBoolean(true);
+    AtomicLong checked = new AtomicLong();
+    List<Thread> readers = new ArrayList<>();
+    for (int r = 0; r < 3; r++) {
+      Random random = new Random(r);
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  while (moving.get()) {
+                    long before = clock.instant().minus(ttl).toEpochMilli();
+                    List<MessageSummary> seen;
+                    int i = random.nextInt(deliveries);
+                    switch (random.nextInt(3)) {
+                      case 0 -> seen = store.list(inbox("box" + i % 20), 20, null).messages();
+                      case 1 -> seen = store.newest(20);
+                      default -> {
+                        Optional<StoredMessage> m = store.get(ids[i]);
+                        long after = clock.instant().minus(ttl).toEpochMilli();
+                        if (m.isEmpty() && storedAtMillis(i) > after) {
+                          throw new AssertionError("entry " + i + " missed while live");
+                        }
+                        seen = m.map(StoredMessage::summary).stream().toList();
+                      }
+                    }
+                    for (MessageSummary s : seen) {
+                      int stored = Integer.parseInt(s.subject());
+                      if (storedAtMillis(stored) <= before) {
+                        throw new AssertionError("entry " + stored + " returned after it expired");
+                      }
+                      checked.incrementAndGet();
+                    }
+                  }
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              });
+      t.start();
+      readers.add(t);
+    }
+    for (int step = 0; step < deliveries; step++) {
+      clock.advance(Duration.ofSeconds(1));
+      Thread.sleep(0, 100_000);
+    }
+    clock.advance(ttl);
+    Thread.sleep(20);
+    moving.set(false);
+    for (Thread t : readers) {
+      t.join();
+    }
+    assertThat(failures).isEmpty();
+    assertThat(checked.get()).as("summaries checked").isPositive();
+    assertThat(store.stats().messages()).isZero();
+  }
+
+  private static long storedAtMillis(int delivery) {
+    return T0.plusSeconds(delivery).toEpochMilli();
+  }
 }

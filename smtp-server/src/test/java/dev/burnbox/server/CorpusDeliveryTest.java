@@ -1,6 +1,7 @@
 package dev.burnbox.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.MessageSummary;
@@ -84,12 +85,7 @@ class CorpusDeliveryTest {
       smtp.expectAfter("RCPT TO:<" + inbox + "@any.test>", "250");
       smtp.expectAfter("DATA", "354");
       smtp.write(dotStuffed(raw));
-      if (row.file().startsWith("23-")) {
-        // a 36,016-byte line: over the default --max-line-length, refused whole, nothing stored
-        smtp.expectAfter(".", "500 5.5.2");
-        assertThat(service.store().list(InboxName.of(inbox), 1, null).messages()).isEmpty();
-        return;
-      }
+      // 23- has a 36,016-byte line: real mail has them, and it is stored whole like the rest
       smtp.expectAfter(".", "250");
     }
 
@@ -105,7 +101,13 @@ class CorpusDeliveryTest {
 
     ScanParts parts = MailDecoder.withDefaults().decode(stored).scanParts();
     SpamVerdict expected = REFERENCE.scan(parts);
-    assertThat(summary.verdict()).isEqualTo(expected);
+    SpamVerdict verdict = summary.verdict();
+    assertThat(verdict.terms()).isEqualTo(expected.terms());
+    assertThat(verdict.spam()).isEqualTo(expected.spam());
+    // the same counts, but a matcher counts in an order of its own (TermMatcher#count), and the
+    // score sums its terms in that order: the last bit may differ on a long text (23- does)
+    assertThat(verdict.score()).isCloseTo(expected.score(), within(1e-9));
+    assertThat(verdict.probability()).isCloseTo(expected.probability(), within(1e-9));
     if (row.file().startsWith("32-")) {
       assertThat(PLAIN_LIST.scan(parts).terms()).contains("meds online", "without prescription");
     }

@@ -21,7 +21,7 @@ class IntakeSettingsTest {
     assertThat(defaults.maxConnectionsPerIp()).isEqualTo(50);
     assertThat(defaults.commandTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(defaults.dataTimeout()).isEqualTo(Duration.ofSeconds(120));
-    assertThat(defaults.maxLineLength()).isEqualTo(8192);
+    assertThat(defaults.maxLineLength()).isEqualTo(1 << 20);
     assertThat(defaults.nullSender()).isEqualTo(IntakeSettings.NullSender.ACCEPT);
     assertThat(defaults.trustedNetworks().contains(InetAddresses.forString("127.3.4.5"))).isTrue();
     assertThat(defaults.trustedNetworks().contains(InetAddresses.forString("::1"))).isTrue();

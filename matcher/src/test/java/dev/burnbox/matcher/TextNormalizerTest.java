@@ -274,6 +274,27 @@ class TextNormalizerTest {
   }
 
   @Test
+  void theAsciiFastPathLowerCasesEveryAsciiCharAsJavaDoes() {
+    StringBuilder all = new StringBuilder();
+    for (char c = 0; c < 0x80; c++) {
+      all.append(c);
+    }
+    String ascii = all.toString();
+    // in place, while the text is still the original's
+    MappedCharBuffer inPlace = new MappedCharBuffer(ascii);
+    assertThat(inPlace.appendLowerCaseAscii(ascii, 0)).isEqualTo(ascii.length());
+    assertThat(new String(inPlace.chars(), 0, inPlace.length()))
+        .isEqualTo(ascii.toLowerCase(Locale.ROOT));
+    // after a char that two original chars made, with ranges
+    String original = "xy" + ascii;
+    MappedCharBuffer mapped = new MappedCharBuffer(original);
+    mapped.append('z', 0, 2);
+    assertThat(mapped.appendLowerCaseAscii(original, 2)).isEqualTo(original.length());
+    assertThat(new String(mapped.chars(), 1, mapped.length() - 1))
+        .isEqualTo(ascii.toLowerCase(Locale.ROOT));
+  }
+
+  @Test
   void normalizeTermIsTheTextOfNormalize() {
     for (Row row : steps()) {
       assertThat(NORMALIZER.normalizeTerm(row.original()))

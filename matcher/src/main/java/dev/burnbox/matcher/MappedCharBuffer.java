@@ -74,16 +74,10 @@ final class MappedCharBuffer {
       // identity so far: the array holds the original from here on; rewrite it in place
       char[] a = chars;
       int i = from;
-      while (i < n) {
-        char c = a[i];
-        if (c >= 0x80) {
-          break;
-        }
-        if (c >= 'A' && c <= 'Z') {
-          a[i] = (char) (c + ('a' - 'A'));
-        }
+      while (i < n && a[i] < 0x80) {
         i++;
       }
+      lowerCaseAscii(a, from, i);
       int end = i < n && i > from ? i - 1 : i;
       length = end;
       return end;
@@ -115,6 +109,18 @@ final class MappedCharBuffer {
     }
     length = w;
     return i;
+  }
+
+  /**
+   * Lower-cases the ASCII chars {@code a[from, to)} in place without a branch per char: an upper
+   * case letter gets bit 5 set (1 iff {@code 'A' <= c <= 'Z'}, from the signs of two differences).
+   * Mail's capitals are few and scattered, so a compare per char would mispredict at each.
+   */
+  private static void lowerCaseAscii(char[] a, int from, int to) {
+    for (int i = from; i < to; i++) {
+      int c = a[i];
+      a[i] = (char) (c | (((('A' - 1) - c) & (c - ('Z' + 1))) >>> 31) << 5);
+    }
   }
 
   /**

@@ -64,14 +64,13 @@ import java.util.function.Supplier;
  *
  * One {@link StampedLock} guards all structure and counters. Its write lock is taken to change
  * them: under it run only map updates and evictions, amortized O(log n) per entry added or removed.
- * Pages, gets and the newest list take its read lock, so they do not wait for each other, unless an
- * entry has expired: then they remove it under the write lock first. Neither lock is reentrant.
- * Hashing, encoding (compression) and decoding run outside it; an encoded piece is checked under
- * the lock again before use, so racing deliveries of one message store it once, and one encoded
- * against a base released meanwhile is encoded again. Ids come from {@link
- * java.security.SecureRandom} outside the lock, drawn {@value MessageId#BATCH} at a time. Pages,
- * gets and the newest list pick their entries under the lock and unpack their summaries after it.
- * Listeners run after the lock is released.
+ * Pages, gets and the newest list pick their entries under its read lock, so they do not wait for
+ * each other, and unpack their summaries after it; if an entry has expired, they remove it under
+ * the write lock first. Neither lock is reentrant. Hashing, encoding (compression) and decoding run
+ * outside the lock; an encoded piece is checked under it again before use, so racing deliveries of
+ * one message store it once, and one encoded against a base released meanwhile is encoded again.
+ * Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value MessageId#BATCH}
+ * at a time. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -127,9 +126,9 @@ final class MemoryInboxStore implements InboxStore {
   // writers (structure and counters changed) take it to write; pages, gets and the newest list
   // read under it, so they do not wait for each other (see read)
   private final StampedLock locks = new StampedLock();
-  private final Lock lock = locks.asWriteLock();
+  private final Lock writeLock = locks.asWriteLock();
   private final Lock readLock = locks.asReadLock();
-  // all guarded by lock
+  // all guarded by the write lock; read under the read lock too
   private final EntryIndex<Entry> entries = new EntryIndex<>();
   // inboxes by name, keyed by InboxName#keyedHash so that senders cannot choose names whose slots
   // collide (HashMap resisted that with its trees; this table saves its 32-byte nodes)
@@ -370,7 +369,7 @@ final class MemoryInboxStore implements InboxStore {
     }
   }
 
-  /** The inbox named {@code name}, or null if it holds nothing. Under the lock. */
+  /** The inbox named {@code name}, or null if it holds nothing. Under either lock. */
   private Inbox inbox(InboxName name) {
     int hash = name.keyedHash();
     String value = name.value();
@@ -494,7 +493,7 @@ final class MemoryInboxStore implements InboxStore {
       byte[] strings,
       List<Entry> added) {
     int rawLength = message.rawView().length;
-    lock.lock();
+    writeLock.lock();
     try {
       Instant now = now();
       expire(now);
@@ -596,7 +595,7 @@ final class MemoryInboxStore implements InboxStore {
       }
       return new DeliveryResult.Delivered(result);
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
   }
 
@@ -672,12 +671,12 @@ final class MemoryInboxStore implements InboxStore {
     } finally {
       readLock.unlock();
     }
-    lock.lock();
+    writeLock.lock();
     try {
       expire(now());
       return pick.get();
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
   }
 
@@ -789,7 +788,7 @@ final class MemoryInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
-    lock.lock();
+    writeLock.lock();
     try {
       expire(now());
       Entry e = entries.get(id);
@@ -799,7 +798,7 @@ final class MemoryInboxStore implements InboxStore {
       remove(e, null);
       return true;
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
   }
 
@@ -853,7 +852,7 @@ final class MemoryInboxStore implements InboxStore {
         Piece piece; // the message's, or the base of its delta: held while the delivery is
         boolean isDelta;
         byte[] before;
-        lock.lock();
+        writeLock.lock();
         try {
           Entry next = settled == null ? entries.oldest() : (Entry) settled.newer;
           if (next == null) {
@@ -869,7 +868,7 @@ final class MemoryInboxStore implements InboxStore {
             continue;
           }
         } finally {
-          lock.unlock();
+          writeLock.unlock();
         }
         byte[] atRest;
         try {
@@ -894,7 +893,7 @@ final class MemoryInboxStore implements InboxStore {
           LOG.log(System.Logger.Level.WARNING, "not settling a damaged stored message", e);
           continue;
         }
-        lock.lock();
+        writeLock.lock();
         try {
           if (atRest.length >= before.length) {
             continue;
@@ -906,7 +905,7 @@ final class MemoryInboxStore implements InboxStore {
             pieces.settle(piece, atRest);
           }
         } finally {
-          lock.unlock();
+          writeLock.unlock();
         }
       }
       return looked;
@@ -915,7 +914,7 @@ final class MemoryInboxStore implements InboxStore {
 
   @Override
   public StoreStats stats() {
-    lock.lock();
+    writeLock.lock();
     try {
       expire(now());
       decodedBasesBytes = decodedBasesWeight();
@@ -934,7 +933,7 @@ final class MemoryInboxStore implements InboxStore {
           codecBytes,
           byCause);
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
   }
 
@@ -948,7 +947,7 @@ final class MemoryInboxStore implements InboxStore {
   public List<StoredDelivery> deliveries() {
     record Live(Delivery delivery, List<Entry> entries) {}
     List<Live> live = new ArrayList<>();
-    lock.lock();
+    writeLock.lock();
     try {
       expire(now());
       Live current = null;
@@ -960,7 +959,7 @@ final class MemoryInboxStore implements InboxStore {
         current.entries().add(e);
       }
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
     List<StoredDelivery> out = new ArrayList<>(live.size());
     for (Live l : live) {
@@ -1001,7 +1000,7 @@ final class MemoryInboxStore implements InboxStore {
    * differs from the maintained one. For tests; O(n) under the lock.
    */
   void checkInvariants() {
-    lock.lock();
+    writeLock.lock();
     try {
       long entryCount = 0;
       long expectIndex = 0;
@@ -1064,7 +1063,7 @@ final class MemoryInboxStore implements InboxStore {
       check(expectIndex == indexBytes, "indexBytes " + indexBytes + " != " + expectIndex);
       check(usedBytes() + codecBytes <= maxBytes, "over budget: " + (usedBytes() + codecBytes));
     } finally {
-      lock.unlock();
+      writeLock.unlock();
     }
   }
 

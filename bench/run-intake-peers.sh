@@ -10,8 +10,8 @@
 # mail Inbucket holds: a comparison that can only flatter Inbucket. Then `smtp-source -d -s S -m
 # MAILS -l 2048` (S default 100, MAILS default 20000) is timed.
 # Servers: Postfix's smtp-sink (stores nothing: the reference), Inbucket (Go, memory store, message
-# cap off; set INBUCKET to its binary, built from github.com/inbucket/inbucket with `go build
-# ./cmd/inbucket`, else it is left out with a note), bare SubEtha 7.2.2 and Burnbox's bare intake
+# cap off; INBUCKET names its binary, else bench/build-inbucket.sh builds it from its source when go
+# is on PATH, else it is left out with a note), bare SubEtha 7.2.2 and Burnbox's bare intake
 # (no-op acceptors, virtual threads; bench NoOpSmtpServer), and the whole Burnbox service (`serve
 # --threads=virtual`, inbox cap and byte budget lifted so nothing is evicted). One row per run:
 # mails/s from smtp-source's wall time, server CPU per mail (/proc/PID/stat) and RSS after the run;
@@ -54,10 +54,13 @@ ticks="$(getconf CLK_TCK)"
 sessions="${S:-100}"
 mails="${MAILS:-20000}"
 servers=(smtp-sink bare-subetha bare-intake burnbox)
+if [[ -z "${INBUCKET:-}" ]] && command -v go >/dev/null; then
+  INBUCKET="$(bench/build-inbucket.sh)" || echo "note: building Inbucket failed (above)" >&2
+fi
 if [[ -n "${INBUCKET:-}" && -x "${INBUCKET:-}" ]]; then
   servers=(smtp-sink inbucket bare-subetha bare-intake burnbox)
 else
-  echo "note: INBUCKET not set to a built inbucket binary; Inbucket is left out" >&2
+  echo "note: no Inbucket binary (INBUCKET unset, no go to build one); Inbucket is left out" >&2
 fi
 
 await_port() {

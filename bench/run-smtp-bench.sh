@@ -6,8 +6,9 @@
 # connections back to back), idle-many (N open connections, one random connection sends every
 # 5 ms) and slow-clients (clients trickle DATA at 1,000 bytes/s). Times smtp-source against the
 # service and smtp-sink once as a cross-check. Then the throughput reference, by Postfix's own
-# generator: bench/run-intake-peers.sh (smtp-source against smtp-sink, Inbucket when INBUCKET names
-# its binary, bare SubEtha, the bare intake and the whole service, plus real corpus mail), which
+# generator: bench/run-intake-peers.sh (smtp-source against smtp-sink, Inbucket (INBUCKET names its
+# binary, or bench/build-inbucket.sh builds it when go is on PATH), bare SubEtha, the bare intake
+# and the whole service, plus real corpus mail), which
 # writes its own section (<!-- intake-peers:begin/end -->); INTAKE_PEERS=0 skips it. Writes docs/smtp-{throughput,latency,greeting}.png
 # and the section between <!-- smtp-bench:begin --> and <!-- smtp-bench:end --> in
 # docs/benchmarks.md; raw results, server logs and the run log in bench/target/smtp-bench/.

@@ -5,7 +5,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Mailinator's subject flood ban: when about {@code --subject-flood-count} messages with the same
@@ -14,14 +13,15 @@ import java.util.regex.Pattern;
  * subjects not seen for a window are forgotten, bans lift by themselves.
  *
  * <p>Subjects are compared after trimming, collapsing white space and lower-casing ({@link
- * Locale#ROOT}); empty subjects are never counted. Counting uses fixed windows that start at a
- * subject's first sighting, so a burst straddling two windows may need up to twice the count
- * messages to trip the ban: "about N", as Mailinator put it, in exchange for one counter per
- * subject.
+ * Locale#ROOT}), by their first {@value #KEY_CHARS} chars so compared; empty subjects are never
+ * counted. Counting uses fixed windows that start at a subject's first sighting, so a burst
+ * straddling two windows may need up to twice the count messages to trip the ban: "about N", as
+ * Mailinator put it, in exchange for one counter per subject.
  *
  * <p>Memory is bounded: at most {@value #MAX_TRACKED_SUBJECTS} subjects are counted and {@value
- * #MAX_BANNED_SUBJECTS} banned at once (the least recently used are forgotten first), so a flood of
- * random subjects cannot exhaust the heap. Thread-safe.
+ * #MAX_BANNED_SUBJECTS} banned at once (the least recently used are forgotten first), each kept as
+ * at most {@value #KEY_CHARS} chars, so neither a flood of random subjects nor one of subjects as
+ * long as a message can exhaust the heap. Thread-safe.
  */
 public final class SubjectFloodFilter {
   /** The most subjects counted at once. */
@@ -30,7 +30,12 @@ public final class SubjectFloodFilter {
   /** The most subjects banned at once. */
   public static final int MAX_BANNED_SUBJECTS = 10_000;
 
-  private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
+  /**
+   * The chars of a normalised subject compared and kept: subjects that agree in them count as one.
+   * A subject may be as long as a message (its header folded over many lines), and kept whole a
+   * flood of such subjects would hold gigabytes.
+   */
+  public static final int KEY_CHARS = 256;
 
   private final int count;
   private final long windowNanos;
@@ -114,7 +119,38 @@ public final class SubjectFloodFilter {
     return banned.estimatedSize();
   }
 
+  /**
+   * {@code subject} trimmed ({@link String#strip}), each run of white space inside ({@code \\s}:
+   * space, tab, line feed, vertical tab, form feed, carriage return) made one space, cut to {@value
+   * #KEY_CHARS} chars, stripped again (a cut may end in a space) and lower-cased. Reads no further
+   * into the subject than the cut.
+   */
   static String normalize(String subject) {
-    return WHITE_SPACE.matcher(subject.strip()).replaceAll(" ").toLowerCase(Locale.ROOT);
+    int i = 0;
+    while (i < subject.length() && Character.isWhitespace(subject.charAt(i))) {
+      i++;
+    }
+    StringBuilder key = new StringBuilder(Math.min(subject.length() - i, KEY_CHARS));
+    boolean space = false;
+    for (; i < subject.length() && key.length() < KEY_CHARS; i++) {
+      char c = subject.charAt(i);
+      if (isWhiteSpace(c)) {
+        space = true;
+        continue;
+      }
+      if (space) {
+        key.append(' ');
+        space = false;
+        if (key.length() == KEY_CHARS) {
+          break;
+        }
+      }
+      key.append(c);
+    }
+    return key.toString().strip().toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean isWhiteSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
   }
 }

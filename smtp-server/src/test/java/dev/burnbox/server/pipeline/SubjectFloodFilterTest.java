@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +37,38 @@ class SubjectFloodFilterTest {
     filter.recordAndCheckBanned("Cheap  watches");
     filter.recordAndCheckBanned(" CHEAP watches ");
     assertThat(filter.recordAndCheckBanned("cheap\twatches")).isTrue();
+  }
+
+  @Test
+  void subjectsAreTrimmedAndTheirWhiteSpaceRunsCollapsedAsBefore() {
+    for (String subject :
+        List.of(
+            "Cheap watches",
+            "  Cheap \t\r\n watches  ",
+            "\u2003Cheap\u2003watches\u2003",
+            " a\u000Bb\fc ",
+            "",
+            " \t ")) {
+      assertThat(SubjectFloodFilter.normalize(subject))
+          .as(subject)
+          .isEqualTo(subject.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT));
+    }
+  }
+
+  @Test
+  void aSubjectAsLongAsAMessageIsKeptByItsFirstChars() {
+    String head = "Win ".repeat(100); // 400 chars, over the key's 256
+    String longOne = head + "x".repeat(1 << 20);
+    assertThat(SubjectFloodFilter.normalize(longOne)) // its 256th char a space, stripped
+        .isEqualTo(
+            head.toLowerCase(Locale.ROOT).substring(0, SubjectFloodFilter.KEY_CHARS).strip());
+    filter.recordAndCheckBanned(longOne);
+    filter.recordAndCheckBanned(head + "y".repeat(1 << 20));
+    assertThat(filter.recordAndCheckBanned(head + "   z")).as("the same first chars").isTrue();
+    // white space collapsed before the cut, not after
+    String spaced = "a" + " ".repeat(1000) + "b".repeat(300);
+    assertThat(SubjectFloodFilter.normalize(spaced))
+        .isEqualTo(("a " + "b".repeat(300)).substring(0, SubjectFloodFilter.KEY_CHARS));
   }
 
   @Test

@@ -41,10 +41,21 @@ import org.slf4j.LoggerFactory;
  * histograms ({@code burnbox.pipeline.scan}, {@code burnbox.pipeline.decode}), and verdicts by
  * whether they were scored or kept from a copy ({@code burnbox.pipeline.verdicts{source}}).
  *
+ * <p>The message's summary (what every listing, event and webhook reads) keeps the first {@value
+ * #SUMMARY_HEADER_CHARS} chars of its {@code From} and {@code Subject}; the flood ban and the scan
+ * read them whole, and the raw source keeps them whole.
+ *
  * <p>Thread-safe: sessions call {@link #accept} concurrently; it runs on the caller's thread.
  */
 public final class IntakePipeline implements MessageAcceptor {
   private static final Logger log = LoggerFactory.getLogger(IntakePipeline.class);
+
+  /**
+   * The chars of a decoded {@code From} or {@code Subject} a summary keeps. A folded header can be
+   * as long as the message, and every page unpacks its entries' summaries: twenty mails with 10 MB
+   * subjects cost each look at their inbox 200 MB. Pages show at most 2,000 chars of a value.
+   */
+  public static final int SUMMARY_HEADER_CHARS = 4096;
 
   /** What to do with a message whose score reaches the spam threshold. */
   public enum SpamPolicy {
@@ -140,6 +151,18 @@ public final class IntakePipeline implements MessageAcceptor {
     }
   }
 
+  /** {@code header}'s first {@value #SUMMARY_HEADER_CHARS} chars, a surrogate pair kept whole. */
+  static String forSummary(String header) {
+    if (header.length() <= SUMMARY_HEADER_CHARS) {
+      return header;
+    }
+    int end = SUMMARY_HEADER_CHARS;
+    if (Character.isHighSurrogate(header.charAt(end - 1))) {
+      end--;
+    }
+    return header.substring(0, end);
+  }
+
   private Answer process(Envelope envelope, byte[] raw) {
     DecodedMail mail = decodeTimer.record(() -> decoder.decode(raw));
 
@@ -165,8 +188,8 @@ public final class IntakePipeline implements MessageAcceptor {
             envelope.sender(),
             inboxes,
             envelope.receivedAt(),
-            mail.from(),
-            mail.subject(),
+            forSummary(mail.from()),
+            forSummary(mail.subject()),
             verdict);
     return switch (store.deliver(message)) {
       case DeliveryResult.Delivered delivered -> {

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,8 +92,7 @@ class IntakePipelineSummaryTest {
         deliver(
             "small",
             "From: Shop <shop@example.com>\r\nSubject: =?UTF-8?B?"
-                + java.util.Base64.getEncoder()
-                    .encodeToString(subject.getBytes(StandardCharsets.UTF_8))
+                + Base64.getEncoder().encodeToString(subject.getBytes(StandardCharsets.UTF_8))
                 + "?=\r\n");
     assertThat(summary.subject()).isEqualTo(subject);
     assertThat(summary.from()).isEqualTo("Shop <shop@example.com>");

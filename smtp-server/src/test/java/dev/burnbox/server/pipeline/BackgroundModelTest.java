@@ -6,14 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
-import dev.burnbox.server.mime.MailDecoder;
-import dev.burnbox.server.mime.MimeLimits;
-import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
-import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.SmtpIntake;
 import dev.burnbox.server.smtp.SmtpScript;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -40,24 +34,7 @@ class BackgroundModelTest {
     Path terms = pipe();
     SpamScanner scanner = SpamScanner.compileInBackground(null, null, terms);
     InboxStore store = InboxStore.memory().build();
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    IntakePipeline pipeline =
-        new IntakePipeline(
-            new MailDecoder(MimeLimits.DEFAULTS),
-            scanner,
-            SpamPolicy.TAG,
-            null,
-            store,
-            PrivateDomains.NONE,
-            DeliveryListener.NONE,
-            registry);
-    SmtpIntake intake =
-        new SmtpIntake(
-            IntakeSettings.of("--smtp-port=0", "--hostname=mx.burnbox.test"),
-            InetAddress.getLoopbackAddress(),
-            pipeline,
-            registry);
-    intake.start();
+    SmtpIntake intake = PipelineIntake.start(scanner, store);
     try (SmtpScript smtp = SmtpScript.ehlo(intake.port(), "127.0.0.1")) {
       smtp.expectAfter("MAIL FROM:<ann@example.com>", "250");
       smtp.expectAfter("RCPT TO:<gina@burnbox.test>", "250");

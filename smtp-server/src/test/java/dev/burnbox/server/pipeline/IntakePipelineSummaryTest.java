@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageSummary;
-import dev.burnbox.server.mime.MailDecoder;
-import dev.burnbox.server.mime.MimeLimits;
-import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
-import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.SmtpIntake;
 import dev.burnbox.server.smtp.SmtpScript;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -30,24 +24,7 @@ class IntakePipelineSummaryTest {
 
   @BeforeEach
   void start() throws Exception {
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    IntakePipeline pipeline =
-        new IntakePipeline(
-            new MailDecoder(MimeLimits.DEFAULTS),
-            SpamScanner.withDefaultModel(null, null),
-            SpamPolicy.TAG,
-            null,
-            store,
-            PrivateDomains.NONE,
-            DeliveryListener.NONE,
-            registry);
-    intake =
-        new SmtpIntake(
-            IntakeSettings.of("--smtp-port=0", "--hostname=mx.burnbox.test"),
-            InetAddress.getLoopbackAddress(),
-            pipeline,
-            registry);
-    intake.start();
+    intake = PipelineIntake.start(SpamScanner.withDefaultModel(null, null), store);
   }
 
   @AfterEach

@@ -27,8 +27,8 @@ public final class DecodedMailBuilder {
   private final MimeLimits limits;
   private final int wantedAttachment;
   private final List<MailHeader> headers = new ArrayList<>();
-  private final StringBuilder text = new StringBuilder();
-  private final StringBuilder html = new StringBuilder();
+  private final Gathered text = new Gathered();
+  private final Gathered html = new Gathered();
   private final List<AttachmentInfo> attachments = new ArrayList<>();
   private final Set<String> problems = new LinkedHashSet<>();
   private String subject;
@@ -41,12 +41,6 @@ public final class DecodedMailBuilder {
   private int parts;
   private boolean malformed;
   private Attachment captured;
-
-  /**
-   * Another message's body whose strings are this message's text and HTML as they are, or null;
-   * while it is set, {@link #text} and {@link #html} are empty.
-   */
-  private DecodedBody keptBody;
 
   /**
    * @param wantedAttachment the index of the attachment whose bytes {@link #captured()} returns, or
@@ -102,17 +96,15 @@ public final class DecodedMailBuilder {
 
   /** Appends raw text (of a message that could not be walked) to the text parts. */
   public void rawText(byte[] bytes, int offset, int length) {
-    unkeep();
     int kept = (int) Math.min(length, budget);
     if (kept < length) {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     budget -= kept;
-    appendWithLineFeeds(separate(text), TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
+    text.add(TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
   }
 
-  private void append(StringBuilder into, InputStream body, String charsetName) throws IOException {
-    unkeep();
+  private void append(Gathered into, InputStream body, String charsetName) throws IOException {
     Charset charset = TextCharsets.lookup(charsetName);
     if (charset == null && !TextCharsets.isKnown(charsetName)) {
       problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
@@ -123,7 +115,7 @@ public final class DecodedMailBuilder {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     if (length > 0) {
-      appendWithLineFeeds(separate(into), TextCharsets.decode(scratch, 0, length, charset));
+      into.add(TextCharsets.decode(scratch, 0, length, charset));
     }
   }
 
@@ -149,24 +141,6 @@ public final class DecodedMailBuilder {
       length += n;
     }
     return length;
-  }
-
-  /** Appends {@code text} with CRLF line ends (as quoted-printable decoding gives) made LF. */
-  private static void appendWithLineFeeds(StringBuilder into, String text) {
-    into.ensureCapacity(into.length() + text.length()); // one array, not a doubling per line
-    int from = 0;
-    for (int cr = text.indexOf("\r\n"); cr >= 0; cr = text.indexOf("\r\n", from)) {
-      into.append(text, from, cr).append('\n');
-      from = cr + 2;
-    }
-    into.append(text, from, text.length());
-  }
-
-  private static StringBuilder separate(StringBuilder into) {
-    if (!into.isEmpty() && into.charAt(into.length() - 1) != '\n') {
-      into.append('\n');
-    }
-    return into;
   }
 
   /**
@@ -211,31 +185,45 @@ public final class DecodedMailBuilder {
    * as they are, not copied, when no text or HTML came before them.
    */
   void body(DecodedBody body) {
-    if (keptBody == null && text.isEmpty() && html.isEmpty()) {
-      keptBody = body;
-    } else {
-      unkeep();
-      text.append(body.text());
-      html.append(body.html());
-    }
+    text.addLines(body.text());
+    html.addLines(body.html());
     attachments.addAll(body.attachments());
   }
 
-  /** Copies the kept body's text and HTML into the builders, for more to be added after them. */
-  private void unkeep() {
-    if (keptBody != null) {
-      text.append(keptBody.text());
-      html.append(keptBody.html());
-      keptBody = null;
+  /**
+   * One kind of a message's text (plain or HTML), gathered part by part: CRLF line ends made LF (as
+   * quoted-printable decoding gives them), a line feed between two parts unless the first ends in
+   * one. A message's only part stays the string it was decoded to, or was kept as for a copy: no
+   * builder and no copy out of one. A builder comes with a second part.
+   */
+  private static final class Gathered {
+    private String only = ""; // all there is while joined is null
+    private StringBuilder joined;
+
+    /** Adds a decoded part. */
+    void add(String part) {
+      addLines(part.replace("\r\n", "\n")); // the part itself if it has no CRLF
     }
-  }
 
-  private String text() {
-    return keptBody == null ? text.toString() : keptBody.text();
-  }
+    /** Adds text whose line ends are LF already (a kept body's), as it is. */
+    void addLines(String lines) {
+      if (joined == null && only.isEmpty()) {
+        only = lines;
+        return;
+      }
+      if (joined == null) {
+        joined = new StringBuilder(only);
+      }
+      joined.ensureCapacity(joined.length() + 1 + lines.length()); // one array, not a doubling
+      if (!joined.isEmpty() && joined.charAt(joined.length() - 1) != '\n') {
+        joined.append('\n');
+      }
+      joined.append(lines);
+    }
 
-  private String html() {
-    return keptBody == null ? html.toString() : keptBody.html();
+    String value() {
+      return joined == null ? only : joined.toString();
+    }
   }
 
   /** What a message's body decoded to, apart from its header. */
@@ -259,8 +247,8 @@ public final class DecodedMailBuilder {
         to,
         date,
         headers,
-        text(),
-        html(),
+        text.value(),
+        html.value(),
         attachments,
         malformed,
         List.copyOf(problems));

@@ -57,6 +57,22 @@ class MailDecoderCopiesTest {
   }
 
   @Test
+  void aCopyTakesTheKeptTextAsItIsNotWithItsLineEndsReadAgain() {
+    // CR CR LF decodes to CR LF: read again, a copy's text would lose that CR
+    byte[] raw =
+        ("Subject: s\r\nContent-Type: text/plain; charset=us-ascii\r\n"
+                + "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+                + "one=0D\r\ntwo\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    MailDecoder decoder = MailDecoder.withDefaults();
+    DecodedMail first = decoder.decode(raw);
+    assertThat(first.text()).contains("one\r\ntwo");
+    DecodedMail copy = decoder.decode(copyOf(raw, 1));
+    assertThat(decoder.reusedBodies()).isEqualTo(1);
+    assertThat(copy.text()).isEqualTo(first.text());
+  }
+
+  @Test
   void aCopyGivesMime4jsLineBufferBackToTheThreadsRecycler() {
     MailDecoder decoder = MailDecoder.withDefaults();
     byte[] original =

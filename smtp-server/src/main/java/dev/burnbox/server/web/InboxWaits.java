@@ -9,6 +9,7 @@ import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.NetworkList;
 import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -32,11 +33,14 @@ import java.util.function.Predicate;
  * #MAX_TIMEOUT_SECONDS} s) passes without one.
  *
  * <p>Which message: the oldest that is newer than the message {@code after} (an id from an earlier
- * listing or wait; if it is no longer in the inbox, every message there counts as newer), or
- * received at or after {@code since} (an ISO-8601 instant), or, with neither, the first to arrive
- * from now on; and that matches the optional filters {@code from} (in the From header or the
- * envelope sender) and {@code subject}, both case-insensitive substrings. Chaining {@code
- * after=<the id just received>} reads an inbox's mail one message at a time without missing any.
+ * listing or wait), or received at or after {@code since} (an ISO-8601 instant), or, with neither,
+ * the first to arrive from now on; and that matches the optional filters {@code from} (in the From
+ * header or the envelope sender) and {@code subject}, both case-insensitive substrings. Chaining
+ * {@code after=<the id just received>} reads an inbox's mail one message at a time without missing
+ * any. With both, {@code after} places the wait while its message is in the inbox and {@code since}
+ * once it is gone, so a reader that deletes what it read chains with both ({@code since} the
+ * message's {@code receivedAt}); {@code after} alone naming a message no longer in the inbox is a
+ * 404, since nothing then tells which of the inbox's messages came after it.
  *
  * <p>The waiter subscribes to the inbox before it looks, so mail arriving meanwhile is not missed;
  * it waits on a virtual thread (no platform thread is held) and is woken by the store's events,
@@ -114,14 +118,24 @@ final class InboxWaits {
    */
   private Optional<MessageSummary> oldestAlreadyThere(
       InboxName inbox, MessageId after, Instant since, Predicate<MessageSummary> wanted) {
-    List<MessageSummary> newer = // newest first
-        InboxApi.newestFirst(store, inbox)
-            .limit(MAX_LOOKED_AT)
+    List<MessageSummary> newest = InboxApi.newestFirst(store, inbox).limit(MAX_LOOKED_AT).toList();
+    List<MessageSummary> newer =
+        newest.stream()
             .takeWhile(
                 summary ->
                     !summary.id().equals(after)
                         && (since == null || !summary.receivedAt().isBefore(since)))
             .toList();
+    boolean afterNotSeen = after != null && since == null && newer.size() == newest.size();
+    // past the entries looked through, it may still be in the inbox, older than all of them
+    if (afterNotSeen && (newest.size() < MAX_LOOKED_AT || store.get(after).isEmpty())) {
+      throw new NotFoundResponse(
+          "message "
+              + after.value()
+              + " is no longer in this inbox (deleted, expired or evicted), so nothing tells which"
+              + " mail came after it; to chain past mail you delete, give since=<its receivedAt>"
+              + " with after");
+    }
     for (int i = newer.size() - 1; i >= 0; i--) {
       if (wanted.test(newer.get(i))) {
         return Optional.of(newer.get(i));

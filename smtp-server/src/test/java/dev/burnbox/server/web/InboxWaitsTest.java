@@ -98,6 +98,33 @@ class InboxWaitsTest {
     assertThat(none.statusCode()).isEqualTo(204);
   }
 
+  /**
+   * A reader that deletes what it read: {@code after} alone cannot place a message that is gone
+   * (every message left used to count as newer, so old mail came back); with {@code since} beside
+   * it, the chain goes on.
+   */
+  @Test
+  void afterAMessageNoLongerInTheInboxIs404UnlessSinceIsGivenWithIt() throws Exception {
+    MessageId first = web.deliver("alice", WebFixture.textMail("one", "1"));
+    MessageId second = web.deliver("alice", WebFixture.textMail("two", "2"));
+    web.deliver("alice", WebFixture.textMail("three", "3"));
+    String receivedAt =
+        JSON.readTree(waitFor("?after=" + first.value() + "&timeout=1s").get().body())
+            .get("receivedAt")
+            .asText();
+    assertThat(web.store.delete(second)).isTrue();
+
+    HttpResponse<String> gone = waitFor("?after=" + second.value() + "&timeout=300ms").get();
+    assertThat(gone.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(gone.body()).get("error").asText())
+        .contains("no longer in this inbox")
+        .contains("since=");
+
+    HttpResponse<String> chained =
+        waitFor("?after=" + second.value() + "&since=" + receivedAt + "&timeout=1s").get();
+    assertThat(subject(chained)).isEqualTo("three");
+  }
+
   @Test
   void sinceFindsMailThatArrivedBeforeTheWaitStarted() throws Exception {
     Instant before = Instant.now().minusSeconds(1);

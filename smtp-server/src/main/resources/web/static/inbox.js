@@ -1,4 +1,5 @@
-// Live inbox: new mail from the inbox's Server-Sent Events stream is added to the top of the list.
+// Live inbox: new mail from the inbox's Server-Sent Events stream is added to the top of the list
+// (the newest page only), and after a reconnect the newest page is fetched for what came meanwhile.
 // Text from mail is only ever set with textContent, never parsed as HTML.
 (function () {
   "use strict";
@@ -66,22 +67,61 @@
     return item;
   }
 
+  // an older page (?cursor=) keeps its list: new mail is only announced, with its link to the newest
+  var older = section.dataset.older === "true";
+  var newest = live.querySelector("a");
+
+  function add(mail) {
+    if (list.querySelector('[data-id="' + CSS.escape(mail.id) + '"]')) return false;
+    var empty = document.getElementById("empty");
+    if (empty) empty.remove();
+    list.prepend(row(mail));
+    return true;
+  }
+
+  function announce(mail) {
+    var text = "New mail from " + (mail.from || mail.envelopeSender || "unknown sender");
+    if (older) {
+      live.replaceChildren(text + ". ", newest);
+    } else {
+      live.textContent = text;
+    }
+  }
+
+  // after a reconnect, the mail that came while the stream was down: the newest page, oldest first
+  function catchUp() {
+    var url = section.dataset.events.replace(/\/events$/, "");
+    fetch(url, {headers: {"Accept": "application/json"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (page) {
+        if (!page) return;
+        page.messages.slice().reverse().forEach(function (mail) {
+          if (add(mail)) announce(mail);
+        });
+      })
+      .catch(function () { /* the next reconnect tries again */ });
+  }
+
+  var dropped = false;
   var events = new EventSource(section.dataset.events);
   events.addEventListener("open", function () {
     document.body.dataset.live = "on";
-    live.textContent = "Live: new mail appears here without reloading.";
+    if (older) {
+      live.replaceChildren("Older mail. ", newest);
+    } else {
+      live.textContent = "Live: new mail appears here without reloading.";
+      if (dropped) catchUp();
+    }
+    dropped = false;
   });
   events.addEventListener("error", function () {
     document.body.dataset.live = "off";
+    dropped = true;
     live.textContent = "Live updates paused; reconnecting\u2026";
   });
   events.addEventListener("mail", function (event) {
     var mail = JSON.parse(event.data);
-    if (list.querySelector('[data-id="' + CSS.escape(mail.id) + '"]')) return;
-    var empty = document.getElementById("empty");
-    if (empty) empty.remove();
-    list.prepend(row(mail));
-    live.textContent = "New mail from " + (mail.from || mail.envelopeSender || "unknown sender");
+    if (older || add(mail)) announce(mail);
   });
 
   setInterval(function () {

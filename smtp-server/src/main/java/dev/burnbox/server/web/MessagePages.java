@@ -188,17 +188,26 @@ final class MessagePages {
 
   private void inbox(Context ctx) {
     InboxName name = access.inbox(ctx);
+    boolean older = ctx.queryParam("cursor") != null;
     InboxPage page = store.list(name, InboxApi.DEFAULT_LIMIT, ctx.queryParam("cursor"));
     Instant now = Instant.now();
     StringBuilder body = new StringBuilder();
+    // inbox.js adds live mail to the top of the newest page only; an older page says it came
     body.append(
         """
-        <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events">
+        <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events"\
+        %3$s>
         <h1>Inbox <span class="inbox-name">%1$s</span></h1>
-        <p id="live" class="live" role="status" aria-live="polite">New mail appears here \
-        without reloading.</p>
+        <p id="live" class="live" role="status" aria-live="polite">%4$s</p>
         """
-            .formatted(escape(name.value()), escape(urlName(name))));
+            .formatted(
+                escape(name.value()),
+                escape(urlName(name)),
+                older ? " data-older=\"true\"" : "",
+                older
+                    ? "Older mail. <a href=\"/inbox/%s\">Newest mail</a>"
+                        .formatted(escape(urlName(name)))
+                    : "New mail appears here without reloading."));
     if (name.domain() != null) {
       body.append(
           "<form class=\"sign-out\" method=\"post\" action=\"/session/end\">"
@@ -212,7 +221,7 @@ final class MessagePages {
     if (page.messages().isEmpty()) {
       body.append(
           "<p id=\"empty\" class=\"empty\">No mail here%s.</p>\n"
-              .formatted(ctx.queryParam("cursor") == null ? " yet" : " older than that"));
+              .formatted(older ? " older than that" : " yet"));
     }
     page.nextCursor()
         .ifPresent(

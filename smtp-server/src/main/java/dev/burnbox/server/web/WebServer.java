@@ -319,6 +319,13 @@ public final class WebServer implements AutoCloseable {
     return events.openStreams();
   }
 
+  /**
+   * Ends the event streams open now, as a dropped connection would; clients reconnect. For tests.
+   */
+  void endEventStreams() {
+    events.close();
+  }
+
   /** Whether every wait ({@code /next}) has ended: after {@link #close}. For tests. */
   boolean waitsEnded() {
     return threads.waitsEnded();

@@ -159,6 +159,57 @@ class WebBrowserTest {
     assertNoDialog();
   }
 
+  /**
+   * Mail that arrives while the event stream is down (no subscription to carry it) shows up once
+   * the page has reconnected: it fetches the newest page then.
+   */
+  @Test
+  void mailThatArrivesWhileTheStreamIsDownAppearsAfterTheReconnect() throws Exception {
+    driver.get(web.url("/inbox/reconnect-test"));
+    waitUntilLive();
+    web.server.endEventStreams();
+    wait.until(d -> web.openSubscriptions.get() == 0);
+
+    MessageId id = web.deliver("reconnect-test", WebFixture.textMail("Sent meanwhile", "x"));
+
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("li.message[data-id='" + id + "']")));
+    assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("Sent meanwhile");
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
+    waitUntilLive();
+    assertNoDialog();
+  }
+
+  /**
+   * An older page keeps its list when new mail comes: the mail is announced with a link to the
+   * newest page, not put above mail older than the page before it.
+   */
+  @Test
+  void anOlderPageAnnouncesNewMailWithALinkToTheNewestInsteadOfListingIt() throws Exception {
+    for (int i = 0; i <= InboxApi.DEFAULT_LIMIT; i++) {
+      web.deliver("older-page", WebFixture.textMail("old " + i, "x"));
+    }
+    driver.get(web.url("/inbox/older-page"));
+    driver.findElement(By.cssSelector("a.older")).click();
+    wait.until(ExpectedConditions.urlContains("cursor="));
+    waitUntilLive();
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
+
+    MessageId id = web.deliver("older-page", WebFixture.textMail("Brand new", "x"));
+
+    WebElement live = driver.findElement(By.id("live"));
+    wait.until(ExpectedConditions.textToBePresentInElement(live, "New mail from"));
+    assertThat(driver.findElements(By.cssSelector("li.message[data-id='" + id + "']"))).isEmpty();
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
+    live.findElement(By.linkText("Newest mail")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/older-page")));
+    assertThat(driver.findElement(By.cssSelector("li.message .subject")).getText())
+        .isEqualTo("Brand new");
+    assertNoDialog();
+  }
+
   @Test
   void theHostileCorpusRunsNothingAndLoadsNothing() throws Exception {
     List<MessageId> ids = new ArrayList<>();

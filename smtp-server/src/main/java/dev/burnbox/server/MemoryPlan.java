@@ -1,5 +1,6 @@
 package dev.burnbox.server;
 
+import dev.burnbox.server.web.WebServer;
 import java.util.Optional;
 
 /**
@@ -25,10 +26,19 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
   static final long SESSION_BYTES = 48 * 1024;
 
   /**
-   * What the rest of the service (web server with its 16 MiB budget of large messages being read,
-   * metrics, matcher, codec) needs besides, rounded.
+   * What the rest of the service (web server, metrics, matcher, codec) needs besides, rounded, not
+   * counting the web's budget of large messages being read ({@link #baseBytes}).
    */
-  static final long BASE_BYTES = 48L << 20;
+  static final long OTHER_BYTES = 32L << 20;
+
+  /**
+   * What the service needs besides the store, the in-flight bytes and the sessions in a heap of
+   * {@code heapBytes}: {@link #OTHER_BYTES} and the web's read budget ({@link
+   * WebServer#readBudgetBytes}: 16 MiB in {@code -Xmx1g}, 32 MiB in {@code -Xmx2g}).
+   */
+  static long baseBytes(long heapBytes) {
+    return OTHER_BYTES + WebServer.readBudgetBytes(heapBytes);
+  }
 
   static MemoryPlan of(ServiceSettings settings) {
     return new MemoryPlan(
@@ -45,21 +55,21 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
 
   /**
    * The memory store's budget when {@code --store-max-bytes} is {@code auto}: what leaves the worst
-   * case of every limit ({@link #worstCaseBytes}: this budget, {@link #BASE_BYTES}, the in-flight
+   * case of every limit ({@link #worstCaseBytes}: this budget, {@link #baseBytes}, the in-flight
    * budget, {@link #SESSION_BYTES} per allowed connection) at three quarters of the heap, at least
    * {@link #MIN_STORE_BYTES}. The last quarter is the collector's room beside live data (the
-   * store's estimate errs on the large side besides): 882 MiB in {@code -Xmx2g} with the default
+   * store's estimate errs on the large side besides): 866 MiB in {@code -Xmx2g} with the default
    * limits (a quarter of the heap in flight), room for 1,000,000 mails of the store bench's
    * workload (docs/benchmarks.md, "Inbox store").
    */
   static long storeBudget(long inflightBytes, int maxConnections, long heapBytes) {
-    long rest = BASE_BYTES + inflightBytes + maxConnections * SESSION_BYTES;
+    long rest = baseBytes(heapBytes) + inflightBytes + maxConnections * SESSION_BYTES;
     return Math.max(MIN_STORE_BYTES, heapBytes / 4 * 3 - rest);
   }
 
   /** The worst case the limits allow. */
   long worstCaseBytes() {
-    return BASE_BYTES + storeBytes + inflightBytes + maxConnections * SESSION_BYTES;
+    return baseBytes(heapBytes) + storeBytes + inflightBytes + maxConnections * SESSION_BYTES;
   }
 
   /** A line for the log if the worst case does not fit the heap. */
@@ -77,7 +87,7 @@ record MemoryPlan(long storeBytes, long inflightBytes, int maxConnections, long 
                 inflightBytes / mib,
                 maxConnections,
                 SESSION_BYTES / 1024,
-                BASE_BYTES / mib,
+                baseBytes(heapBytes) / mib,
                 worstCaseBytes() / mib,
                 heapBytes / mib));
   }

@@ -34,8 +34,9 @@ public record StoreSettings(
                 "the store's memory budget (stored bodies plus index); the oldest mail in the store goes"
                     + " first; a message that can never fit gets 552. `auto`: with the memory store,"
                     + " what leaves every limit's worst case (this budget, `--max-inflight-bytes`,"
-                    + " 48 KiB per `--max-connections`, 48 MiB for the rest) at three quarters of the"
-                    + " heap, at least 32 MiB: 882 MiB in `-Xmx2g`; with Redis, 256MiB")
+                    + " 48 KiB per `--max-connections`, for the rest 32 MiB and the web's read budget"
+                    + " of 1/64 of the heap, at least 16 MiB) at three quarters of the heap, at least"
+                    + " 32 MiB: 866 MiB in `-Xmx2g`; with Redis, 256MiB")
         long storeMaxBytes,
     @Option(
             names = "--ttl",

@@ -26,10 +26,11 @@ class MemoryPlanTest {
 
   @Test
   void theAutomaticStoreBudgetLeavesTheWorstCaseAtThreeQuartersOfTheHeap() {
-    // the defaults in -Xmx2g: a quarter of the heap in flight, 2,000 connections of 48 KiB, 48 MiB
+    // the defaults in -Xmx2g: a quarter of the heap in flight, 2,000 connections of 48 KiB, 32 MiB
+    // and the web's read budget (32 MiB: 1/64 of the heap)
     long budget = MemoryPlan.storeBudget(512 * MIB, 2000, 2048 * MIB);
-    assertThat(budget).isEqualTo(1536 * MIB - 48 * MIB - 512 * MIB - 2000 * 48 * 1024);
-    assertThat(budget / MIB).isEqualTo(882);
+    assertThat(budget).isEqualTo(1536 * MIB - 64 * MIB - 512 * MIB - 2000 * 48 * 1024);
+    assertThat(budget / MIB).isEqualTo(866);
     assertThat(new MemoryPlan(budget, 512 * MIB, 2000, 2048 * MIB).worstCaseBytes())
         .isEqualTo(1536 * MIB);
     assertThat(new MemoryPlan(budget, 512 * MIB, 2000, 2048 * MIB).warning())

@@ -153,7 +153,8 @@ class ServeCommandTest {
             Math.max(
                 32L << 20,
                 Runtime.getRuntime().maxMemory() / 4 * 3
-                    - (48L << 20)
+                    - (32L << 20)
+                    - Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 64)
                     - settings.smtp().maxInflightBytes()
                     - 2000 * 48 * 1024));
     assertThat(parse("--store=redis").store().storeMaxBytes()).isEqualTo(256L << 20);

@@ -16,21 +16,29 @@ import java.util.Objects;
  *     the end of the next request head (request line and every header line): a deadline for the
  *     whole head that a trickle of bytes does not extend; a keep-alive connection idle this long is
  *     closed too
- * @param trustedNetworks clients exempt from {@code maxConnectionsPerIp} (the SMTP side's {@code
- *     --trusted-networks}, e.g. a reverse proxy in front of the web port)
+ * @param trustedNetworks clients exempt from {@code maxConnectionsPerIp} and from the per-address
+ *     half of the read budget (the SMTP side's {@code --trusted-networks}, e.g. a reverse proxy in
+ *     front of the web port)
+ * @param readBudgetBytes what the web side may hold at once of large messages it reads for requests
+ *     (each counted at twice its raw size; one untrusted address at most half of it); by default
+ *     {@link WebServer#readBudgetBytes} of the heap
  */
 public record WebLimits(
     int maxConnections,
     int maxConnectionsPerIp,
     Duration headTimeout,
-    NetworkList trustedNetworks) {
+    NetworkList trustedNetworks,
+    long readBudgetBytes) {
 
   /**
-   * @throws IllegalArgumentException if a connection limit is below 1 or the head timeout is not
-   *     positive
+   * @throws IllegalArgumentException if a connection limit is below 1, the head timeout is not
+   *     positive or the read budget is below 1 byte
    * @throws NullPointerException if the head timeout or the trusted networks are null
    */
   public WebLimits {
+    if (readBudgetBytes < 1) {
+      throw new IllegalArgumentException("the web read budget must be at least 1 byte");
+    }
     if (maxConnections < 1) {
       throw new IllegalArgumentException("http max connections must be at least 1");
     }
@@ -45,8 +53,25 @@ public record WebLimits(
   }
 
   /**
+   * These limits with the read budget sized from this JVM's heap ({@link
+   * WebServer#readBudgetBytes}).
+   */
+  public WebLimits(
+      int maxConnections,
+      int maxConnectionsPerIp,
+      Duration headTimeout,
+      NetworkList trustedNetworks) {
+    this(
+        maxConnections,
+        maxConnectionsPerIp,
+        headTimeout,
+        trustedNetworks,
+        WebServer.readBudgetBytes(Runtime.getRuntime().maxMemory()));
+  }
+
+  /**
    * The defaults ({@link WebSettings}), with {@code trustedNetworks} exempt from the per-address
-   * limit.
+   * limits.
    */
   public static WebLimits defaults(NetworkList trustedNetworks) {
     return WebSettings.of().limits(trustedNetworks);

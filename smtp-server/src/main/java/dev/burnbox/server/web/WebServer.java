@@ -184,7 +184,8 @@ public final class WebServer implements AutoCloseable {
     WebRefusals refusals = new WebRefusals(registry, System::nanoTime);
     WebErrorHandler errors = new WebErrorHandler(refusals);
     this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
-    this.readBudget = new WebReadBudget(WebReadBudget.DEFAULT_CAPACITY, registry, refusals);
+    this.readBudget =
+        new WebReadBudget(limits.readBudgetBytes(), limits.trustedNetworks(), registry, refusals);
     MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer(), readBudget);
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
     InboxApi api =
@@ -312,6 +313,14 @@ public final class WebServer implements AutoCloseable {
   /** Connections to the web port open now. */
   int openConnections() {
     return gate.openConnections();
+  }
+
+  /**
+   * What the web side may hold at once of large messages it reads for requests, in a heap of {@code
+   * heapBytes}: 1/64 of it, at least 16 MiB (see {@code WebReadBudget}).
+   */
+  public static long readBudgetBytes(long heapBytes) {
+    return WebReadBudget.capacityFor(heapBytes);
   }
 
   /** Event streams open now. */

@@ -139,10 +139,19 @@ class WebConnectionLimitsTest {
    * buffer), each request's thread then blocked in a write.
    */
   private List<Socket> stalledReaders(int port, String path, int count) throws IOException {
+    return stalledReaders(port, path, count, 1);
+  }
+
+  /** As above, from {@code addresses} loopback addresses in turn (127.0.2.1, 127.0.2.2, ...). */
+  private List<Socket> stalledReaders(int port, String path, int count, int addresses)
+      throws IOException {
     List<Socket> readers = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Socket socket = new Socket();
       socket.setReceiveBufferSize(4096);
+      if (addresses > 1) {
+        socket.bind(new InetSocketAddress("127.0.2." + (1 + i % addresses), 0));
+      }
       socket.connect(new InetSocketAddress("127.0.0.1", port));
       socket
           .getOutputStream()
@@ -178,17 +187,18 @@ class WebConnectionLimitsTest {
   }
 
   /**
-   * Stalled downloads of a large message hold at most the read budget (they ran the heap out of
-   * memory before it): further reads of large messages answer 503 with {@code Retry-After} while
-   * they hold it, small mail stays readable, and once they go the large message reads again.
+   * Stalled downloads of a large message from several addresses hold at most the read budget (they
+   * ran the heap out of memory before it): further reads of large messages answer 503 with {@code
+   * Retry-After} while they hold it, small mail stays readable, and once they go the large message
+   * reads again.
    */
   @Test
   void stalledLargeDownloadsHoldTheReadBudgetAndSmallMailStaysReadable() throws Exception {
     InboxStore store = InboxStore.memory().build();
     String big = deliver(store, "big", mailOf(4 << 20));
     String small = deliver(store, "small", mailOf(2_000));
-    int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY), store);
-    List<Socket> readers = stalledReaders(port, "/api/v1/messages/" + big + "/raw", 40);
+    int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY, 16 << 20), store);
+    List<Socket> readers = stalledReaders(port, "/api/v1/messages/" + big + "/raw", 40, 4);
     try {
       await().until(() -> server.openConnections() >= 40);
       await().until(() -> refusals("read_budget_full") >= 30);
@@ -220,6 +230,32 @@ class WebConnectionLimitsTest {
                                 + "/raw HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                         .status()
                     == 200);
+  }
+
+  /**
+   * One address that stalls downloads of large messages (or reads them slowly) holds at most half
+   * the read budget, so a reader elsewhere still gets a large message, where it got 503 before.
+   */
+  @Test
+  void oneAddressStallingLargeDownloadsHoldsAtMostHalfTheReadBudget() throws Exception {
+    InboxStore store = InboxStore.memory().build();
+    String big = deliver(store, "big", mailOf(4 << 20)); // 8 MiB held while it is read
+    int port = start(new WebLimits(400, 200, Duration.ofSeconds(30), NOBODY, 32 << 20), store);
+    List<Socket> readers = stalledReaders(port, "/api/v1/messages/" + big + "/raw", 10);
+    try {
+      await().until(() -> server.openConnections() >= 10);
+      await().until(() -> refusals("read_budget_full") >= 8);
+      RawHttp.Reply elsewhere =
+          client("127.0.1.9", port, 10_000)
+              .send("GET /api/v1/messages/" + big + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")
+              .reply();
+      assertThat(elsewhere.status()).isEqualTo(200);
+      assertThat(elsewhere.body()).startsWith("Subject: big");
+    } finally {
+      for (Socket socket : readers) {
+        socket.close();
+      }
+    }
   }
 
   @Test

@@ -68,6 +68,20 @@ public record DecodedMail(
   }
 
   /**
+   * The visible text of the HTML parts (tags, comments, scripts and styles dropped, entities
+   * resolved, block elements ending lines), "" without HTML: what a reader sees of HTML-only mail,
+   * for clients that read it as text. Computed on each call.
+   */
+  public String htmlText() {
+    if (html.isEmpty()) {
+      return "";
+    }
+    StringBuilder visible = new StringBuilder(html.length() / 2);
+    HtmlText.appendVisibleText(html, visible);
+    return HtmlText.withoutInvisibleCharacters(visible);
+  }
+
+  /**
    * The text of each part the spam model scores, as decoded (not yet normalised): the subject; the
    * body, text parts then the visible text of the HTML parts (as in {@link #scanText()}); and the
    * markup of the HTML parts, which a reader does not see (tag and attribute names, presentation

@@ -90,6 +90,7 @@ final class MailJson {
     json.put("date", m.mail().date().map(Object::toString).orElse(null));
     json.put("text", m.mail().text());
     json.put("html", m.safeHtml());
+    json.put("htmlText", m.mail().htmlText());
     List<Map<String, Object>> headers = new ArrayList<>();
     List<MailHeader> all = m.mail().headers();
     for (MailHeader header : all.subList(0, Math.min(all.size(), HeaderCut.MESSAGE_HEADERS))) {

@@ -298,6 +298,28 @@ class WebApiTest {
         .isEqualTo("/api/v1/messages/" + id + "/attachments/0");
   }
 
+  /** HTML-only mail read as text by an API client: the HTML's visible text, without its markup. */
+  @Test
+  void htmlOnlyMailHasTheVisibleTextOfItsHtml() throws Exception {
+    MessageId id =
+        web.deliver(
+            "bob",
+            "From: shop@example.com\r\nSubject: Your code\r\nContent-Type: text/html\r\n\r\n"
+                + "<html><head><style>p{color:red}</style><script>var x=1</script></head>"
+                + "<body><p>Your code is <b>493027</b>.</p><p>Caf&eacute; &amp; more</p></body>"
+                + "</html>\r\n");
+    JsonNode message = json(web.get("/api/v1/messages/" + id));
+    assertThat(message.get("text").asText()).isEmpty();
+    String text = message.get("htmlText").asText();
+    assertThat(text).contains("Your code is 493027.").contains("Café & more");
+    assertThat(text).doesNotContain("<", "color:red", "var x");
+    assertThat(
+            json(web.get("/api/v1/messages/" + web.deliver("bob", MULTIPART)))
+                .get("htmlText")
+                .asText())
+        .contains("of the day");
+  }
+
   @Test
   void attachmentsAreAlwaysDownloadsWithASafeName() throws Exception {
     MessageId id = web.deliver("bob", MULTIPART);

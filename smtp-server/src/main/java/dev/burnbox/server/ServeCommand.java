@@ -69,15 +69,16 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    if (printSettings) {
-      OptionCatalog.printSettings(spec.commandLine(), environment, spec.commandLine().getOut());
-      return 0;
-    }
     ServiceSettings settings;
     try {
       settings = settings();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (printSettings) {
+      OptionCatalog.printSettings(
+          spec.commandLine(), environment, settings, spec.commandLine().getOut());
+      return 0;
     }
     // Signal handlers go in before the service takes mail: a SIGTERM that arrives as soon as the
     // first 250 has been sent must still stop it gracefully and save the snapshot.

@@ -81,6 +81,12 @@ class ServeCommandTest {
         .containsPattern("--ttl +90m +command line")
         .containsPattern("--smtp-port +2525 +default")
         .containsPattern("--bind +every interface +default")
+        .containsPattern("--store-max-bytes +auto = [1-9][0-9]* MiB \\([0-9]+ bytes\\) +default")
+        // wrapped in its column
+        .containsPattern(
+            "(?s)--max-inflight-bytes +a quarter of the heap [^=]*= [1-9][0-9]*\\s+MiB")
+        .containsPattern("--hostname +this host's name = \\S+ +default")
+        .containsPattern("--matcher +best +default")
         .containsPattern("--tls-keystore-password +\\(hidden\\) +environment")
         .containsPattern("--webhook-secret +\\(hidden\\) +command line")
         .doesNotContain("hunter2")

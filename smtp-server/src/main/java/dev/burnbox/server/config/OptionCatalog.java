@@ -2,10 +2,12 @@ package dev.burnbox.server.config;
 
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
+import java.lang.reflect.RecordComponent;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -121,11 +123,13 @@ public final class OptionCatalog {
   }
 
   /**
-   * Prints every setting of a parsed {@code serve}: its effective value as given, and where it came
-   * from (the command line, the environment, or the default). Passwords are masked.
+   * Prints every setting of a parsed {@code serve}: its value as given, and where it came from (the
+   * command line, the environment, or the default). Passwords are masked. A value given in words
+   * ({@code auto}, "this host's name", "a quarter of the heap") is followed by what it resolved to
+   * in {@code effective} (the settings record built from the same options), where that has one.
    */
   public static void printSettings(
-      CommandLine serve, Map<String, String> environment, PrintWriter out) {
+      CommandLine serve, Map<String, String> environment, Record effective, PrintWriter out) {
     CommandLine.ParseResult parsed = serve.getParseResult();
     TextTable table =
         TextTable.forColumns(
@@ -152,11 +156,65 @@ public final class OptionCatalog {
       }
       if (option.type() == boolean.class && !source.equals("default")) {
         value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
+      } else if (!isSecret(option.paramLabel()) && value.chars().noneMatch(Character::isDigit)) {
+        value += resolved(option, value, effective);
       }
       table.addRowValues(option.longestName(), value, source);
     }
     out.print(table);
     out.flush();
+  }
+
+  /**
+   * " = VALUE": what {@code option}, {@code given} in words, resolved to in {@code effective}; ""
+   * if it resolved to nothing (an optional setting left unset), to the words themselves, or is not
+   * a component of a record there.
+   */
+  private static String resolved(OptionSpec option, String given, Record effective) {
+    if (!(option.userObject() instanceof Field field)) {
+      return "";
+    }
+    Record owner = find(effective, field.getDeclaringClass());
+    if (owner == null) {
+      return "";
+    }
+    Object value;
+    try {
+      value = owner.getClass().getMethod(field.getName()).invoke(owner);
+    } catch (ReflectiveOperationException e) {
+      return "";
+    }
+    if (value instanceof Optional<?> optional) {
+      value = optional.orElse(null);
+    }
+    if (value == null || value instanceof Boolean || value instanceof Record) {
+      return "";
+    }
+    String text =
+        value instanceof Long bytes && "BYTES".equals(option.paramLabel())
+            ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
+            : String.valueOf(value);
+    return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
+  }
+
+  /** The record of {@code type} in the tree of records under {@code root}, or null. */
+  private static Record find(Record root, Class<?> type) {
+    if (type.isInstance(root)) {
+      return root;
+    }
+    for (RecordComponent component : root.getClass().getRecordComponents()) {
+      try {
+        if (component.getAccessor().invoke(root) instanceof Record child) {
+          Record found = find(child, type);
+          if (found != null) {
+            return found;
+          }
+        }
+      } catch (ReflectiveOperationException e) {
+        // not readable: not a settings record of ours
+      }
+    }
+    return null;
   }
 
   private static String optionList(Help help) {

@@ -27,9 +27,10 @@ import org.subethamail.smtp.server.Session;
 
 /**
  * The intake's SMTP commands, replacing SubEtha's own in its command registry: they speak enhanced
- * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message now ends
- * the transaction, a first-line dot is unstuffed, a disconnect mid-content delivers nothing). Each
- * command runs on its session's thread; the instances are shared and stateless.
+ * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message, or a
+ * refused DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect
+ * mid-content delivers nothing). Each command runs on its session's thread; the instances are
+ * shared and stateless.
  */
 final class IntakeCommands {
   private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
@@ -357,21 +358,41 @@ final class IntakeCommands {
     return text == null || text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
   }
 
-  /** Checks that content may follow; answers 503 and returns false otherwise. */
+  /**
+   * Checks that content may follow; otherwise refuses it (503, or 554 when every RCPT was refused)
+   * and ends the transaction, returning false.
+   */
   private boolean readyForContent(String line, Session session) throws IOException {
     if (!session.isMailTransactionInProgress()) {
-      refuse(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
+      refuseContent(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
       return false;
     }
     if (transaction(session).everyRecipientRefused()) {
-      refuse(session, Refusal.NO_VALID_RECIPIENTS, line);
+      refuseContent(session, Refusal.NO_VALID_RECIPIENTS, line, null);
       return false;
     }
     if (!transaction(session).hasRecipients()) {
-      refuse(session, Refusal.BAD_SEQUENCE, line, "Need RCPT command first");
+      refuseContent(session, Refusal.BAD_SEQUENCE, line, "Need RCPT command first");
       return false;
     }
     return true;
+  }
+
+  /**
+   * Refuses a DATA or BDAT and ends the transaction, as its end of content would: the client must
+   * not send the content now (RFC 5321 3.3) and starts again with RSET or MAIL, so a new MAIL is
+   * taken and nothing of this transaction (sender, recipients, chunks) reaches a later message.
+   *
+   * @param text the reply's text, or null for the refusal's own
+   */
+  private void refuseContent(Session session, Refusal refusal, String line, String text)
+      throws IOException {
+    session.resetMailTransaction();
+    if (text == null) {
+      refuse(session, refusal, line);
+    } else {
+      refuse(session, refusal, line, text);
+    }
   }
 
   /**
@@ -399,7 +420,8 @@ final class IntakeCommands {
   }
 
   /**
-   * DATA: content up to {@code CRLF.CRLF}, then the acceptor's reply; always ends the transaction.
+   * DATA: content up to {@code CRLF.CRLF}, then the acceptor's reply; always ends the transaction,
+   * refused or not.
    */
   private final class Data extends BaseCommand {
     Data() {
@@ -409,14 +431,14 @@ final class IntakeCommands {
     @Override
     public void execute(String line, Session session) throws IOException, DropConnectionException {
       if (!argument(line, "DATA").isEmpty()) {
-        refuse(session, Refusal.SYNTAX, line, "Syntax: DATA");
+        refuseContent(session, Refusal.SYNTAX, line, "Syntax: DATA");
         return;
       }
       if (!readyForContent(line, session)) {
         return;
       }
       if (transaction(session).chunked()) {
-        refuse(session, Refusal.BAD_SEQUENCE, line, "DATA after BDAT in one transaction");
+        refuseContent(session, Refusal.BAD_SEQUENCE, line, "DATA after BDAT in one transaction");
         return;
       }
       session.sendResponse("354 End data with <CR><LF>.<CR><LF>");
@@ -432,7 +454,7 @@ final class IntakeCommands {
   /**
    * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
    * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped so
-   * the stream stays in step.
+   * the stream stays in step, and its refusal ends the transaction too.
    */
   private final class Bdat extends BaseCommand {
     private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");

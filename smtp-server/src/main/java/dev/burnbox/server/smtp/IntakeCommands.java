@@ -236,7 +236,7 @@ final class IntakeCommands {
     }
   }
 
-  /** MAIL FROM: sequence, syntax, SIZE, then the transaction's sender policy. */
+  /** MAIL FROM: sequence, syntax, parameters, SIZE, then the transaction's sender policy. */
   private final class Mail extends BaseCommand {
     Mail() {
       super("MAIL", "Specifies the sender.", "FROM: <sender> [ <parameters> ]");
@@ -268,21 +268,12 @@ final class IntakeCommands {
         refuse(session, Refusal.BAD_SENDER_ADDRESS, sender);
         return;
       }
-      long declaredSize = 0;
-      boolean utf8 = false;
-      for (String parameter : parameters(path.group(3))) {
-        String upper = parameter.toUpperCase(Locale.ROOT);
-        if (upper.startsWith("SIZE=")) {
-          String digits = upper.substring(5);
-          if (!digits.matches("\\d{1,18}")) {
-            refuse(session, Refusal.SYNTAX, line, "Syntax: SIZE=<number of bytes>");
-            return;
-          }
-          declaredSize = Long.parseLong(digits);
-        }
-        utf8 |= upper.equals("SMTPUTF8");
-        // BODY=7BIT/8BITMIME/BINARYMIME need nothing; unknown ones are ignored
+      MailParameters parameters = mailParameters(path.group(3), line, session);
+      if (parameters == null) {
+        return;
       }
+      long declaredSize = parameters.declaredSize();
+      boolean utf8 = parameters.smtputf8();
       if (declaredSize > settings.maxMessageSize()) {
         refuse(session, Refusal.MESSAGE_TOO_LARGE, "SIZE=" + declaredSize);
         return;
@@ -304,7 +295,66 @@ final class IntakeCommands {
     }
   }
 
-  /** RCPT TO: sequence, syntax, then the transaction's recipient policy. */
+  /** What the intake takes from MAIL's parameters. */
+  private record MailParameters(long declaredSize, boolean smtputf8) {}
+
+  /**
+   * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=} (8BITMIME,
+   * and BINARYMIME, which BDAT carries as it is), {@code SMTPUTF8} and, where AUTH is offered, RFC
+   * 4954's {@code AUTH=} (taken, not used). A known keyword with a bad value gets 501, any other
+   * parameter 555 (RFC 5321 4.1.1.11).
+   *
+   * @return null if a parameter was refused (answered already)
+   */
+  private MailParameters mailParameters(String text, String line, Session session)
+      throws IOException {
+    long declaredSize = 0;
+    boolean utf8 = false;
+    for (String parameter : parameters(text)) {
+      int equals = parameter.indexOf('=');
+      String keyword = equals < 0 ? parameter : parameter.substring(0, equals);
+      String value = equals < 0 ? null : parameter.substring(equals + 1).toUpperCase(Locale.ROOT);
+      switch (keyword.toUpperCase(Locale.ROOT)) {
+        case "SIZE" -> {
+          if (value == null || !value.matches("\\d{1,18}")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: SIZE=<number of bytes>");
+            return null;
+          }
+          declaredSize = Long.parseLong(value);
+        }
+        case "BODY" -> {
+          if (value == null || !value.matches("7BIT|8BITMIME|BINARYMIME")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: BODY=7BIT|8BITMIME|BINARYMIME");
+            return null;
+          }
+        }
+        case "SMTPUTF8" -> {
+          if (value != null) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: SMTPUTF8 (no value)");
+            return null;
+          }
+          utf8 = true;
+        }
+        case "AUTH" -> {
+          if (!authOffered(session)) {
+            refuse(session, Refusal.UNKNOWN_PARAMETER, parameter);
+            return null;
+          }
+          if (value == null || value.isEmpty()) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: AUTH=<mailbox> or AUTH=<>");
+            return null;
+          }
+        }
+        default -> {
+          refuse(session, Refusal.UNKNOWN_PARAMETER, parameter);
+          return null;
+        }
+      }
+    }
+    return new MailParameters(declaredSize, utf8);
+  }
+
+  /** RCPT TO: sequence, syntax (no parameters), then the transaction's recipient policy. */
   private final class Rcpt extends BaseCommand {
     Rcpt() {
       super("RCPT", "Specifies a recipient.", "TO: <recipient> [ <parameters> ]");
@@ -319,6 +369,12 @@ final class IntakeCommands {
       Matcher path = PATH.matcher(argument(line, "RCPT"));
       if (!path.matches() || !path.group(1).equalsIgnoreCase("TO")) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: RCPT TO:<address> [parameters]");
+        return;
+      }
+      List<String> parameters = parameters(path.group(3));
+      if (!parameters.isEmpty()) { // no extension offered (DSN would) defines a RCPT parameter
+        transaction(session).recipientRefused();
+        refuse(session, Refusal.UNKNOWN_PARAMETER, parameters.getFirst());
         return;
       }
       String recipient = withoutSourceRoute(path.group(2));

@@ -254,6 +254,28 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void refusesMailAndRcptParametersNotOfferedWith555() throws IOException {
+    try (SmtpScript smtp = session()) {
+      String notOffered =
+          "555 5.5.4 MAIL FROM/RCPT TO parameters not recognized or not implemented";
+      assertThat(smtp.send("MAIL FROM:<a@b.c> BOGUS=1")).isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> RET=HDRS"))
+          .as("DSN is not offered")
+          .isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> SIZE=10 XYZZY")).isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> BODY=QUANTUM")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:<a@b.c> SMTPUTF8=yes")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:<a@b.c> size=10 Body=7bit BODY=BINARYMIME smtputf8 AUTH=<>"))
+          .isEqualTo("250 2.1.0 Sender ok");
+      assertThat(smtp.send("RCPT TO:<x@burnbox.test> FOO=BAR")).isEqualTo(notOffered);
+      assertThat(smtp.send("RCPT TO:<x@burnbox.test> NOTIFY=NEVER")).isEqualTo(notOffered);
+      assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(refusals("unknown_parameter")).isEqualTo(5);
+  }
+
+  @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");

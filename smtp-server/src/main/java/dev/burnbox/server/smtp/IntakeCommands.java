@@ -354,7 +354,10 @@ final class IntakeCommands {
     return new MailParameters(declaredSize, utf8);
   }
 
-  /** RCPT TO: sequence, syntax (no parameters), then the transaction's recipient policy. */
+  /**
+   * RCPT TO: sequence, syntax (no parameters), then the transaction's recipient policy; {@code
+   * <postmaster>} is the postmaster of {@link IntakeSettings#postmasterDomain()}.
+   */
   private final class Rcpt extends BaseCommand {
     Rcpt() {
       super("RCPT", "Specifies a recipient.", "TO: <recipient> [ <parameters> ]");
@@ -378,6 +381,10 @@ final class IntakeCommands {
         return;
       }
       String recipient = withoutSourceRoute(path.group(2));
+      if (recipient.equalsIgnoreCase("postmaster")) {
+        // RFC 5321 4.5.1: <postmaster> without a domain must be taken; it names ours
+        recipient = "postmaster@" + settings.postmasterDomain();
+      }
       if (!MAILBOX.matcher(recipient).matches()) {
         transaction(session).recipientRefused();
         refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);

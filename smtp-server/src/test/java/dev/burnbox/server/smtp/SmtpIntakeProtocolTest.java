@@ -276,6 +276,19 @@ class SmtpIntakeProtocolTest {
   }
 
   @Test
+  void acceptsPostmasterWithoutADomainForThePostmasterOfTheFirstDomain() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      assertThat(smtp.send("RCPT TO:<postmaster>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<PostMaster>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<postmistress>")).startsWith("501 5.1.3");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().recipients()).containsExactly("postmaster@burnbox.test");
+  }
+
+  @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");

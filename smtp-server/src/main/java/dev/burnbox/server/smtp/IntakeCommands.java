@@ -27,9 +27,10 @@ import org.subethamail.smtp.server.Session;
 
 /**
  * The intake's SMTP commands, replacing SubEtha's own in its command registry: they speak enhanced
- * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message now ends
- * the transaction, a first-line dot is unstuffed, a disconnect mid-content delivers nothing). Each
- * command runs on its session's thread; the instances are shared and stateless.
+ * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message, or a
+ * refused DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect
+ * mid-content delivers nothing). Each command runs on its session's thread; the instances are
+ * shared and stateless.
  */
 final class IntakeCommands {
   private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
@@ -235,7 +236,7 @@ final class IntakeCommands {
     }
   }
 
-  /** MAIL FROM: sequence, syntax, SIZE, then the transaction's sender policy. */
+  /** MAIL FROM: sequence, syntax, parameters, SIZE, then the transaction's sender policy. */
   private final class Mail extends BaseCommand {
     Mail() {
       super("MAIL", "Specifies the sender.", "FROM: <sender> [ <parameters> ]");
@@ -267,21 +268,12 @@ final class IntakeCommands {
         refuse(session, Refusal.BAD_SENDER_ADDRESS, sender);
         return;
       }
-      long declaredSize = 0;
-      boolean utf8 = false;
-      for (String parameter : parameters(path.group(3))) {
-        String upper = parameter.toUpperCase(Locale.ROOT);
-        if (upper.startsWith("SIZE=")) {
-          String digits = upper.substring(5);
-          if (!digits.matches("\\d{1,18}")) {
-            refuse(session, Refusal.SYNTAX, line, "Syntax: SIZE=<number of bytes>");
-            return;
-          }
-          declaredSize = Long.parseLong(digits);
-        }
-        utf8 |= upper.equals("SMTPUTF8");
-        // BODY=7BIT/8BITMIME/BINARYMIME need nothing; unknown ones are ignored
+      MailParameters parameters = mailParameters(path.group(3), line, session);
+      if (parameters == null) {
+        return;
       }
+      long declaredSize = parameters.declaredSize();
+      boolean utf8 = parameters.smtputf8();
       if (declaredSize > settings.maxMessageSize()) {
         refuse(session, Refusal.MESSAGE_TOO_LARGE, "SIZE=" + declaredSize);
         return;
@@ -303,7 +295,69 @@ final class IntakeCommands {
     }
   }
 
-  /** RCPT TO: sequence, syntax, then the transaction's recipient policy. */
+  /** What the intake takes from MAIL's parameters. */
+  private record MailParameters(long declaredSize, boolean smtputf8) {}
+
+  /**
+   * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=} (8BITMIME,
+   * and BINARYMIME, which BDAT carries as it is), {@code SMTPUTF8} and, where AUTH is offered, RFC
+   * 4954's {@code AUTH=} (taken, not used). A known keyword with a bad value gets 501, any other
+   * parameter 555 (RFC 5321 4.1.1.11).
+   *
+   * @return null if a parameter was refused (answered already)
+   */
+  private MailParameters mailParameters(String text, String line, Session session)
+      throws IOException {
+    long declaredSize = 0;
+    boolean utf8 = false;
+    for (String parameter : parameters(text)) {
+      int equals = parameter.indexOf('=');
+      String keyword = equals < 0 ? parameter : parameter.substring(0, equals);
+      String value = equals < 0 ? null : parameter.substring(equals + 1).toUpperCase(Locale.ROOT);
+      switch (keyword.toUpperCase(Locale.ROOT)) {
+        case "SIZE" -> {
+          if (value == null || !value.matches("\\d{1,18}")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: SIZE=<number of bytes>");
+            return null;
+          }
+          declaredSize = Long.parseLong(value);
+        }
+        case "BODY" -> {
+          if (value == null || !value.matches("7BIT|8BITMIME|BINARYMIME")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: BODY=7BIT|8BITMIME|BINARYMIME");
+            return null;
+          }
+        }
+        case "SMTPUTF8" -> {
+          if (value != null) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: SMTPUTF8 (no value)");
+            return null;
+          }
+          utf8 = true;
+        }
+        case "AUTH" -> {
+          if (!authOffered(session)) {
+            refuse(session, Refusal.UNKNOWN_PARAMETER, parameter);
+            return null;
+          }
+          if (value == null || value.isEmpty()) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: AUTH=<mailbox> or AUTH=<>");
+            return null;
+          }
+        }
+        default -> {
+          refuse(session, Refusal.UNKNOWN_PARAMETER, parameter);
+          return null;
+        }
+      }
+    }
+    return new MailParameters(declaredSize, utf8);
+  }
+
+  /**
+   * RCPT TO: sequence, syntax (no parameters), then the transaction's recipient policy; {@code
+   * <postmaster>} is the postmaster of {@link IntakeSettings#postmasterDomain()}.
+   */
   private final class Rcpt extends BaseCommand {
     Rcpt() {
       super("RCPT", "Specifies a recipient.", "TO: <recipient> [ <parameters> ]");
@@ -320,7 +374,17 @@ final class IntakeCommands {
         refuse(session, Refusal.SYNTAX, line, "Syntax: RCPT TO:<address> [parameters]");
         return;
       }
+      List<String> parameters = parameters(path.group(3));
+      if (!parameters.isEmpty()) { // no extension offered (DSN would) defines a RCPT parameter
+        transaction(session).recipientRefused();
+        refuse(session, Refusal.UNKNOWN_PARAMETER, parameters.getFirst());
+        return;
+      }
       String recipient = withoutSourceRoute(path.group(2));
+      if (recipient.equalsIgnoreCase("postmaster")) {
+        // RFC 5321 4.5.1: <postmaster> without a domain must be taken; it names ours
+        recipient = "postmaster@" + settings.postmasterDomain();
+      }
       if (!MAILBOX.matcher(recipient).matches()) {
         transaction(session).recipientRefused();
         refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);
@@ -357,21 +421,41 @@ final class IntakeCommands {
     return text == null || text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
   }
 
-  /** Checks that content may follow; answers 503 and returns false otherwise. */
+  /**
+   * Checks that content may follow; otherwise refuses it (503, or 554 when every RCPT was refused)
+   * and ends the transaction, returning false.
+   */
   private boolean readyForContent(String line, Session session) throws IOException {
     if (!session.isMailTransactionInProgress()) {
-      refuse(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
+      refuseContent(session, Refusal.BAD_SEQUENCE, line, "Need MAIL command first");
       return false;
     }
     if (transaction(session).everyRecipientRefused()) {
-      refuse(session, Refusal.NO_VALID_RECIPIENTS, line);
+      refuseContent(session, Refusal.NO_VALID_RECIPIENTS, line, null);
       return false;
     }
     if (!transaction(session).hasRecipients()) {
-      refuse(session, Refusal.BAD_SEQUENCE, line, "Need RCPT command first");
+      refuseContent(session, Refusal.BAD_SEQUENCE, line, "Need RCPT command first");
       return false;
     }
     return true;
+  }
+
+  /**
+   * Refuses a DATA or BDAT and ends the transaction, as its end of content would: the client must
+   * not send the content now (RFC 5321 3.3) and starts again with RSET or MAIL, so a new MAIL is
+   * taken and nothing of this transaction (sender, recipients, chunks) reaches a later message.
+   *
+   * @param text the reply's text, or null for the refusal's own
+   */
+  private void refuseContent(Session session, Refusal refusal, String line, String text)
+      throws IOException {
+    session.resetMailTransaction();
+    if (text == null) {
+      refuse(session, refusal, line);
+    } else {
+      refuse(session, refusal, line, text);
+    }
   }
 
   /**
@@ -399,7 +483,8 @@ final class IntakeCommands {
   }
 
   /**
-   * DATA: content up to {@code CRLF.CRLF}, then the acceptor's reply; always ends the transaction.
+   * DATA: content up to {@code CRLF.CRLF}, then the acceptor's reply; always ends the transaction,
+   * refused or not.
    */
   private final class Data extends BaseCommand {
     Data() {
@@ -409,14 +494,14 @@ final class IntakeCommands {
     @Override
     public void execute(String line, Session session) throws IOException, DropConnectionException {
       if (!argument(line, "DATA").isEmpty()) {
-        refuse(session, Refusal.SYNTAX, line, "Syntax: DATA");
+        refuseContent(session, Refusal.SYNTAX, line, "Syntax: DATA");
         return;
       }
       if (!readyForContent(line, session)) {
         return;
       }
       if (transaction(session).chunked()) {
-        refuse(session, Refusal.BAD_SEQUENCE, line, "DATA after BDAT in one transaction");
+        refuseContent(session, Refusal.BAD_SEQUENCE, line, "DATA after BDAT in one transaction");
         return;
       }
       session.sendResponse("354 End data with <CR><LF>.<CR><LF>");
@@ -432,7 +517,7 @@ final class IntakeCommands {
   /**
    * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
    * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped so
-   * the stream stays in step.
+   * the stream stays in step, and its refusal ends the transaction too.
    */
   private final class Bdat extends BaseCommand {
     private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");

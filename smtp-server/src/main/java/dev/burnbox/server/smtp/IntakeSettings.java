@@ -8,6 +8,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -24,10 +26,10 @@ import picocli.CommandLine.Option;
  * (0 picks a free one, see {@link SmtpIntake#port()}); sizes, counts and limits are at least 1 (the
  * rate at least 0, a line at least 3 bytes); timeouts are positive and below 24 days; the in-flight
  * budget holds at least one message of {@code maxMessageSize} (0 means a quarter of the heap);
- * {@code hostName} is a single word (blank means this host's name); {@code domains} are
- * lower-cased, without a trailing dot, internationalized ones in punycode (empty serves every
- * domain). A recipient in a domain not served gets {@code 550 5.7.1}. The key store password is
- * never shown by {@link #toString()}.
+ * {@code hostName} is a single word (blank means this host's name); {@code domains} are in the
+ * order given, lower-cased, without a trailing dot, internationalized ones in punycode (empty
+ * serves every domain). A recipient in a domain not served gets {@code 550 5.7.1}. The key store
+ * password is never shown by {@link #toString()}.
  */
 public record IntakeSettings(
     @Option(
@@ -214,7 +216,9 @@ public record IntakeSettings(
         Objects.requireNonNullElse(domains, Set.<String>of()).stream()
             .map(IntakeSettings::canonicalDomain)
             .filter(domain -> !domain.isEmpty())
-            .collect(Collectors.toUnmodifiableSet());
+            .collect(
+                Collectors.collectingAndThen(
+                    Collectors.toCollection(LinkedHashSet::new), Collections::unmodifiableSet));
     Objects.requireNonNull(threads, "--threads");
     check(poolThreads >= 1, "--pool-threads must be positive");
     check(maxMessageSize >= 1, "--max-message-size must be positive");
@@ -283,6 +287,15 @@ public record IntakeSettings(
    */
   public boolean serves(String domain) {
     return domains.isEmpty() || domains.contains(canonicalDomain(domain));
+  }
+
+  /**
+   * The domain that a {@code RCPT TO:<postmaster>} without one names (RFC 5321 4.5.1 requires
+   * taking it): the first of {@link #domains()} in the order given, or {@link #hostName()} when
+   * every domain is served.
+   */
+  public String postmasterDomain() {
+    return domains.isEmpty() ? hostName : domains.iterator().next();
   }
 
   /**

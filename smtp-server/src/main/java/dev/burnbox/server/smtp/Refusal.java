@@ -63,6 +63,13 @@ public enum Refusal {
       "5.5.4",
       "Syntax error in parameters",
       "a command whose arguments do not parse; the text gives the expected syntax"),
+  UNKNOWN_PARAMETER(
+      Stage.INTAKE,
+      555,
+      "5.5.4",
+      "MAIL FROM/RCPT TO parameters not recognized or not implemented",
+      "a MAIL or RCPT parameter of an extension not offered (DSN's `RET=`, `NOTIFY=`...): MAIL"
+          + " takes `SIZE=`, `BODY=`, `SMTPUTF8` and, where AUTH is offered, `AUTH=`; RCPT none"),
   BAD_SENDER_ADDRESS(
       Stage.INTAKE,
       501,

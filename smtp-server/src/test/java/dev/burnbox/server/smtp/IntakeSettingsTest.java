@@ -42,6 +42,16 @@ class IntakeSettingsTest {
   }
 
   @Test
+  void thePostmasterIsAtTheFirstDomainGivenOrAtTheHostWhenEveryDomainIsServed() {
+    assertThat(IntakeSettings.of("--domains=Zeta.test,alpha.test").postmasterDomain())
+        .isEqualTo("zeta.test");
+    assertThat(IntakeSettings.of("--domains=alpha.test,zeta.test").postmasterDomain())
+        .isEqualTo("alpha.test");
+    assertThat(IntakeSettings.of("--hostname=mx.burnbox.test").postmasterDomain())
+        .isEqualTo("mx.burnbox.test");
+  }
+
+  @Test
   void matchesInternationalizedDomainsInEitherForm() {
     IntakeSettings settings = IntakeSettings.of("--domains=Bücher.Test");
     assertThat(settings.domains()).containsExactly("xn--bcher-kva.test");

@@ -206,6 +206,7 @@ class SmtpIntakeAbuseTest {
       assertThat(smtp.send("RCPT TO:<a@[127.0.0.1" + control + "]>"))
           .isEqualTo("501 5.1.3 Bad recipient address syntax");
       assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
+      smtp.expectAfter("MAIL FROM:<ab@example.org>", "250 2.1.0"); // the 554 ended it
       smtp.expectAfter("RCPT TO:<clean@burnbox.test>", "250 2.1.5");
       smtp.expectAfter("DATA", "354");
       assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
@@ -369,6 +370,7 @@ class SmtpIntakeAbuseTest {
       assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need MAIL command first");
       smtp.expectAfter("MAIL FROM:<s@example.org>", "250 2.1.0");
       assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250 2.1.0"); // the 503 ended it
       assertThat(smtp.send("RCPT TO:<nobody@elsewhere.test>")).startsWith("550 5.7.1");
       assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
       // content sent blindly after the refused DATA runs as commands, each refused

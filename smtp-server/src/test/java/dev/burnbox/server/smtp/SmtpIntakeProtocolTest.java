@@ -176,11 +176,15 @@ class SmtpIntakeProtocolTest {
       smtp.send("RCPT TO:<a@burnbox.test>");
       smtp.write("BDAT 3\r\nab\n");
       assertThat(smtp.reply()).startsWith("250");
-      assertThat(smtp.send("DATA")).startsWith("503 5.5.1");
-      smtp.write("BDAT 0 LAST\r\n");
+      assertThat(smtp.send("DATA")).startsWith("503 5.5.1"); // and ends the transaction
+      smtp.write("BDAT 2 LAST\r\nzz");
+      assertThat(smtp.reply()).isEqualTo("503 5.5.1 Need MAIL command first");
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 3 LAST\r\ncd\n");
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
     }
-    assertThat(acceptor.only().raw()).isEqualTo("ab\n".getBytes(StandardCharsets.US_ASCII));
+    assertThat(acceptor.only().raw()).isEqualTo("cd\n".getBytes(StandardCharsets.US_ASCII));
   }
 
   @Test
@@ -199,6 +203,89 @@ class SmtpIntakeProtocolTest {
     }
     assertThat(refusals("no_valid_recipients")).isEqualTo(1);
     assertThat(refusals("bad_sequence")).isEqualTo(1);
+  }
+
+  @Test
+  void aDataRefusedForWantOfRecipientsEndsTheTransactionSoTheNextMailHasItsOwnSender()
+      throws IOException {
+    try (SmtpScript smtp = session()) {
+      // the QA session: a pipelined group whose only recipient is refused, then a new one
+      smtp.write(
+          "MAIL FROM:<old@example.org>\r\nRCPT TO:<a@elsewhere.test>\r\nDATA\r\n"
+              + "MAIL FROM:<new@example.org>\r\nRCPT TO:<a@burnbox.test>\r\nDATA\r\n");
+      assertThat(smtp.reply()).startsWith("250 2.1.0");
+      assertThat(smtp.reply()).startsWith("550 5.7.1");
+      assertThat(smtp.reply()).isEqualTo("554 5.5.1 No valid recipients");
+      assertThat(smtp.reply()).isEqualTo("250 2.1.0 Sender ok");
+      assertThat(smtp.reply()).startsWith("250 2.1.5");
+      assertThat(smtp.reply()).startsWith("354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().sender()).isEqualTo("new@example.org");
+    assertThat(acceptor.only().envelope().recipients()).containsExactly("a@burnbox.test");
+  }
+
+  @Test
+  void everyRefusedDataOrBdatEndsTheTransaction() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<old1@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<a@elsewhere.test>", "550");
+      smtp.write("BDAT 5 LAST\r\nhello");
+      assertThat(smtp.reply()).isEqualTo("554 5.5.1 No valid recipients");
+      smtp.expectAfter("MAIL FROM:<old2@example.org>", "250");
+      assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 Need RCPT command first");
+      smtp.expectAfter("MAIL FROM:<old3@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<old3@burnbox.test>", "250");
+      assertThat(smtp.send("DATA now")).startsWith("501 5.5.4");
+      smtp.expectAfter("MAIL FROM:<old4@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<old4@burnbox.test>", "250");
+      smtp.write("BDAT 3\r\nab\n");
+      assertThat(smtp.reply()).startsWith("250");
+      assertThat(smtp.send("DATA")).isEqualTo("503 5.5.1 DATA after BDAT in one transaction");
+      assertThat(smtp.send("RCPT TO:<late@burnbox.test>"))
+          .isEqualTo("503 5.5.1 Need MAIL command first");
+      smtp.expectAfter("MAIL FROM:<new@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<new@burnbox.test>", "250");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().sender()).isEqualTo("new@example.org");
+    assertThat(acceptor.only().envelope().recipients()).containsExactly("new@burnbox.test");
+  }
+
+  @Test
+  void refusesMailAndRcptParametersNotOfferedWith555() throws IOException {
+    try (SmtpScript smtp = session()) {
+      String notOffered =
+          "555 5.5.4 MAIL FROM/RCPT TO parameters not recognized or not implemented";
+      assertThat(smtp.send("MAIL FROM:<a@b.c> BOGUS=1")).isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> RET=HDRS"))
+          .as("DSN is not offered")
+          .isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> SIZE=10 XYZZY")).isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> BODY=QUANTUM")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:<a@b.c> SMTPUTF8=yes")).startsWith("501 5.5.4");
+      assertThat(smtp.send("MAIL FROM:<a@b.c> size=10 Body=7bit BODY=BINARYMIME smtputf8 AUTH=<>"))
+          .isEqualTo("250 2.1.0 Sender ok");
+      assertThat(smtp.send("RCPT TO:<x@burnbox.test> FOO=BAR")).isEqualTo(notOffered);
+      assertThat(smtp.send("RCPT TO:<x@burnbox.test> NOTIFY=NEVER")).isEqualTo(notOffered);
+      assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(refusals("unknown_parameter")).isEqualTo(5);
+  }
+
+  @Test
+  void acceptsPostmasterWithoutADomainForThePostmasterOfTheFirstDomain() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      assertThat(smtp.send("RCPT TO:<postmaster>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<PostMaster>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<postmistress>")).startsWith("501 5.1.3");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().recipients()).containsExactly("postmaster@burnbox.test");
   }
 
   @Test

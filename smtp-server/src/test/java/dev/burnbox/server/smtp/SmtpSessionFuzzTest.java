@@ -62,7 +62,7 @@ class SmtpSessionFuzzTest {
   private static final Set<Integer> EXPECTED_CODES =
       Set.of(
           214, 220, 221, 235, 250, 252, 334, 354, 421, 452, 454, 500, 501, 502, 503, 504, 535, 538,
-          550, 552, 553, 554);
+          550, 552, 553, 554, 555);
 
   private static final List<String> SNIPPETS =
       List.of(

@@ -3,6 +3,7 @@ package dev.burnbox.server.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.pipeline.SpamScanner;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -29,7 +32,13 @@ import java.util.concurrent.TimeUnit;
  * subscription when the client goes: a comment line is written every heartbeat, so a closed
  * connection is noticed within about two heartbeats. The subscription exists before the response
  * headers are sent, so a client that has seen them misses no later mail. A client that reads too
- * slowly to keep up with {@value #BACKLOG} pending events misses the newer ones. Thread-safe.
+ * slowly to keep up with {@value #BACKLOG} pending events misses the newer ones.
+ *
+ * <p>A client that reconnects with {@code Last-Event-ID} (as browsers' {@code EventSource} does) is
+ * first sent the mail that came after that message, oldest first, from the inbox's newest {@value
+ * #BACKLOG} entries: nothing is lost between two connections. If that message is no longer among
+ * them (deleted, expired, or older), a comment says so and the client should list the inbox.
+ * Thread-safe.
  */
 final class InboxEvents implements AutoCloseable {
   /** Events held for one slow client before newer ones are dropped. */
@@ -64,6 +73,7 @@ final class InboxEvents implements AutoCloseable {
       response.setHeader("Cache-Control", "no-store");
       OutputStream out = response.getOutputStream();
       send(out, "retry: 3000\n: subscribed to " + inbox.value() + "\n\n");
+      Set<MessageId> replayed = replay(out, inbox, ctx.header("Last-Event-ID"));
       while (true) {
         Object next = queue.poll(heartbeat.toMillis(), TimeUnit.MILLISECONDS);
         if (next == END) {
@@ -71,15 +81,8 @@ final class InboxEvents implements AutoCloseable {
         }
         if (next == null) {
           send(out, ": heartbeat\n\n");
-        } else {
-          MessageSummary summary = (MessageSummary) next;
-          send(
-              out,
-              "event: mail\nid: "
-                  + summary.id().value()
-                  + "\ndata: "
-                  + json.writeValueAsString(MailJson.summary(summary, scanner.threshold()))
-                  + "\n\n");
+        } else if (!replayed.contains(((MessageSummary) next).id())) {
+          sendMail(out, (MessageSummary) next);
         }
       }
     } catch (IOException clientGone) {
@@ -89,6 +92,40 @@ final class InboxEvents implements AutoCloseable {
     } finally {
       streams.remove(queue);
     }
+  }
+
+  /**
+   * Sends the mail that came after message {@code lastEventId} (a client's {@code Last-Event-ID}),
+   * oldest first, and returns the ids sent, which the subscription may deliver again.
+   */
+  private Set<MessageId> replay(OutputStream out, InboxName inbox, String lastEventId)
+      throws IOException {
+    if (lastEventId == null || lastEventId.isBlank()) {
+      return Set.of();
+    }
+    List<MessageSummary> newest = InboxApi.newestFirst(store, inbox).limit(BACKLOG).toList();
+    List<MessageSummary> after =
+        newest.stream().takeWhile(s -> !s.id().value().equals(lastEventId.strip())).toList();
+    if (after.size() == newest.size()) {
+      send(out, ": last event id not among the inbox's newest mail; list the inbox\n\n");
+      return Set.of();
+    }
+    Set<MessageId> sent = new HashSet<>();
+    for (MessageSummary summary : after.reversed()) {
+      sendMail(out, summary);
+      sent.add(summary.id());
+    }
+    return sent;
+  }
+
+  private void sendMail(OutputStream out, MessageSummary summary) throws IOException {
+    send(
+        out,
+        "event: mail\nid: "
+            + summary.id().value()
+            + "\ndata: "
+            + json.writeValueAsString(MailJson.summary(summary, scanner.threshold()))
+            + "\n\n");
   }
 
   /** Streams open now. */

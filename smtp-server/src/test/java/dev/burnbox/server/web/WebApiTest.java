@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -390,6 +391,51 @@ class WebApiTest {
         .atMost(Duration.ofSeconds(5))
         .untilAsserted(() -> assertThat(web.openSubscriptions.get()).isZero());
     assertThat(web.server.openEventStreams()).isZero();
+  }
+
+  /**
+   * A client that reconnects with {@code Last-Event-ID} gets the mail it missed, oldest first,
+   * before new mail; one whose last event is no longer in the inbox is told to list it.
+   */
+  @Test
+  @Timeout(30) // a stream that never sends the missed mail would block the reads for ever
+  void aReconnectWithLastEventIdIsSentTheMailItMissedFirst() throws Exception {
+    MessageId seen = web.deliver("erin", WebFixture.textMail("seen", "x"));
+    web.deliver("erin", WebFixture.textMail("missed one", "x"));
+    web.deliver("erin", WebFixture.textMail("missed two", "x"));
+    HttpRequest reconnect =
+        HttpRequest.newBuilder(URI.create(web.url("/api/v1/inboxes/erin/events")))
+            .header("Last-Event-ID", seen.value())
+            .build();
+    HttpResponse<java.util.stream.Stream<String>> response =
+        java.net.http.HttpClient.newHttpClient()
+            .send(reconnect, HttpResponse.BodyHandlers.ofLines());
+    List<String> subjects = new ArrayList<>();
+    var lines = response.body().iterator();
+    while (subjects.size() < 2) {
+      String line = lines.next();
+      if (line.startsWith("data: ")) {
+        subjects.add(JSON.readTree(line.substring(6)).get("subject").asText());
+      }
+    }
+    assertThat(subjects).containsExactly("missed one", "missed two");
+    MessageId later = web.deliver("erin", WebFixture.textMail("new", "x"));
+    String next = null;
+    while (next == null) {
+      String line = lines.next();
+      if (line.startsWith("id: ")) {
+        next = line.substring(4);
+      }
+    }
+    assertThat(next).isEqualTo(later.value());
+    response.body().close();
+
+    assertThat(web.store.delete(seen)).isTrue();
+    HttpResponse<java.util.stream.Stream<String>> gone =
+        java.net.http.HttpClient.newHttpClient()
+            .send(reconnect, HttpResponse.BodyHandlers.ofLines());
+    assertThat(gone.body().filter(line -> line.startsWith(":")).skip(1).findFirst())
+        .hasValueSatisfying(line -> assertThat(line).contains("list the inbox"));
   }
 
   @Test

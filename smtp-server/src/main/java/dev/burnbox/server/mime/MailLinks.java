@@ -85,15 +85,25 @@ public final class MailLinks {
     }
   }
 
+  /**
+   * {@code url} without the sentence's punctuation after it: one pass over it, however much
+   * punctuation it ends in.
+   */
   private static String withoutTrailingPunctuation(String url) {
+    int opened = 0; // '(' is not trailing punctuation: the same count for every end below
+    int closed = 0; // ')' in url[0, end)
+    for (int i = 0; i < url.length(); i++) {
+      opened += url.charAt(i) == '(' ? 1 : 0;
+      closed += url.charAt(i) == ')' ? 1 : 0;
+    }
     int end = url.length();
     while (end > 0 && TRAILING.indexOf(url.charAt(end - 1)) >= 0) {
-      // a closing bracket that closes one opened inside the URL belongs to it (Wikipedia links)
-      String kept = url.substring(0, end);
-      if (url.charAt(end - 1) == ')'
-          && kept.chars().filter(c -> c == '(').count()
-              >= kept.chars().filter(c -> c == ')').count()) {
-        break;
+      if (url.charAt(end - 1) == ')') {
+        // a closing bracket that closes one opened inside the URL belongs to it (Wikipedia links)
+        if (opened >= closed) {
+          break;
+        }
+        closed--;
       }
       end--;
     }

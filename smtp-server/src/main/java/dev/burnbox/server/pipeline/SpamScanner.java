@@ -71,7 +71,7 @@ public final class SpamScanner {
   private static final int VERDICT_CANDIDATES = 3 * VERDICT_TERMS;
 
   /** The longest word a verdict names for an n-gram; a longer one is named by the n-gram. */
-  private static final int WORD_MAX = 32;
+  static final int WORD_MAX = 32;
 
   private static final double[] LOG_TF = new double[256];
 
@@ -365,14 +365,25 @@ public final class SpamScanner {
     double weight = 0;
     Set<String> termsInRange = new LinkedHashSet<>();
     for (int[] match : matches) {
-      // an n-gram marks its whole word: "cheap", not "c" left out of "heap"
+      // An n-gram marks its whole word: "cheap", not "c" left out of "heap". openStart and
+      // openEnd are word edges (no letter just outside), so the word of a match that starts
+      // inside the open range starts there too, and the word of a match that ends before
+      // openEnd ends before it too: only a match reaching out of the range walks, and only the
+      // chars outside it, so a long word is walked once, not once for each of its matches.
       int start = match[0];
-      while (start > 0 && Character.isLetter(scanned.charAt(start - 1))) {
-        start--;
+      if (openStart >= 0 && start > openStart && start <= openEnd) {
+        // its word starts in [openStart, start]; it starts at openEnd only if start does
+        start = start == openEnd && !letterBefore(scanned, start) ? openEnd : openStart;
+      } else {
+        while (letterBefore(scanned, start)) {
+          start--;
+        }
       }
       int end = match[1];
-      while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
-        end++;
+      if (end > openEnd) {
+        while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
+          end++;
+        }
       }
       if (openStart >= 0 && start >= openEnd) {
         out.add(range(normalized, openStart, openEnd, weight, termsInRange));
@@ -392,6 +403,11 @@ public final class SpamScanner {
       out.add(range(normalized, openStart, openEnd, weight, termsInRange));
     }
     return out;
+  }
+
+  /** Whether the char before {@code i} is a letter. */
+  private static boolean letterBefore(String text, int i) {
+    return i > 0 && Character.isLetter(text.charAt(i - 1));
   }
 
   private static Highlight range(
@@ -733,10 +749,12 @@ public final class SpamScanner {
     }
 
     /**
-     * {@link #wordOf} for every term of every pass, in one matcher pass over each part: indexed by
-     * pass and matcher term, null for a term not found (or whose word is too long). Linear in the
-     * text and its matches, where {@link #wordOf} for each of a long mail's thousands of hits would
-     * read the text once per hit.
+     * The word of every term of every pass, in one matcher pass over each part, indexed by pass and
+     * matcher term: the first word (letters and digits) that holds the term and is at most {@value
+     * #WORD_MAX} characters, null for a term not found or found only in longer words. Linear in the
+     * text and its matches, however long its words, where {@link #wordOf} for each of a long mail's
+     * thousands of hits would read the text once per hit: a match reads at most {@value #WORD_MAX}
+     * + 1 chars either side of it.
      */
     private String[][] firstWords(Hits hits) {
       String[][] words = new String[passes.length][];
@@ -762,13 +780,15 @@ public final class SpamScanner {
 
     /**
      * The letters and digits around {@code text[start, end)}, or null if over {@value #WORD_MAX}
-     * characters.
+     * characters. Reads at most {@value #WORD_MAX} + 1 chars either side, however long the word.
      */
     private static String wordAround(String text, int start, int end) {
-      while (start > 0 && Character.isLetterOrDigit(text.charAt(start - 1))) {
+      int leftmost = Math.max(0, end - WORD_MAX - 1); // from there on the word is too long
+      while (start > leftmost && Character.isLetterOrDigit(text.charAt(start - 1))) {
         start--;
       }
-      while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
+      int rightmost = Math.min(text.length(), start + WORD_MAX + 1);
+      while (end < rightmost && Character.isLetterOrDigit(text.charAt(end))) {
         end++;
       }
       return end - start <= WORD_MAX ? text.substring(start, end) : null;

@@ -103,7 +103,37 @@ final class MailReader {
   record Found(List<MessageSummary> messages, int searched) {}
 
   private static boolean contains(String text, String lowerCaseQuery) {
-    return text.toLowerCase(Locale.ROOT).contains(lowerCaseQuery);
+    return containsLinear(text.toLowerCase(Locale.ROOT), lowerCaseQuery);
+  }
+
+  /**
+   * {@code text.contains(query)} in time linear in the two however they repeat themselves
+   * (Knuth-Morris-Pratt), where {@link String#contains} compares up to the whole query at each char
+   * of the text: one mail of a million letters searched for 7,500 took 5 s.
+   */
+  static boolean containsLinear(String text, String query) {
+    if (query.isEmpty()) {
+      return true;
+    }
+    // border[i]: the length of the longest proper prefix of query[0, i] that is also its suffix
+    int[] border = new int[query.length()];
+    for (int i = 1, k = 0; i < query.length(); i++) {
+      while (k > 0 && query.charAt(i) != query.charAt(k)) {
+        k = border[k - 1];
+      }
+      k += query.charAt(i) == query.charAt(k) ? 1 : 0;
+      border[i] = k;
+    }
+    for (int i = 0, matched = 0; i < text.length(); i++) {
+      while (matched > 0 && text.charAt(i) != query.charAt(matched)) {
+        matched = border[matched - 1];
+      }
+      matched += text.charAt(i) == query.charAt(matched) ? 1 : 0;
+      if (matched == query.length()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

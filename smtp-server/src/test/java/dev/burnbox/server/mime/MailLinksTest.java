@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class MailLinksTest {
   private static List<MailLinks.Link> links(String raw) {
@@ -41,5 +42,26 @@ class MailLinksTest {
             "https://app.example/v?t=1",
             "https://en.wikipedia.org/wiki/Foo_(bar)",
             "http://www.example.org");
+  }
+
+  /**
+   * Punctuation after a URL is taken off in one pass, however much there is: each char taken off
+   * used to copy and count the whole URL again, a million of them hours. The timeout only turns
+   * such a regression into a failure rather than a hang, on a thread of its own since a busy loop
+   * ignores interrupts.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aUrlFollowedByAMillionBracketsAndStopsLosesThemInOnePass() {
+    String raw =
+        "Content-Type: text/plain\r\n\r\n"
+            + "Click https://app.example/v?t=1"
+            + ")".repeat(500_000)
+            + ".".repeat(500_000)
+            + "\r\nor https://en.wikipedia.org/wiki/Foo_(bar)"
+            + ")".repeat(1_000_000)
+            + "\r\n";
+    assertThat(links(raw).stream().map(MailLinks.Link::url))
+        .containsExactly("https://app.example/v?t=1", "https://en.wikipedia.org/wiki/Foo_(bar)");
   }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.matcher.MatcherKind;
+import dev.burnbox.matcher.NormalizedText;
 import dev.burnbox.matcher.TextNormalizer;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
@@ -21,11 +22,16 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -105,6 +111,169 @@ class SpamScannerTest {
         .containsExactly("ch3ap"); // "moved" weighs 0.1, under a quarter of 3
     assertThat(highlights.getFirst().weight()).isEqualTo(3);
     assertThat(highlights.getFirst().terms()).containsExactly("hea", "ap");
+  }
+
+  /**
+   * A word of a million letters holds a million n-gram matches: each is marked by the one word and
+   * named by its term, the word being too long to name, reading the word about once, not once per
+   * match (which took hours). The timeout only turns such a regression into a failure rather than a
+   * hang, on a thread of its own since a busy loop ignores interrupts.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aWordOfAMillionLettersIsHighlightedAndExplainedInOnePass() {
+    SpamScanner scanner = SpamScanner.withDefaultModel(null, null);
+    String word = "click".repeat(200_000);
+    String text = word + " clicks";
+
+    List<SpamScanner.Highlight> highlights = scanner.highlight(text, Part.BODY);
+    assertThat(highlights).hasSize(1); // "clicks" weighs far under a quarter of the long word
+    assertThat(highlights.getFirst().start()).isZero();
+    assertThat(highlights.getFirst().end()).isEqualTo(word.length());
+    assertThat(highlights.getFirst().terms()).contains("clic", "click", "lick");
+
+    List<SpamExplanation.TermHit> hits = scanner.explain(body(text)).terms();
+    // a term also in "clicks" is named by it; one only across the long word's "kc" by itself
+    assertThat(hits)
+        .allSatisfy(hit -> assertThat(hit.word()).isIn(hit.term(), "clicks"))
+        .filteredOn(hit -> hit.term().equals("click"))
+        .singleElement()
+        .satisfies(hit -> assertThat(hit.word()).isEqualTo("clicks"))
+        .satisfies(hit -> assertThat(hit.count()).isEqualTo(200_001));
+  }
+
+  /**
+   * Highlights and the words of an n-gram model's explanation are their definitions, which walk
+   * from every match to the edges of its word: on texts of short words, long words (over {@link
+   * SpamScanner#WORD_MAX}) and terms that reach across words.
+   */
+  @Test
+  void highlightsAndWordsAreTheDefinitionsOnSeededRandomModels() {
+    Random random = new Random(32);
+    for (int round = 0; round < 300; round++) {
+      List<WeightedTerm> terms = new ArrayList<>();
+      for (int i = 1 + random.nextInt(12); i > 0; i--) {
+        String term = randomText(random, "ab", 1 + random.nextInt(3));
+        if (random.nextInt(3) == 0) { // a term that reaches across words or ends on their edge
+          int at = random.nextInt(term.length() + 1);
+          term = term.substring(0, at) + randomText(random, " -", 1) + term.substring(at);
+        }
+        Part part = random.nextInt(4) == 0 ? Part.ANY : Part.BODY;
+        terms.add(new WeightedTerm(term, random.nextGaussian() * 2, part, 1));
+      }
+      SpamModel model =
+          new SpamModel(terms, Scoring.CAPPED, -0.5, 0.5, SpamModel.Match.SUBSTRINGS, "random", 0);
+      StringBuilder text = new StringBuilder();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        text.append(randomText(random, "abc", 1 + random.nextInt(random.nextBoolean() ? 4 : 40)))
+            .append(randomText(random, " .-\n", 1 + random.nextInt(2)));
+      }
+      SpamScanner scanner = SpamScanner.of(null, null, model);
+      String context = "round " + round + ": " + terms + " '" + text + "'";
+      assertThat(scanner.highlight(text.toString(), Part.BODY))
+          .as(context)
+          .isEqualTo(highlightsByDefinition(model, text.toString()));
+      String normalized = TextNormalizer.standard().normalize(text.toString()).text();
+      assertThat(scanner.explain(body(text.toString())).terms())
+          .as(context)
+          .allSatisfy(
+              hit -> assertThat(hit.word()).isEqualTo(wordByDefinition(normalized, hit.term())));
+    }
+  }
+
+  /**
+   * {@link SpamScanner#highlight} of a body by its definition: every occurrence of every term that
+   * counts in the body, by end, then start, then pass (body, then any), widened to the letters
+   * around it; overlapping ones merged, their weights summed; of those the strong enough.
+   */
+  private static List<SpamScanner.Highlight> highlightsByDefinition(SpamModel model, String text) {
+    TextNormalizer normalizer = TextNormalizer.standard();
+    NormalizedText normalized = normalizer.normalize(text);
+    String scanned = normalized.text();
+    List<int[]> matches = new ArrayList<>(); // {start, end, pass, first line of the term}
+    Part[] passes = {Part.BODY, Part.ANY};
+    for (int pass = 0; pass < passes.length; pass++) {
+      Set<String> seen = new HashSet<>();
+      for (int line = 0; line < model.terms().size(); line++) {
+        String term = normalizer.normalizeTerm(model.terms().get(line).term());
+        if (model.terms().get(line).part() == passes[pass] && seen.add(term)) {
+          for (int at = scanned.indexOf(term); at >= 0; at = scanned.indexOf(term, at + 1)) {
+            matches.add(new int[] {at, at + term.length(), pass, line});
+          }
+        }
+      }
+    }
+    matches.sort(
+        Comparator.<int[]>comparingInt(m -> m[1])
+            .thenComparingInt(m -> m[0])
+            .thenComparingInt(m -> m[2]));
+    List<SpamScanner.Highlight> all = new ArrayList<>();
+    int openStart = -1;
+    int openEnd = -1;
+    double weight = 0;
+    Set<String> inRange = new LinkedHashSet<>();
+    for (int[] match : matches) {
+      int start = match[0];
+      while (start > 0 && Character.isLetter(scanned.charAt(start - 1))) {
+        start--;
+      }
+      int end = match[1];
+      while (end < scanned.length() && Character.isLetter(scanned.charAt(end))) {
+        end++;
+      }
+      if (openStart >= 0 && start >= openEnd) {
+        all.add(highlight(normalized, openStart, openEnd, weight, inRange));
+        openStart = -1;
+        weight = 0;
+        inRange.clear();
+      }
+      openStart = openStart < 0 ? start : Math.min(openStart, start);
+      openEnd = Math.max(openEnd, end);
+      WeightedTerm first = model.terms().get(match[3]);
+      String term = normalizer.normalizeTerm(first.term());
+      for (WeightedTerm line : model.terms()) { // the term's lines of its pass, in file order
+        if (line.part() == first.part() && normalizer.normalizeTerm(line.term()).equals(term)) {
+          weight += line.weight();
+          inRange.add(line.term());
+        }
+      }
+    }
+    if (openStart >= 0) {
+      all.add(highlight(normalized, openStart, openEnd, weight, inRange));
+    }
+    double cut = all.stream().mapToDouble(h -> Math.abs(h.weight())).max().orElse(0);
+    return all.stream()
+        .filter(h -> Math.abs(h.weight()) >= cut * SpamScanner.HIGHLIGHT_SHARE && h.weight() != 0)
+        .toList();
+  }
+
+  private static SpamScanner.Highlight highlight(
+      NormalizedText normalized, int start, int end, double weight, Set<String> terms) {
+    return new SpamScanner.Highlight(
+        normalized.originalStart(start), normalized.originalEnd(end), weight, List.copyOf(terms));
+  }
+
+  /**
+   * The word an n-gram's hit is named by, by its definition: the letters and digits around the
+   * first of its occurrences in {@code normalized} whose word is at most {@link
+   * SpamScanner#WORD_MAX} characters, else the term.
+   */
+  private static String wordByDefinition(String normalized, String term) {
+    String ngram = TextNormalizer.standard().normalizeTerm(term);
+    for (int at = normalized.indexOf(ngram); at >= 0; at = normalized.indexOf(ngram, at + 1)) {
+      int start = at;
+      while (start > 0 && Character.isLetterOrDigit(normalized.charAt(start - 1))) {
+        start--;
+      }
+      int end = at + ngram.length();
+      while (end < normalized.length() && Character.isLetterOrDigit(normalized.charAt(end))) {
+        end++;
+      }
+      if (end - start <= SpamScanner.WORD_MAX) {
+        return normalized.substring(start, end);
+      }
+    }
+    return term;
   }
 
   @Test

@@ -8,8 +8,10 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Searching an inbox ({@code ?q=}) and emptying it ({@code DELETE}), through real HTTP. */
 class InboxSearchTest {
@@ -62,5 +64,41 @@ class InboxSearchTest {
     assertThat(answer.get("deleted").asInt()).isEqualTo(2);
     assertThat(JSON.readTree(web.get("/api/v1/inboxes/alice").body()).get("messages")).isEmpty();
     assertThat(JSON.readTree(web.get("/api/v1/inboxes/bob").body()).get("messages")).hasSize(1);
+  }
+
+  /**
+   * A query that repeats what the text repeats is searched for in one pass: {@link String#contains}
+   * compares up to the whole query at each char, here about 10^12 compares. The timeout only turns
+   * such a regression into a failure rather than a hang, on a thread of its own since a busy loop
+   * ignores interrupts.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aQueryThatRepeatsTheTextIsSearchedForInOnePass() {
+    String text = "a".repeat(2_000_000);
+    String query = "a".repeat(1_000_000) + "b";
+    assertThat(MailReader.containsLinear(text, query)).isFalse();
+    assertThat(MailReader.containsLinear(text + "b", query)).isTrue();
+    assertThat(MailReader.containsLinear("b" + text, "b" + text)).isTrue();
+  }
+
+  @Test
+  void theSearchFindsWhatStringContainsFindsOnSeededRandomTexts() {
+    Random random = new Random(8);
+    for (int round = 0; round < 20_000; round++) {
+      String text = randomText(random, random.nextInt(40));
+      String query = randomText(random, random.nextInt(6));
+      assertThat(MailReader.containsLinear(text, query))
+          .as("'%s' in '%s'", query, text)
+          .isEqualTo(text.contains(query));
+    }
+  }
+
+  private static String randomText(Random random, int length) {
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(random.nextInt(4) == 0 ? 'b' : 'a');
+    }
+    return text.toString();
   }
 }

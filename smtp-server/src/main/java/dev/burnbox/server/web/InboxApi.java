@@ -77,9 +77,16 @@ final class InboxApi {
     routes.delete("/api/v1/messages/{id}", this::delete);
   }
 
-  /** The inbox is checked on the request's thread, the stream then waits on one of its own. */
+  /**
+   * The inbox is checked on the request's thread, the stream then waits on one of its own; a {@code
+   * HEAD} request gets the stream's headers and no stream.
+   */
   private void events(Context ctx) {
     InboxName inbox = access.inbox(ctx);
+    if (HeadAsGet.isHead(ctx)) {
+      InboxEvents.head(ctx);
+      return;
+    }
     threads.waiting(ctx, () -> events.stream(ctx, inbox));
   }
 

@@ -59,9 +59,7 @@ final class InboxEvents implements AutoCloseable {
     try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
       streams.add(queue);
       HttpServletResponse response = ctx.res();
-      response.setStatus(200);
-      response.setContentType("text/event-stream;charset=utf-8");
-      response.setHeader("Cache-Control", "no-store");
+      streamHeaders(response);
       OutputStream out = response.getOutputStream();
       send(out, "retry: 3000\n: subscribed to " + inbox.value() + "\n\n");
       while (true) {
@@ -89,6 +87,20 @@ final class InboxEvents implements AutoCloseable {
     } finally {
       streams.remove(queue);
     }
+  }
+
+  /**
+   * A {@code HEAD} request for a stream: the headers a stream starts with and nothing else, since a
+   * stream that Jetty answers with its headers only would never notice its client going.
+   */
+  static void head(Context ctx) {
+    streamHeaders(ctx.res());
+  }
+
+  private static void streamHeaders(HttpServletResponse response) {
+    response.setStatus(200);
+    response.setContentType("text/event-stream;charset=utf-8");
+    response.setHeader("Cache-Control", "no-store");
   }
 
   /** Streams open now. */

@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * front end under {@code /static/}.
  *
  * <p>Guarantees: every response carries the {@link SecurityHeaders}, those Jetty writes itself
- * included ({@link WebGuard}, {@link WebErrorHandler}); a bad name, id or parameter answers 400 and
- * an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API and as an
+ * included ({@link WebGuard}, {@link WebErrorHandler}); a {@code HEAD} answers what the {@code GET}
+ * of its URL answers, without the body ({@link HeadAsGet}); a bad name, id or parameter answers 400
+ * and an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API and as an
  * HTML page for the pages; requests Jetty rejects get a generic plain-text body. No listing, page
  * or API body grows with a sender's header text beyond {@link HeaderCut}'s bounds. The port holds
  * the {@link WebLimits}: a total and a per-address connection cap and a request head deadline
@@ -209,7 +210,8 @@ public final class WebServer implements AutoCloseable {
               config.jetty.modifyServer(
                   server -> {
                     server.setErrorHandler(errors);
-                    server.insertHandler(new WebGuard(gate, errors));
+                    server.insertHandler(new HeadAsGet());
+                    server.insertHandler(new WebGuard(gate, errors)); // outermost
                     server.addBean(gate.totalLimit(server));
                   });
               config.jetty.addConnector(

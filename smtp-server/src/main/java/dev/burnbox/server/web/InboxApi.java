@@ -200,7 +200,7 @@ final class InboxApi {
     ctx.contentType("application/octet-stream");
     ctx.header(
         "Content-Disposition",
-        "attachment; filename=\"" + DownloadNames.safe(attachment.filename(), index) + "\"");
+        DownloadNames.contentDisposition(attachment.filename(), attachment.contentType(), index));
     ctx.result(attachment.content());
   }
 

@@ -147,12 +147,18 @@ final class MessagePages {
     return next;
   }
 
-  /** An error page with {@code message} (escaped here). */
+  /**
+   * An error page headed by the reason of {@code status} ("Not found", "Service unavailable"), with
+   * {@code message} (escaped here).
+   */
   static String errorPage(int status, String message) {
+    String reason = HttpStatus.forStatus(status).getMessage();
     return Html.page(
         "Error " + status,
         "<h1>%s</h1>\n<p class=\"error\">%s</p>\n<p><a href=\"/\">Open an inbox</a></p>"
-            .formatted(status == 404 ? "Not found" : "Bad request", escape(message)));
+            .formatted(
+                escape(reason.charAt(0) + reason.substring(1).toLowerCase(Locale.ROOT)),
+                escape(message)));
   }
 
   private void home(Context ctx) {

@@ -39,17 +39,18 @@ import org.slf4j.LoggerFactory;
  * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz} (as {@link #health}
  * says), {@code GET /metrics} (Prometheus text format; on the web port only with {@link
  * MetricsEndpoint#webPort()}, else on a {@link MetricsServer} of its own or nowhere) and the static
- * front end under {@code /static/}.
+ * front end under {@code /static/}, with {@code /robots.txt} and {@code /favicon.ico}.
  *
  * <p>Guarantees: every response carries the {@link SecurityHeaders}, those Jetty writes itself
  * included ({@link WebGuard}, {@link WebErrorHandler}); a {@code HEAD} answers what the {@code GET}
  * of its URL answers, without the body ({@link HeadAsGet}); a bad name, id or parameter answers 400
- * and an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API and as an
- * HTML page for the pages; requests Jetty rejects get a generic plain-text body. No listing, page
- * or API body grows with a sender's header text beyond {@link HeaderCut}'s bounds. The port holds
- * the {@link WebLimits}: a total and a per-address connection cap and a request head deadline
- * ({@link ConnectionGate}); refusals count on {@code burnbox.refusals{stage="web", reason}} ({@link
- * WebRefusals}). Not thread-safe to start and stop concurrently; requests are served concurrently.
+ * and an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API ({@code
+ * /api/...}) and as an HTML page for every other path; requests Jetty rejects get a generic
+ * plain-text body. No listing, page or API body grows with a sender's header text beyond {@link
+ * HeaderCut}'s bounds. The port holds the {@link WebLimits}: a total and a per-address connection
+ * cap and a request head deadline ({@link ConnectionGate}); refusals count on {@code
+ * burnbox.refusals{stage="web", reason}} ({@link WebRefusals}). Not thread-safe to start and stop
+ * concurrently; requests are served concurrently.
  */
 public final class WebServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WebServer.class);
@@ -378,13 +379,13 @@ public final class WebServer implements AutoCloseable {
     }
   }
 
-  /** An error body: an HTML page for the pages, JSON for everything else. */
+  /** An error body: JSON for the API ({@code /api/...}), an HTML page for every other path. */
   private static void error(Context ctx, String message) {
     String text = message == null ? "bad request" : message;
-    if (MessagePages.isPage(ctx.path())) {
-      ctx.html(MessagePages.errorPage(ctx.statusCode(), text));
-    } else {
+    if (ctx.path().startsWith("/api/")) {
       ctx.json(Map.of("error", text));
+    } else {
+      ctx.html(MessagePages.errorPage(ctx.statusCode(), text));
     }
   }
 

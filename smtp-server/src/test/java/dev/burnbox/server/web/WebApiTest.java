@@ -390,6 +390,34 @@ class WebApiTest {
   }
 
   @Test
+  void aMethodAnApiPathDoesNotTakeIs405WithAnAllowHeader() throws Exception {
+    MessageId id = web.deliver("bob", WebFixture.textMail("hi", "x"));
+    for (String[] call :
+        new String[][] {
+          {"POST", "/api/v1/inboxes/bob", "GET, HEAD, DELETE, OPTIONS"},
+          {"PUT", "/api/v1/messages/" + id, "GET, HEAD, DELETE, OPTIONS"},
+          {"DELETE", "/api/v1/stats", "GET, HEAD, OPTIONS"},
+          {"POST", "/api/v1/inboxes/bob/events", "GET, HEAD, OPTIONS"}
+        }) {
+      HttpResponse<String> response =
+          web.send(
+              HttpRequest.newBuilder(URI.create(web.url(call[1])))
+                  .method(call[0], HttpRequest.BodyPublishers.noBody())
+                  .build());
+      assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(405);
+      assertThat(response.headers().firstValue("allow")).as(call[1]).hasValue(call[2]);
+      assertThat(json(response).get("error").asText()).contains(call[0]);
+    }
+    assertThat(web.get("/api/v1/messages/" + id).statusCode()).as("nothing changed").isEqualTo(200);
+    HttpResponse<String> unknown =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/api/v1/nothing/here")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+    assertThat(unknown.statusCode()).as("a path no route takes").isEqualTo(404);
+  }
+
+  @Test
   void rawIsExactlyTheBytesReceived() throws Exception {
     String raw = "Subject: bytes\r\n\r\n\u00e9 \r\n.leading dot\r\n\r\n";
     MessageId id = web.deliver("bob", raw);

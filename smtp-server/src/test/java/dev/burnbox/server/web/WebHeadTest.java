@@ -79,6 +79,7 @@ class WebHeadTest {
     assertHeadIsGetWithoutTheBody("/inbox/%3Cx%3E", 400);
     assertHeadIsGetWithoutTheBody("/static/nope.css", 404);
     assertHeadIsGetWithoutTheBody("/no/such/thing", 404);
+    assertHeadIsGetWithoutTheBody("/message/" + UNKNOWN_ID + "/delete", 405);
     assertHeadIsGetWithoutTheBody("/inbox/bob@" + WebFixture.PRIVATE_DOMAIN, 401);
     assertHeadIsGetWithoutTheBody("/api/v1/inboxes/bob@" + WebFixture.PRIVATE_DOMAIN, 401);
   }

@@ -173,6 +173,21 @@ class WebPagesTest {
   }
 
   @Test
+  void aMethodAPageDoesNotTakeIs405WithAnAllowHeader() throws Exception {
+    HttpResponse<String> post =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/inbox/bob")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+    assertThat(post.statusCode()).isEqualTo(405);
+    assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+    assertThat(post.body()).contains("<h1>Method not allowed</h1>");
+    HttpResponse<String> get = web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/delete");
+    assertThat(get.statusCode()).isEqualTo(405);
+    assertThat(get.headers().firstValue("allow")).hasValue("POST");
+  }
+
+  @Test
   void staticFilesAreRevalidatedByTheirETag() throws Exception {
     HttpResponse<String> css = web.get("/static/burnbox.css");
     assertThat(css.headers().firstValue("cache-control")).hasValue("max-age=0");

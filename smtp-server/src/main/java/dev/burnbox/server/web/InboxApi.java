@@ -14,6 +14,7 @@ import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,7 @@ final class InboxApi {
    * The inbox is checked on the request's thread, the stream then waits on one of its own; a {@code
    * HEAD} request gets the stream's headers and no stream.
    */
-  private void events(Context ctx) {
+  private void events(Context ctx) throws IOException {
     InboxName inbox = access.inbox(ctx);
     if (HeadAsGet.isHead(ctx)) {
       InboxEvents.head(ctx);

@@ -91,10 +91,12 @@ final class InboxEvents implements AutoCloseable {
 
   /**
    * A {@code HEAD} request for a stream: the headers a stream starts with and nothing else, since a
-   * stream that Jetty answers with its headers only would never notice its client going.
+   * stream that Jetty answers with its headers only would never notice its client going. They are
+   * sent before the request ends, as a stream's are, so that they carry no {@code Content-Length}.
    */
-  static void head(Context ctx) {
+  static void head(Context ctx) throws IOException {
     streamHeaders(ctx.res());
+    ctx.res().flushBuffer();
   }
 
   private static void streamHeaders(HttpServletResponse response) {

@@ -104,6 +104,7 @@ class WebHeadTest {
     RawHttp.Reply head = head("/api/v1/inboxes/bob/events");
     assertThat(head.status()).isEqualTo(200);
     assertThat(head.header("Content-Type")).startsWith("text/event-stream");
+    assertThat(head.header("Content-Length")).as("a stream has no length").isNull();
     assertThat(web.server.openEventStreams()).isZero();
     assertThat(web.openSubscriptions).hasValue(0);
   }

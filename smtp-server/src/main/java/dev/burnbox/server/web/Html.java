@@ -16,8 +16,8 @@ final class Html {
   }
 
   /**
-   * A complete page: the shared stylesheet, a header linking home, {@code body} (already HTML) and
-   * the given scripts from {@code /static/}, loaded deferred.
+   * A complete page: the icon, the shared stylesheet, a header linking home, {@code body} (already
+   * HTML) and the given scripts from {@code /static/}, loaded deferred.
    *
    * @param title plain text, escaped here
    */
@@ -31,6 +31,7 @@ final class Html {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>%s · Burnbox</title>
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/static/burnbox.css">
         """
             .formatted(escape(title)));

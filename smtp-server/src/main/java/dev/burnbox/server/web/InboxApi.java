@@ -14,6 +14,7 @@ import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,9 +78,16 @@ final class InboxApi {
     routes.delete("/api/v1/messages/{id}", this::delete);
   }
 
-  /** The inbox is checked on the request's thread, the stream then waits on one of its own. */
-  private void events(Context ctx) {
+  /**
+   * The inbox is checked on the request's thread, the stream then waits on one of its own; a {@code
+   * HEAD} request gets the stream's headers and no stream.
+   */
+  private void events(Context ctx) throws IOException {
     InboxName inbox = access.inbox(ctx);
+    if (HeadAsGet.isHead(ctx)) {
+      InboxEvents.head(ctx);
+      return;
+    }
     threads.waiting(ctx, () -> events.stream(ctx, inbox));
   }
 
@@ -193,7 +201,7 @@ final class InboxApi {
     ctx.contentType("application/octet-stream");
     ctx.header(
         "Content-Disposition",
-        "attachment; filename=\"" + DownloadNames.safe(attachment.filename(), index) + "\"");
+        DownloadNames.contentDisposition(attachment.filename(), attachment.contentType(), index));
     ctx.result(attachment.content());
   }
 

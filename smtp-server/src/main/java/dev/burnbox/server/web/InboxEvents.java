@@ -68,9 +68,7 @@ final class InboxEvents implements AutoCloseable {
     try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
       streams.add(queue);
       HttpServletResponse response = ctx.res();
-      response.setStatus(200);
-      response.setContentType("text/event-stream;charset=utf-8");
-      response.setHeader("Cache-Control", "no-store");
+      streamHeaders(response);
       OutputStream out = response.getOutputStream();
       send(out, "retry: 3000\n: subscribed to " + inbox.value() + "\n\n");
       Set<MessageId> replayed = replay(out, inbox, ctx.header("Last-Event-ID"));
@@ -126,6 +124,22 @@ final class InboxEvents implements AutoCloseable {
             + "\ndata: "
             + json.writeValueAsString(MailJson.summary(summary, scanner.threshold()))
             + "\n\n");
+  }
+
+  /**
+   * A {@code HEAD} request for a stream: the headers a stream starts with and nothing else, since a
+   * stream that Jetty answers with its headers only would never notice its client going. They are
+   * sent before the request ends, as a stream's are, so that they carry no {@code Content-Length}.
+   */
+  static void head(Context ctx) throws IOException {
+    streamHeaders(ctx.res());
+    ctx.res().flushBuffer();
+  }
+
+  private static void streamHeaders(HttpServletResponse response) {
+    response.setStatus(200);
+    response.setContentType("text/event-stream;charset=utf-8");
+    response.setHeader("Cache-Control", "no-store");
   }
 
   /** Streams open now. */

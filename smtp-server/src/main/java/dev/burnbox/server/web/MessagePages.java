@@ -59,8 +59,14 @@ final class MessagePages {
     this.access = Objects.requireNonNull(access, "access");
   }
 
-  /** Declares the page routes listed in the class comment. */
+  /**
+   * Declares the page routes listed in the class comment; the inbox and message pages carry {@code
+   * X-Robots-Tag: noindex, nofollow}: they are public, but no search results (robots.txt asks
+   * crawlers not to fetch them either).
+   */
   void addRoutes(JavalinDefaultRoutingApi routes) {
+    routes.before("/inbox/*", MessagePages::noIndex);
+    routes.before("/message/*", MessagePages::noIndex);
     routes.get("/", this::home);
     routes.get("/inbox", this::goToInbox);
     routes.get("/inbox/{name}", this::inbox);
@@ -71,7 +77,11 @@ final class MessagePages {
     routes.post("/session/end", this::signOut);
   }
 
-  /** True if {@code path} is one of these pages, whose errors are shown as pages too. */
+  private static void noIndex(Context ctx) {
+    ctx.header("X-Robots-Tag", "noindex, nofollow");
+  }
+
+  /** True if {@code path} is one of these pages, which answer a private inbox's reader a form. */
   static boolean isPage(String path) {
     return path.equals("/")
         || path.startsWith("/inbox")
@@ -147,12 +157,18 @@ final class MessagePages {
     return next;
   }
 
-  /** An error page with {@code message} (escaped here). */
+  /**
+   * An error page headed by the reason of {@code status} ("Not found", "Service unavailable"), with
+   * {@code message} (escaped here).
+   */
   static String errorPage(int status, String message) {
+    String reason = HttpStatus.forStatus(status).getMessage();
     return Html.page(
         "Error " + status,
         "<h1>%s</h1>\n<p class=\"error\">%s</p>\n<p><a href=\"/\">Open an inbox</a></p>"
-            .formatted(status == 404 ? "Not found" : "Bad request", escape(message)));
+            .formatted(
+                escape(reason.charAt(0) + reason.substring(1).toLowerCase(Locale.ROOT)),
+                escape(message)));
   }
 
   private void home(Context ctx) {

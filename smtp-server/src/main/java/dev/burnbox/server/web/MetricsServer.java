@@ -32,7 +32,11 @@ final class MetricsServer implements AutoCloseable {
               config.jetty.threadPool =
                   WebThreads.requestPool("burnbox-metrics", METRICS_CONNECTIONS);
               config.startup.showJavalinBanner = false;
-              config.jetty.modifyServer(server -> server.setErrorHandler(errors));
+              config.jetty.modifyServer(
+                  server -> {
+                    server.setErrorHandler(errors);
+                    server.insertHandler(new HeadAsGet());
+                  });
               config.jetty.addConnector(
                   (server, http) -> {
                     ServerConnector connector =

@@ -3,6 +3,7 @@ package dev.burnbox.server.web;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -20,7 +21,7 @@ import java.util.Objects;
  *       token is configured (the endpoint is off).
  *   <li>{@code GET /monitor}: a page that asks for the token once (kept in the tab's session
  *       storage, never in a URL or cookie) and lists new mail as it arrives, asking the API every 2
- *       s.
+ *       s; 404 (an HTML page saying so) when no token is configured.
  * </ul>
  *
  * <p>Inboxes are shared by every domain (Mailinator's model), so there is no per-domain filter: the
@@ -74,24 +75,21 @@ final class OperatorMonitor {
   }
 
   private void page(Context ctx) {
+    if (!access.operatorsEnabled()) {
+      throw new NotFoundResponse("the operator monitor is off: start Burnbox with --admin-token");
+    }
     String body =
-        access.operatorsEnabled()
-            ? """
-              <section class="monitor">
-              <h1>New mail, every inbox</h1>
-              <form id="token-form" hidden>
-              <label>Operator token <input id="token" type="password" autocomplete="off"></label>
-              <button type="submit">Watch</button>
-              </form>
-              <p id="status" class="note"></p>
-              <ol id="messages" class="messages"></ol>
-              </section>
-              """
-            : """
-              <section class="monitor"><h1>Monitor</h1>
-              <p>The operator monitor is off: start Burnbox with <code>--admin-token</code>.</p>
-              </section>
-              """;
+        """
+        <section class="monitor">
+        <h1>New mail, every inbox</h1>
+        <form id="token-form" hidden>
+        <label>Operator token <input id="token" type="password" autocomplete="off"></label>
+        <button type="submit">Watch</button>
+        </form>
+        <p id="status" class="note"></p>
+        <ol id="messages" class="messages"></ol>
+        </section>
+        """;
     ctx.html(Html.page("Monitor", body, "monitor.js"));
   }
 }

@@ -10,18 +10,23 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The front end's files under {@code /static/} (the style sheet and two scripts), read from the
- * class path once and served from memory with their type, {@code Cache-Control: max-age=0} and a
- * strong {@code ETag} (a matching {@code If-None-Match} answers 304). Any other name is a 404.
- * Javalin's static file handler did the same by mounting the whole jar as a zip file system, which
- * read the directory of its 10,000 entries at each start. Thread-safe.
+ * The front end's files under {@code /static/} (the style sheet, three scripts, the icon), and at
+ * the root {@code /robots.txt} (inbox and message pages are not to be crawled) and {@code
+ * /favicon.ico} (the SVG icon, for clients that ask for it without reading a page's {@code <link
+ * rel="icon">}): read from the class path once and served from memory with their type, {@code
+ * Cache-Control: max-age=0} and a strong {@code ETag} (a matching {@code If-None-Match} answers
+ * 304). Any other name is a 404. Javalin's static file handler did the same by mounting the whole
+ * jar as a zip file system, which read the directory of its 10,000 entries at each start.
+ * Thread-safe.
  */
 final class StaticFiles {
   private static final Map<String, String> TYPES =
       Map.of(
           "burnbox.css", "text/css;charset=utf-8",
           "inbox.js", "text/javascript;charset=utf-8",
-          "monitor.js", "text/javascript;charset=utf-8");
+          "monitor.js", "text/javascript;charset=utf-8",
+          "favicon.svg", "image/svg+xml",
+          "robots.txt", "text/plain;charset=utf-8");
 
   private record File(byte[] bytes, String type, String etag) {}
 
@@ -35,11 +40,13 @@ final class StaticFiles {
   }
 
   void addRoutes(JavalinDefaultRoutingApi routes) {
-    routes.get("/static/{file}", this::serve);
+    routes.get("/static/{file}", ctx -> serve(ctx, ctx.pathParam("file")));
+    routes.get("/robots.txt", ctx -> serve(ctx, "robots.txt"));
+    routes.get("/favicon.ico", ctx -> serve(ctx, "favicon.svg"));
   }
 
-  private void serve(Context ctx) {
-    File file = files.get(ctx.pathParam("file"));
+  private void serve(Context ctx, String name) {
+    File file = files.get(name);
     if (file == null) {
       throw new NotFoundResponse("no such resource: " + ctx.path());
     }

@@ -55,8 +55,9 @@ enum WebRefusal {
       HttpStatus.SERVICE_UNAVAILABLE_503,
       "503 Service Unavailable, `Retry-After: 1`",
       "a request that reads a message of 64 KiB or more while such messages held for other"
-          + " requests leave no room for it (16 MiB, each counted at twice its raw size; one"
-          + " request always fits alone)");
+          + " requests leave no room for it (1/64 of the heap, at least 16 MiB, each counted at"
+          + " twice its raw size; one untrusted address at most half of it; one request always"
+          + " fits alone)");
 
   /** The value of the {@code stage} tag of every web refusal. */
   static final String STAGE = "web";

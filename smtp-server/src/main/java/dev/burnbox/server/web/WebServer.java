@@ -12,7 +12,11 @@ import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.IntakeSettings;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.NotFoundResponse;
+import io.javalin.http.util.MethodNotAllowedUtil;
+import io.javalin.router.EndpointNotFound;
+import io.javalin.router.InternalRouter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,10 +24,13 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -39,15 +46,17 @@ import org.slf4j.LoggerFactory;
  * {@code /api/openapi.json}, {@code GET /api/v1/stats}, {@code GET /healthz} (as {@link #health}
  * says), {@code GET /metrics} (Prometheus text format; on the web port only with {@link
  * MetricsEndpoint#webPort()}, else on a {@link MetricsServer} of its own or nowhere) and the static
- * front end under {@code /static/}.
+ * front end under {@code /static/}, with {@code /robots.txt} and {@code /favicon.ico}.
  *
  * <p>Guarantees: every response carries the {@link SecurityHeaders}, those Jetty writes itself
- * included ({@link WebGuard}, {@link WebErrorHandler}); a bad name, id or parameter answers 400 and
- * an unknown path or message 404, as a JSON {@code {"error": "..."}} body for the API and as an
- * HTML page for the pages; requests Jetty rejects get a generic plain-text body. No listing, page
- * or API body grows with a sender's header text beyond {@link HeaderCut}'s bounds. The port holds
- * the {@link WebLimits}: a total and a per-address connection cap and a request head deadline
- * ({@link ConnectionGate}); refusals count on {@code burnbox.refusals{stage="web", reason}} ({@link
+ * included ({@link WebGuard}, {@link WebErrorHandler}); a {@code HEAD} answers what the {@code GET}
+ * of its URL answers, without the body ({@link HeadAsGet}); a bad name, id or parameter answers 400
+ * and an unknown path or message 404, a method that the path does not take 405 with {@code Allow},
+ * as a JSON {@code {"error": "..."}} body for the API ({@code /api/...}) and as an HTML page for
+ * every other path; requests Jetty rejects get a generic plain-text body. No listing, page or API
+ * body grows with a sender's header text beyond {@link HeaderCut}'s bounds. The port holds the
+ * {@link WebLimits}: a total and a per-address connection cap and a request head deadline ({@link
+ * ConnectionGate}); refusals count on {@code burnbox.refusals{stage="web", reason}} ({@link
  * WebRefusals}). Not thread-safe to start and stop concurrently; requests are served concurrently.
  */
 public final class WebServer implements AutoCloseable {
@@ -210,7 +219,8 @@ public final class WebServer implements AutoCloseable {
               config.jetty.modifyServer(
                   server -> {
                     server.setErrorHandler(errors);
-                    server.insertHandler(new WebGuard(gate, errors));
+                    server.insertHandler(new HeadAsGet());
+                    server.insertHandler(new WebGuard(gate, errors)); // outermost
                     server.addBean(gate.totalLimit(server));
                   });
               config.jetty.addConnector(
@@ -257,8 +267,8 @@ public final class WebServer implements AutoCloseable {
               config.routes.exception(
                   IllegalArgumentException.class,
                   (e, ctx) -> error(ctx.status(400), e.getMessage()));
-              config.routes.exception(
-                  NotFoundResponse.class, (e, ctx) -> error(ctx.status(404), e.getMessage()));
+              InternalRouter router = config.unsafe.internalRouter;
+              config.routes.exception(NotFoundResponse.class, (e, ctx) -> notFound(router, e, ctx));
               config.routes.exception(
                   WebAccess.PrivateInboxException.class, WebServer::privateInbox);
               config.routes.exception(
@@ -392,13 +402,36 @@ public final class WebServer implements AutoCloseable {
     }
   }
 
-  /** An error body: an HTML page for the pages, JSON for everything else. */
+  /**
+   * A 404, or a 405 with {@code Allow} when no route takes the request's method at a path that
+   * other methods' routes take (OPTIONS, which every API path answers for the CORS preflight, does
+   * not make a path exist).
+   */
+  private static void notFound(InternalRouter router, NotFoundResponse e, Context ctx) {
+    if (e instanceof EndpointNotFound) {
+      List<HandlerType> methods =
+          MethodNotAllowedUtil.INSTANCE.findAvailableHttpHandlerTypes(router, ctx.path());
+      if (methods.stream().anyMatch(method -> method != HandlerType.OPTIONS)) {
+        String allow =
+            methods.stream()
+                .flatMap(m -> m == HandlerType.GET ? Stream.of(m, HandlerType.HEAD) : Stream.of(m))
+                .map(HandlerType::name)
+                .collect(Collectors.joining(", "));
+        ctx.header("Allow", allow);
+        error(ctx.status(405), ctx.method().name() + " is not allowed here; allowed: " + allow);
+        return;
+      }
+    }
+    error(ctx.status(404), e.getMessage());
+  }
+
+  /** An error body: JSON for the API ({@code /api/...}), an HTML page for every other path. */
   private static void error(Context ctx, String message) {
     String text = message == null ? "bad request" : message;
-    if (MessagePages.isPage(ctx.path())) {
-      ctx.html(MessagePages.errorPage(ctx.statusCode(), text));
-    } else {
+    if (ctx.path().startsWith("/api/")) {
       ctx.json(Map.of("error", text));
+    } else {
+      ctx.html(MessagePages.errorPage(ctx.statusCode(), text));
     }
   }
 

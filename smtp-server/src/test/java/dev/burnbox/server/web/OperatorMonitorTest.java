@@ -95,7 +95,10 @@ class OperatorMonitorTest {
 
     start();
     assertThat(get("/api/v1/messages", "Bearer " + TOKEN).statusCode()).isEqualTo(404);
-    assertThat(get("/monitor", null).body()).contains("--admin-token");
+    HttpResponse<String> monitor = get("/monitor", null);
+    assertThat(monitor.statusCode()).as("the page is off too").isEqualTo(404);
+    assertThat(monitor.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(monitor.body()).contains("--admin-token");
   }
 
   @Test

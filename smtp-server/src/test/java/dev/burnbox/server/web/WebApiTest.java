@@ -19,6 +19,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -328,11 +329,115 @@ class WebApiTest {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(new String(response.body(), StandardCharsets.US_ASCII)).isEqualTo("%PDF-1.4\n");
     assertThat(response.headers().firstValue("content-disposition").orElseThrow())
-        .isEqualTo("attachment; filename=\"pass_wd_.pdf\"");
+        .isEqualTo("attachment; filename=\"pass_wd_.pdf\"; filename*=UTF-8''pass%20wd_.pdf");
     assertThat(response.headers().firstValue("content-type").orElseThrow())
         .isEqualTo("application/octet-stream");
     assertThat(response.headers().firstValue("x-content-type-options")).hasValue("nosniff");
     assertThat(web.get("/api/v1/messages/" + id + "/attachments/1").statusCode()).isEqualTo(404);
+  }
+
+  /** Parts named in other scripts (RFC 2231 and RFC 2047), with a disguised and with no name. */
+  private static final String NAMED_ATTACHMENTS =
+      """
+      Subject: files\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/mixed; boundary="b"\r
+      \r
+      --b\r
+      Content-Type: text/plain\r
+      Content-Disposition: attachment;\r
+       filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%83%95%E3%82%A1%E3%82%A4%E3%83%AB.txt\r
+      \r
+      one\r
+      --b\r
+      Content-Type: application/pdf\r
+      Content-Disposition: attachment;\r
+       filename="=?UTF-8?Q?r=C3=A9sum=C3=A9_=E6=97=A5=E6=9C=AC.pdf?="\r
+      \r
+      two\r
+      --b\r
+      Content-Type: text/plain\r
+      Content-Disposition: attachment; filename="=?UTF-8?Q?caf=C3=A9=5Fpart2.txt?="\r
+      \r
+      three\r
+      --b\r
+      Content-Type: application/pdf\r
+      Content-Disposition: attachment\r
+      \r
+      four\r
+      --b\r
+      Content-Type: application/octet-stream\r
+      Content-Disposition: attachment;\r
+       filename="=?UTF-8?Q?..=5C..=5Cinvoice=E2=80=AEfdp.exe?="\r
+      \r
+      five\r
+      --b\r
+      Content-Type: text/html\r
+      Content-Disposition: attachment\r
+      \r
+      <script>alert(1)</script>\r
+      --b--\r
+      """;
+
+  /** The name a browser saves download {@code n} as: {@code filename*}, percent-decoded. */
+  private String savedName(MessageId id, int n, String asciiName) throws Exception {
+    HttpResponse<byte[]> response = web.getBytes("/api/v1/messages/" + id + "/attachments/" + n);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("content-type")).hasValue("application/octet-stream");
+    String disposition = response.headers().firstValue("content-disposition").orElseThrow();
+    assertThat(disposition)
+        .startsWith("attachment; filename=\"" + asciiName + "\"; filename*=UTF-8''");
+    String encoded = disposition.substring(disposition.indexOf("filename*=UTF-8''") + 17);
+    assertThat(encoded).matches("[A-Za-z0-9!#$&+\\-.^_`|~%]+");
+    return URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void downloadsKeepTheirNamesInAnyScriptWithAnAsciiFallback() throws Exception {
+    MessageId id = web.deliver("bob", NAMED_ATTACHMENTS);
+    assertThat(savedName(id, 0, "attachment-0.txt")).isEqualTo("日本語ファイル.txt");
+    assertThat(savedName(id, 1, "resume_.pdf")).isEqualTo("résumé 日本.pdf");
+    assertThat(savedName(id, 2, "cafe_part2.txt")).isEqualTo("café_part2.txt");
+  }
+
+  @Test
+  void anUnnamedDownloadGetsTheExtensionOfItsTypeAndAHostileNameLosesItsTricks() throws Exception {
+    MessageId id = web.deliver("bob", NAMED_ATTACHMENTS);
+    assertThat(savedName(id, 3, "attachment-3.pdf")).isEqualTo("attachment-3.pdf");
+    assertThat(savedName(id, 4, "invoicefdp.exe"))
+        .as("no path, no right-to-left override making .exe look like .pdf")
+        .isEqualTo("invoicefdp.exe");
+    assertThat(savedName(id, 5, "attachment-5.html"))
+        .as("an HTML part is still an octet-stream download")
+        .isEqualTo("attachment-5.html");
+  }
+
+  @Test
+  void aMethodAnApiPathDoesNotTakeIs405WithAnAllowHeader() throws Exception {
+    MessageId id = web.deliver("bob", WebFixture.textMail("hi", "x"));
+    for (String[] call :
+        new String[][] {
+          {"POST", "/api/v1/inboxes/bob", "GET, HEAD, DELETE, OPTIONS"},
+          {"PUT", "/api/v1/messages/" + id, "GET, HEAD, DELETE, OPTIONS"},
+          {"DELETE", "/api/v1/stats", "GET, HEAD, OPTIONS"},
+          {"POST", "/api/v1/inboxes/bob/events", "GET, HEAD, OPTIONS"}
+        }) {
+      HttpResponse<String> response =
+          web.send(
+              HttpRequest.newBuilder(URI.create(web.url(call[1])))
+                  .method(call[0], HttpRequest.BodyPublishers.noBody())
+                  .build());
+      assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(405);
+      assertThat(response.headers().firstValue("allow")).as(call[1]).hasValue(call[2]);
+      assertThat(json(response).get("error").asText()).contains(call[0]);
+    }
+    assertThat(web.get("/api/v1/messages/" + id).statusCode()).as("nothing changed").isEqualTo(200);
+    HttpResponse<String> unknown =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/api/v1/nothing/here")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+    assertThat(unknown.statusCode()).as("a path no route takes").isEqualTo(404);
   }
 
   @Test

@@ -189,8 +189,8 @@ class WebConnectionLimitsTest {
   /**
    * Stalled downloads of a large message from several addresses hold at most the read budget (they
    * ran the heap out of memory before it): further reads of large messages answer 503 with {@code
-   * Retry-After} while they hold it, small mail stays readable, and once they go the large message
-   * reads again.
+   * Retry-After} (a page headed so) while they hold it, small mail stays readable, and once they go
+   * the large message reads again.
    */
   @Test
   void stalledLargeDownloadsHoldTheReadBudgetAndSmallMailStaysReadable() throws Exception {
@@ -208,6 +208,15 @@ class WebConnectionLimitsTest {
               .reply();
       assertThat(refused.status()).isEqualTo(503);
       assertThat(refused.header("Retry-After")).isEqualTo("1");
+      RawHttp.Reply refusedPage =
+          client("127.0.1.9", port, 10_000)
+              .send("GET /message/" + big + " HTTP/1.1\r\nHost: x\r\n\r\n")
+              .reply();
+      assertThat(refusedPage.status()).isEqualTo(503);
+      assertThat(refusedPage.body())
+          .as("the page says what the status says")
+          .contains("<h1>Service unavailable</h1>")
+          .contains("the server is sending other large messages");
       RawHttp.Reply smallMail =
           client("127.0.1.9", port, 10_000)
               .send("GET /api/v1/messages/" + small + "/raw HTTP/1.1\r\nHost: x\r\n\r\n")

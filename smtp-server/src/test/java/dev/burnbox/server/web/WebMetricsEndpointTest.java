@@ -80,6 +80,19 @@ class WebMetricsEndpointTest {
   }
 
   @Test
+  void aHeadOnTheMetricsPortAnswersTheHeadersOfAScrape() throws Exception {
+    start(MetricsEndpoint.ownPort(InetAddress.getLoopbackAddress(), 0));
+    int metricsPort = server.metricsPort().orElseThrow();
+    RawHttp.Reply scrape = RawHttp.exchange(metricsPort, SCRAPE);
+    try (RawHttp http = RawHttp.connect(metricsPort)) {
+      RawHttp.Reply head = http.send("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n").replyHead();
+      assertThat(head.status()).isEqualTo(200);
+      assertThat(head.header("Content-Type")).isEqualTo(scrape.header("Content-Type"));
+      assertThat(Integer.parseInt(head.header("Content-Length"))).isPositive();
+    }
+  }
+
+  @Test
   void turnedOffTheMetricsAreServedNowhere() throws Exception {
     start(MetricsEndpoint.off());
     assertThat(RawHttp.exchange(server.port(), SCRAPE).status()).isEqualTo(404);

@@ -143,6 +143,51 @@ class WebPagesTest {
   }
 
   @Test
+  void everyPageLinksTheIconAndTheIconIsServed() throws Exception {
+    assertThat(web.get("/").body())
+        .contains("<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">");
+    for (String path : new String[] {"/static/favicon.svg", "/favicon.ico"}) {
+      HttpResponse<String> icon = web.get(path);
+      assertThat(icon.statusCode()).as(path).isEqualTo(200);
+      assertThat(icon.headers().firstValue("content-type")).as(path).hasValue("image/svg+xml");
+      assertThat(icon.body()).as(path).startsWith("<svg");
+    }
+  }
+
+  @Test
+  void inboxesAndMessagesAreKeptOutOfSearchEngines() throws Exception {
+    HttpResponse<String> robots = web.get("/robots.txt");
+    assertThat(robots.statusCode()).isEqualTo(200);
+    assertThat(robots.headers().firstValue("content-type").orElseThrow()).startsWith("text/plain");
+    assertThat(robots.body())
+        .contains("User-agent: *")
+        .contains("Disallow: /inbox\n")
+        .contains("Disallow: /message/\n");
+    MessageId id = web.deliver("eve", WebApiTest.MULTIPART);
+    for (String path : new String[] {"/inbox/eve", "/message/" + id, "/message/" + id + "/html"}) {
+      assertThat(web.get(path).headers().firstValue("x-robots-tag"))
+          .as(path)
+          .hasValue("noindex, nofollow");
+    }
+    assertThat(web.get("/").headers().firstValue("x-robots-tag")).as("the home page").isEmpty();
+  }
+
+  @Test
+  void aMethodAPageDoesNotTakeIs405WithAnAllowHeader() throws Exception {
+    HttpResponse<String> post =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/inbox/bob")))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+    assertThat(post.statusCode()).isEqualTo(405);
+    assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+    assertThat(post.body()).contains("<h1>Method not allowed</h1>");
+    HttpResponse<String> get = web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/delete");
+    assertThat(get.statusCode()).isEqualTo(405);
+    assertThat(get.headers().firstValue("allow")).hasValue("POST");
+  }
+
+  @Test
   void staticFilesAreRevalidatedByTheirETag() throws Exception {
     HttpResponse<String> css = web.get("/static/burnbox.css");
     assertThat(css.headers().firstValue("cache-control")).hasValue("max-age=0");

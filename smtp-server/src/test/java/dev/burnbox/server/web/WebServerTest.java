@@ -121,10 +121,22 @@ class WebServerTest {
   }
 
   @Test
-  void anUnknownPathIsAJson404() throws Exception {
-    HttpResponse<String> response = get("/no/such/thing");
+  void anUnknownApiPathIsAJson404() throws Exception {
+    HttpResponse<String> response = get("/api/v1/no/such/thing");
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(new ObjectMapper().readTree(response.body()).get("error").asText())
-        .contains("/no/such/thing");
+        .contains("/api/v1/no/such/thing");
+  }
+
+  @Test
+  void anUnknownPathOutsideTheApiIsTheHtml404Page() throws Exception {
+    for (String path : new String[] {"/no/such/thing", "/Inbox/bob", "/apple-touch-icon.png"}) {
+      HttpResponse<String> response = get(path);
+      assertThat(response.statusCode()).as(path).isEqualTo(404);
+      assertThat(response.headers().firstValue("content-type").orElseThrow())
+          .as(path)
+          .startsWith("text/html");
+      assertThat(response.body()).contains("<h1>Not found</h1>").contains(path);
+    }
   }
 }

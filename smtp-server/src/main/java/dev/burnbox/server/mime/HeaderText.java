@@ -2,6 +2,7 @@ package dev.burnbox.server.mime;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -10,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.james.mime4j.codec.DecodeMonitor;
 import org.apache.james.mime4j.field.DateTimeFieldLenientImpl;
 import org.apache.james.mime4j.stream.RawField;
@@ -121,6 +124,143 @@ public final class HeaderText {
     } else {
       out.append(text);
     }
+  }
+
+  /**
+   * The value of parameter {@code name} (such as a Content-Disposition's {@code filename}) of a
+   * MIME field's raw, unfolded value ({@code attachment; filename="a.pdf"}), decoded: its RFC 2231
+   * form ({@code name*=charset'language'%XX...}, or sections {@code name*0*=}, {@code name*1=}...
+   * joined in order) if it has one, else its plain value with RFC 2047 encoded words decoded, as
+   * mail clients do although RFC 2047 does not allow them there; null if there is no such
+   * parameter. Charsets are read by {@link TextCharsets}, an unknown one as UTF-8 if valid, else
+   * windows-1252.
+   */
+  static String parameter(String fieldValue, String name) {
+    String plain = null;
+    String extended = null;
+    SortedMap<Integer, Parameter> sections = new TreeMap<>();
+    for (Parameter parameter : Parameter.split(fieldValue)) {
+      String key = parameter.name();
+      if (key.equalsIgnoreCase(name)) {
+        plain = plain == null ? parameter.value() : plain;
+      } else if (key.length() > name.length()
+          && key.charAt(name.length()) == '*'
+          && key.regionMatches(true, 0, name, 0, name.length())) {
+        String star = key.substring(name.length() + 1); // "", "0", "0*", "1"...
+        String number = star.endsWith("*") ? star.substring(0, star.length() - 1) : star;
+        if (star.isEmpty()) {
+          extended = extended == null ? parameter.value() : extended;
+        } else if (!number.isEmpty()
+            && number.length() <= 3
+            && number.chars().allMatch(c -> c >= '0' && c <= '9')) {
+          sections.putIfAbsent(Integer.parseInt(number), parameter);
+        }
+      }
+    }
+    if (extended != null) {
+      return decodeExtendedValue(List.of(new Parameter(name + "*", extended)));
+    }
+    List<Parameter> joined = new ArrayList<>();
+    for (int i = 0; sections.containsKey(i); i++) { // RFC 2231: sections count up from 0
+      joined.add(sections.get(i));
+    }
+    if (!joined.isEmpty()) {
+      return decodeExtendedValue(joined);
+    }
+    return plain == null ? null : decodeEncodedWords(plain);
+  }
+
+  /** One {@code name=value} parameter of a MIME field, its value unquoted but not decoded. */
+  private record Parameter(String name, String value) {
+    /** The parameters after the first {@code ;} of {@code fieldValue}, outside quotes. */
+    static List<Parameter> split(String fieldValue) {
+      List<Parameter> parameters = new ArrayList<>();
+      int i = nextSemicolon(fieldValue, 0);
+      while (i < fieldValue.length()) {
+        int equals = i + 1;
+        while (equals < fieldValue.length() && "=;".indexOf(fieldValue.charAt(equals)) < 0) {
+          equals++;
+        }
+        String name = fieldValue.substring(i + 1, equals).strip();
+        if (equals == fieldValue.length() || fieldValue.charAt(equals) == ';') {
+          i = equals; // a name without a value
+          continue;
+        }
+        int start = equals + 1;
+        while (start < fieldValue.length() && isFoldSpace(fieldValue.charAt(start))) {
+          start++;
+        }
+        StringBuilder value = new StringBuilder();
+        if (start < fieldValue.length() && fieldValue.charAt(start) == '"') {
+          int k = start + 1;
+          for (; k < fieldValue.length() && fieldValue.charAt(k) != '"'; k++) {
+            if (fieldValue.charAt(k) == '\\' && k + 1 < fieldValue.length()) {
+              k++;
+            }
+            value.append(fieldValue.charAt(k));
+          }
+          i = nextSemicolon(fieldValue, k + 1); // past the closing quote
+        } else {
+          i = nextSemicolon(fieldValue, start);
+          value.append(fieldValue, start, i);
+        }
+        parameters.add(new Parameter(name, value.toString().strip()));
+      }
+      return parameters;
+    }
+
+    /** The index of the first {@code ;} at or after {@code from} outside quotes, or the length. */
+    private static int nextSemicolon(String text, int from) {
+      boolean quoted = false;
+      for (int i = from; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '\\' && quoted) {
+          i++;
+        } else if (c == '"') {
+          quoted = !quoted;
+        } else if (c == ';' && !quoted) {
+          return i;
+        }
+      }
+      return text.length();
+    }
+  }
+
+  /**
+   * RFC 2231 sections in order, each {@code name*N*} (percent-encoded, the first with {@code
+   * charset'language'} in front) or {@code name*N} (as it is), decoded as one.
+   */
+  private static String decodeExtendedValue(List<Parameter> sections) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    String charsetName = null;
+    for (int i = 0; i < sections.size(); i++) {
+      String value = sections.get(i).value();
+      if (!sections.get(i).name().endsWith("*")) {
+        bytes.writeBytes(
+            value.getBytes(StandardCharsets.UTF_8)); // ASCII, if the sender kept to the RFC
+        continue;
+      }
+      if (i == 0) {
+        int charsetEnd = value.indexOf('\'');
+        int languageEnd = charsetEnd < 0 ? -1 : value.indexOf('\'', charsetEnd + 1);
+        if (languageEnd >= 0) {
+          charsetName = value.substring(0, charsetEnd);
+          value = value.substring(languageEnd + 1);
+        }
+      }
+      for (int k = 0; k < value.length(); k++) {
+        char c = value.charAt(k);
+        int high = k + 2 < value.length() ? Character.digit(value.charAt(k + 1), 16) : -1;
+        int low = k + 2 < value.length() ? Character.digit(value.charAt(k + 2), 16) : -1;
+        if (c == '%' && high >= 0 && low >= 0) {
+          bytes.write(high << 4 | low);
+          k += 2;
+        } else {
+          bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return TextCharsets.decode(bytes.toByteArray(), TextCharsets.lookup(charsetName));
   }
 
   private static boolean containsAny(String text, String chars) {

@@ -178,12 +178,18 @@ public final class MailDecoder {
     boolean sawHeader = false;
     int depth = baseDepth;
     String declaredType = "";
+    ByteSequence contentType = null; // the raw fields that may name a part's file
+    ByteSequence disposition = null;
     Deque<Multipart> multiparts = new ArrayDeque<>();
     for (EntityState state = stream.getState();
         state != EntityState.T_END_OF_STREAM;
         state = stream.next()) {
       switch (state) {
-        case T_START_HEADER -> declaredType = "";
+        case T_START_HEADER -> {
+          declaredType = "";
+          contentType = null;
+          disposition = null;
+        }
         case T_FIELD -> {
           sawHeader = true;
           Field field = stream.getField();
@@ -193,6 +199,9 @@ public final class MailDecoder {
           }
           if (field.getName().equalsIgnoreCase("Content-Type")) {
             declaredType = field.getBody().strip().toLowerCase(Locale.ROOT);
+            contentType = field.getRaw();
+          } else if (field.getName().equalsIgnoreCase("Content-Disposition")) {
+            disposition = field.getRaw();
           }
         }
         case T_END_HEADER -> {
@@ -233,7 +242,7 @@ public final class MailDecoder {
           if (depth > limits.maxDepth()) {
             mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
           } else {
-            body(stream, mail, depth, declaredType);
+            body(stream, mail, depth, declaredType, new FileNameFields(contentType, disposition));
           }
         }
         default -> {}
@@ -241,16 +250,17 @@ public final class MailDecoder {
     }
   }
 
-  private void body(MimeTokenStream stream, DecodedMailBuilder mail, int depth, String declaredType)
+  private void body(
+      MimeTokenStream stream,
+      DecodedMailBuilder mail,
+      int depth,
+      String declaredType,
+      FileNameFields fileNameFields)
       throws IOException {
     MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
     String type = mediaType(part.getMimeType());
     String charset = part.getContentTypeParameters().get("charset");
     boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
-    String filename = part.getContentDispositionFilename();
-    if (filename == null || filename.isBlank()) {
-      filename = part.getContentTypeParameters().get("name");
-    }
     if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
       multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth);
     } else if (!attachment && type.equals("text/plain")) {
@@ -259,10 +269,28 @@ public final class MailDecoder {
       mail.html(stream.getDecodedInputStream(), charset);
     } else if (type.equals("message/rfc822") || type.equals("message/global")) {
       byte[] message = stream.getDecodedInputStream().readAllBytes();
-      mail.attachment(filename, type, new ByteArrayInputStream(message));
+      mail.attachment(fileNameFields.fileName(), type, new ByteArrayInputStream(message));
       attachedMessage(message, mail, depth + 1);
     } else {
-      mail.attachment(filename, type, stream.getDecodedInputStream());
+      mail.attachment(fileNameFields.fileName(), type, stream.getDecodedInputStream());
+    }
+  }
+
+  /**
+   * The raw Content-Type and Content-Disposition fields of a part (either may be null), which name
+   * its file. Decoded here rather than by mime4j, which decodes encoded words and RFC 2231 values
+   * with charsets as Java names them (ISO-8859-1 as itself, not as windows-1252; see {@link
+   * TextCharsets}) and keeps no undecodable word as written.
+   */
+  private record FileNameFields(ByteSequence contentType, ByteSequence disposition) {
+    /** The disposition's {@code filename}, else the type's {@code name}, decoded; or null. */
+    String fileName() {
+      String name =
+          disposition == null ? null : HeaderText.parameter(headerValue(disposition), "filename");
+      if (name == null || name.isBlank()) {
+        name = contentType == null ? null : HeaderText.parameter(headerValue(contentType), "name");
+      }
+      return name;
     }
   }
 

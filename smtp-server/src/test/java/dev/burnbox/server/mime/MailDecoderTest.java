@@ -97,6 +97,37 @@ class MailDecoderTest {
   }
 
   @Test
+  void iso8859LabelledTextShowsTheEuroSignAndQuotesItsSenderMeant() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("33-iso-8859-1-means-windows-1252.eml"));
+
+    assertThat(mail.subject()).isEqualTo("Price €100 – “today” only");
+    assertThat(mail.from()).isEqualTo("“Smart” Sender <s@example.org>");
+    assertThat(mail.text()).isEqualTo("Only €100 – “today”, it’s true.");
+    assertThat(mail.html()).isEqualTo("<p>Sale – <b>€100</b></p>");
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("€ prices.txt", "€uro “list”.txt");
+    assertThat(mail.scanText()).contains("Price €100 – “today” only", "it’s true", "Sale – €100");
+    assertThat(mail.scanText()).doesNotContain("\u0080", "\u0093", "\u0096");
+  }
+
+  @Test
+  void fileNamesInEveryFormAreDecodedByTheSameCharsetRules() {
+    String raw =
+        "Subject: names\nContent-Type: multipart/mixed; boundary=b\n\n"
+            + "--b\nContent-Type: application/pdf; name*=latin1''%93a+b%94.txt\n\nx\n"
+            + "--b\nContent-Disposition: attachment;\n filename*0*=iso-8859-1'en'%80%20;"
+            + " filename*1=rates.txt\n\ny\n"
+            + "--b\nContent-Disposition: attachment; filename*=x-unknown''caf%C3%A9.txt\n\nz\n"
+            + "--b\nContent-Disposition: attachment; size=1; filename=\"a;\\\"b\\\".txt\"; x=\"y\"\n\nw\n"
+            + "--b--\n";
+
+    assertThat(decode(raw).attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("“a+b”.txt", "€ rates.txt", "café.txt", "a;\"b\".txt");
+  }
+
+  @Test
   void tooManyPartsStopsTheWalkAndSaysSo() {
     StringBuilder raw =
         new StringBuilder("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");

@@ -67,7 +67,13 @@ public final class HeaderText {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
   }
 
-  /** Decodes the RFC 2047 encoded words in {@code value}; other text is kept as is. */
+  /**
+   * Decodes the RFC 2047 encoded words in {@code value}; other text is kept as is. A word that
+   * cannot be decoded is shown as written (RFC 2047, section 6.3): one whose text is not valid
+   * base64 or Q encoding, and a run of words in a charset Java does not know whose bytes are not
+   * UTF-8 (in an unknown charset, ASCII and valid UTF-8 bytes are taken for what they say: the
+   * sender most likely meant them so, and ASCII reads the same in nearly every charset).
+   */
   static String decodeEncodedWords(String value) {
     return decodeEncodedWords(value, false);
   }
@@ -82,47 +88,76 @@ public final class HeaderText {
       return value;
     }
     StringBuilder out = new StringBuilder(value.length());
-    ByteArrayOutputStream pending = new ByteArrayOutputStream();
-    String pendingCharset = null;
+    WordRun run = new WordRun();
     int copied = 0;
-    int lastWordEnd = -1;
     while (start >= 0) {
       EncodedWord word = EncodedWord.parse(value, start);
-      if (word == null) {
-        start = value.indexOf("=?", start + 2);
+      byte[] bytes = word == null ? null : word.bytes();
+      if (bytes == null) { // not an encoded word, or one that cannot be decoded: text as written
+        start = value.indexOf("=?", word == null ? start + 2 : word.end());
         continue;
       }
-      boolean adjacent = lastWordEnd >= 0 && value.substring(lastWordEnd, start).isBlank();
-      if (!adjacent || !word.charset().equalsIgnoreCase(pendingCharset)) {
-        flush(pending, pendingCharset, out, quoteSpecials);
+      boolean adjacent = run.end >= 0 && value.substring(run.end, start).isBlank();
+      if (!adjacent || !word.charset().equalsIgnoreCase(run.charset)) {
+        run.flush(value, out, quoteSpecials);
         if (!adjacent) {
           out.append(value, copied, start);
         }
-        pendingCharset = word.charset();
+        run.start(word.charset(), start);
       }
-      word.appendBytes(pending);
+      run.add(bytes, word.end());
       copied = word.end();
-      lastWordEnd = word.end();
       start = value.indexOf("=?", word.end());
     }
-    flush(pending, pendingCharset, out, quoteSpecials);
+    run.flush(value, out, quoteSpecials);
     out.append(value, copied, value.length());
     return out.toString();
   }
 
-  private static void flush(
-      ByteArrayOutputStream pending, String charsetName, StringBuilder out, boolean quote) {
-    if (pending.size() == 0) {
-      return;
+  /**
+   * Adjacent encoded words in one charset, joined as bytes (a character may be split across two of
+   * them), and where they stand in the value, to show them as written if they cannot be decoded.
+   */
+  private static final class WordRun {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private String charset;
+    private int start = -1;
+    private int end = -1;
+
+    void start(String charsetName, int wordStart) {
+      charset = charsetName;
+      start = wordStart;
     }
-    Charset charset = TextCharsets.lookup(charsetName);
-    byte[] bytes = pending.toByteArray();
-    String text = TextCharsets.decode(bytes, charset);
-    pending.reset();
-    if (quote && containsAny(text, ADDRESS_SPECIALS)) {
-      out.append('"').append(text.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-    } else {
-      out.append(text);
+
+    void add(byte[] wordBytes, int wordEnd) {
+      bytes.writeBytes(wordBytes);
+      end = wordEnd;
+    }
+
+    /** Appends the run's text to {@code out}, and empties it. */
+    void flush(String value, StringBuilder out, boolean quote) {
+      if (start < 0) {
+        return;
+      }
+      String text = decode(bytes.toByteArray());
+      if (text == null) {
+        out.append(value, start, end);
+      } else if (quote && containsAny(text, ADDRESS_SPECIALS)) {
+        out.append('"').append(text.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+      } else {
+        out.append(text);
+      }
+      bytes.reset();
+      start = -1;
+    }
+
+    /** The text of {@code words}, or null if their charset is unknown and they are not UTF-8. */
+    private String decode(byte[] words) {
+      Charset known = TextCharsets.lookup(charset);
+      if (known == null && !TextCharsets.isKnown(charset)) {
+        return TextCharsets.utf8OrNull(words, 0, words.length);
+      }
+      return TextCharsets.decode(words, known);
     }
   }
 
@@ -250,8 +285,8 @@ public final class HeaderText {
       }
       for (int k = 0; k < value.length(); k++) {
         char c = value.charAt(k);
-        int high = k + 2 < value.length() ? Character.digit(value.charAt(k + 1), 16) : -1;
-        int low = k + 2 < value.length() ? Character.digit(value.charAt(k + 2), 16) : -1;
+        int high = k + 2 < value.length() ? hexDigit(value.charAt(k + 1)) : -1;
+        int low = k + 2 < value.length() ? hexDigit(value.charAt(k + 2)) : -1;
         if (c == '%' && high >= 0 && low >= 0) {
           bytes.write(high << 4 | low);
           k += 2;
@@ -261,6 +296,11 @@ public final class HeaderText {
       }
     }
     return TextCharsets.decode(bytes.toByteArray(), TextCharsets.lookup(charsetName));
+  }
+
+  /** The value of ASCII hex digit {@code c} (either case), or -1. */
+  private static int hexDigit(char c) {
+    return c < 0x80 ? Character.digit(c, 16) : -1;
   }
 
   private static boolean containsAny(String text, String chars) {
@@ -512,24 +552,31 @@ public final class HeaderText {
           charset, encoding == 'B', value.substring(textStart, textEnd), textEnd + 2);
     }
 
-    void appendBytes(ByteArrayOutputStream out) {
+    /** The bytes the word's text encodes, or null if it is not valid base64 or Q encoding. */
+    byte[] bytes() {
       if (base64) {
-        Base64Lenient.decode(text, out);
-      } else {
-        for (int i = 0; i < text.length(); i++) {
-          char c = text.charAt(i);
-          int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
-          int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
-          if (c == '_') {
-            out.write(' ');
-          } else if (c == '=' && high >= 0 && low >= 0) {
-            out.write(high << 4 | low);
-            i += 2;
-          } else {
-            out.write(c > 0xFF ? '?' : c);
+        return Base64Lenient.decode(text);
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '=') {
+          int high = i + 2 < text.length() ? hexDigit(text.charAt(i + 1)) : -1;
+          int low = i + 2 < text.length() ? hexDigit(text.charAt(i + 2)) : -1;
+          if (high < 0 || low < 0) {
+            return null;
           }
+          out.write(high << 4 | low);
+          i += 2;
+        } else if (c == '_') {
+          out.write(' ');
+        } else if (c > ' ' && c < 0x7F) {
+          out.write(c);
+        } else {
+          return null; // Q encoding is printable ASCII only
         }
       }
+      return out.toByteArray();
     }
   }
 }

@@ -149,6 +149,12 @@ public final class TextCharsets {
 
   /** UTF-8 if {@code bytes} are pure ASCII or valid UTF-8, else windows-1252. */
   public static String decodeUtf8OrWindows1252(byte[] bytes, int offset, int length) {
+    String utf8 = utf8OrNull(bytes, offset, length);
+    return utf8 != null ? utf8 : decodeWindows1252(bytes, offset, length);
+  }
+
+  /** {@code bytes} as UTF-8 if they are pure ASCII or valid UTF-8, else null. */
+  static String utf8OrNull(byte[] bytes, int offset, int length) {
     boolean ascii = true;
     for (int i = offset; i < offset + length; i++) {
       if (bytes[i] < 0) {
@@ -168,7 +174,7 @@ public final class TextCharsets {
       CharBuffer chars = strictUtf8.decode(ByteBuffer.wrap(bytes, offset, length));
       return chars.toString();
     } catch (CharacterCodingException e) {
-      return decodeWindows1252(bytes, offset, length);
+      return null;
     }
   }
 

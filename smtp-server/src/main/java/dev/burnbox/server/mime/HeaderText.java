@@ -3,13 +3,14 @@ package dev.burnbox.server.mime;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -402,14 +403,13 @@ public final class HeaderText {
   }
 
   /**
-   * The instant of a Date header value, if mime4j's lenient RFC 5322 parser can read it. A value in
-   * RFC 5322's own form is read by {@link #strictDate} first, with the same result (that parser
-   * took a quarter of a 2 KB mail's decoding).
+   * The instant of a Date header value: read by {@link #rfc5322Date} if it is in RFC 5322's syntax
+   * (its obsolete forms included), else by mime4j's lenient parser if that can read it.
    */
   static Optional<Instant> date(String value) {
-    Instant strict = strictDate(value);
-    if (strict != null) {
-      return Optional.of(strict);
+    Instant rfc5322 = rfc5322Date(value);
+    if (rfc5322 != null) {
+      return Optional.of(rfc5322);
     }
     return lenientDate(value);
   }
@@ -427,98 +427,177 @@ public final class HeaderText {
     }
   }
 
-  private static final String MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-  private static final String DAYS = "MonTueWedThuFriSatSun";
+  private static final String MONTHS = "janfebmaraprmayjunjulaugsepoctnovdec";
+  private static final String DAYS = "montuewedthufrisatsun";
 
   /**
-   * The instant of a date in RFC 5322's own form, {@code [Fri, ]27 Nov 2026 04:19:48 +0000}, with
-   * nothing but white space or a comment after it, and every field in range; null for anything else
-   * (obsolete zone names, two-digit years, no seconds, the 31st of November...), which is left to
-   * mime4j's lenient parser.
+   * RFC 5322's obsolete zone names (section 4.3) and UTC, with their offsets in hours. The military
+   * single letters are read as UTC: RFC 5322 says to take them as -0000, a time in UTC whose local
+   * zone is unknown, since RFC 822 had their signs the wrong way round.
    */
-  static Instant strictDate(String value) {
-    String v = value.strip();
-    int p = 0;
-    if (v.length() > 4 && v.charAt(3) == ',') {
-      // the day's name, which the date itself says again; mime4j's parser wants one space after it
-      p = 5;
-      if (DAYS.indexOf(v.substring(0, 3)) % 3 != 0 || !at(v, 4, ' ') || at(v, 5, ' ')) {
+  private static final Map<String, Integer> ZONE_NAMES =
+      Map.ofEntries(
+          Map.entry("ut", 0),
+          Map.entry("utc", 0),
+          Map.entry("gmt", 0),
+          Map.entry("est", -5),
+          Map.entry("edt", -4),
+          Map.entry("cst", -6),
+          Map.entry("cdt", -5),
+          Map.entry("mst", -7),
+          Map.entry("mdt", -6),
+          Map.entry("pst", -8),
+          Map.entry("pdt", -7));
+
+  /**
+   * The instant of a date in RFC 5322's syntax, {@code [Fri, ]27 Nov 2026 04:19:48 +0000}, its
+   * obsolete forms (section 4.3) included: comments and any white space between the tokens, no
+   * seconds, a two-digit year (00-49 are 2000-2049, 50-99 are 1950-1999) or a three-digit one (1900
+   * added), and the zone names UT, GMT, EST/EDT, CST/CDT, MST/MDT, PST/PDT, with UTC and the
+   * military letters read as UTC. Names are read in either case. Whatever follows the zone is
+   * ignored, as mime4j's parser ignores it, and fields past their range roll over as in that parser
+   * (the 31st of November is the 1st of December). Null for anything else (no zone, a zone name not
+   * listed, an offset beyond 18 hours), which is left to mime4j's lenient parser.
+   *
+   * <p>Read by hand: mime4j's parser took a quarter of a 2 KB mail's decoding.
+   */
+  static Instant rfc5322Date(String value) {
+    DateTokens tokens = new DateTokens(value);
+    if (tokens.atLetter()) { // the day's name, which the date says again
+      String day = tokens.word();
+      if (day.length() != 3 || DAYS.indexOf(day) % 3 != 0 || !tokens.symbol(',')) {
         return null;
       }
     }
-    int dayDigits = digits(v, p, 2);
-    if (dayDigits == 0 || !at(v, p + dayDigits, ' ')) {
+    int day = tokens.number(1, 2);
+    String monthName = tokens.word();
+    int month = monthName.length() == 3 ? MONTHS.indexOf(monthName) : -1;
+    int year = tokens.number(2, 4);
+    int yearDigits = tokens.lastDigits;
+    int hour = tokens.number(1, 2);
+    int minute = tokens.symbol(':') ? tokens.number(2, 2) : -1;
+    int second = tokens.symbol(':') ? tokens.number(2, 2) : 0;
+    if (day < 0
+        || month < 0
+        || month % 3 != 0
+        || year < 0
+        || hour < 0
+        || minute < 0
+        || second < 0) {
       return null;
     }
-    int day = number(v, p, dayDigits);
-    p += dayDigits + 1;
-    int month = p + 3 <= v.length() ? MONTHS.indexOf(v.substring(p, p + 3)) : -1;
-    if (month < 0 || month % 3 != 0 || !at(v, p + 3, ' ') || digits(v, p + 4, 4) != 4) {
+    if (yearDigits == 2) {
+      year += year < 50 ? 2000 : 1900;
+    } else if (yearDigits == 3) {
+      year += 1900;
+    }
+    ZoneOffset zone = tokens.zone();
+    if (zone == null) {
       return null;
     }
-    int year = number(v, p + 4, 4);
-    p += 8;
-    if (!at(v, p, ' ')
-        || digits(v, p + 1, 2) != 2
-        || !at(v, p + 3, ':')
-        || digits(v, p + 4, 2) != 2
-        || !at(v, p + 6, ':')
-        || digits(v, p + 7, 2) != 2
-        || !at(v, p + 9, ' ')
-        || !(at(v, p + 10, '+') || at(v, p + 10, '-'))
-        || digits(v, p + 11, 4) != 4) {
-      return null;
-    }
-    int rest = skipSpaces(v, p + 15);
-    if (rest < v.length() && v.charAt(rest) != '(') {
-      return null;
-    }
-    int sign = v.charAt(p + 10) == '-' ? -1 : 1;
-    int zoneHours = number(v, p + 11, 2);
-    int zoneMinutes = number(v, p + 13, 2);
-    if (year < 1900 || zoneHours > 18 || zoneMinutes > 59) {
-      return null;
-    }
-    try {
-      return LocalDateTime.of(
-              year,
-              month / 3 + 1,
-              day,
-              number(v, p + 1, 2),
-              number(v, p + 4, 2),
-              number(v, p + 7, 2))
-          .toInstant(ZoneOffset.ofHoursMinutes(sign * zoneHours, sign * zoneMinutes));
-    } catch (DateTimeException e) {
-      return null; // a field out of range: the lenient parser rolls it over
-    }
+    return LocalDate.of(year, month / 3 + 1, 1)
+        .atStartOfDay()
+        .plusDays(day - 1L)
+        .plusHours(hour)
+        .plusMinutes(minute)
+        .plusSeconds(second)
+        .toInstant(zone);
   }
 
-  private static boolean at(String v, int i, char c) {
-    return i < v.length() && v.charAt(i) == c;
-  }
+  /**
+   * The tokens of a date, read left to right: each method first skips white space and comments (RFC
+   * 5322's CFWS), and says whether the token it wants comes next.
+   */
+  private static final class DateTokens {
+    private final String v;
+    private int i;
+    int lastDigits; // how many digits the last number() read
 
-  private static int skipSpaces(String v, int i) {
-    while (i < v.length() && v.charAt(i) == ' ') {
-      i++;
+    DateTokens(String value) {
+      this.v = value;
     }
-    return i;
-  }
 
-  /** How many ASCII digits start at {@code i}, at most {@code max}. */
-  private static int digits(String v, int i, int max) {
-    int n = 0;
-    while (n < max && i + n < v.length() && v.charAt(i + n) >= '0' && v.charAt(i + n) <= '9') {
-      n++;
+    private void skipSpaceAndComments() {
+      int depth = 0;
+      for (; i < v.length(); i++) {
+        char c = v.charAt(i);
+        if (depth > 0 && c == '\\') {
+          i++; // a quoted pair in a comment
+        } else if (c == '(') {
+          depth++;
+        } else if (depth > 0 && c == ')') {
+          depth--;
+        } else if (depth == 0 && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+          return;
+        }
+      }
     }
-    return n;
-  }
 
-  private static int number(String v, int i, int length) {
-    int n = 0;
-    for (int k = i; k < i + length; k++) {
-      n = 10 * n + (v.charAt(k) - '0');
+    boolean atLetter() {
+      skipSpaceAndComments();
+      return i < v.length() && isLetter(v.charAt(i));
     }
-    return n;
+
+    /** The ASCII letters that come next, in lower case; "" if none. */
+    String word() {
+      skipSpaceAndComments();
+      int start = i;
+      while (i < v.length() && isLetter(v.charAt(i))) {
+        i++;
+      }
+      return v.substring(start, i).toLowerCase(Locale.ROOT);
+    }
+
+    /** Reads {@code c} if it comes next. */
+    boolean symbol(char c) {
+      skipSpaceAndComments();
+      if (i < v.length() && v.charAt(i) == c) {
+        i++;
+        return true;
+      }
+      return false;
+    }
+
+    /** The number of the {@code min} to {@code max} ASCII digits that come next, or -1. */
+    int number(int min, int max) {
+      skipSpaceAndComments();
+      int start = i;
+      int n = 0;
+      while (i < v.length() && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
+        n = i - start < max ? 10 * n + (v.charAt(i) - '0') : n;
+        i++;
+      }
+      lastDigits = i - start;
+      return lastDigits >= min && lastDigits <= max ? n : -1;
+    }
+
+    /** The zone that comes next: {@code +hhmm}, {@code -hhmm} or a name; null if none is. */
+    ZoneOffset zone() {
+      skipSpaceAndComments();
+      if (i < v.length() && (v.charAt(i) == '+' || v.charAt(i) == '-')) {
+        int sign = v.charAt(i++) == '-' ? -1 : 1;
+        int start = i;
+        int hhmm = number(4, 4);
+        if (start != i - 4
+            || hhmm < 0
+            || hhmm % 100 > 59
+            || hhmm / 100 * 60 + hhmm % 100 > 18 * 60) {
+          return null; // white space after the sign, or out of range
+        }
+        return ZoneOffset.ofHoursMinutes(sign * (hhmm / 100), sign * (hhmm % 100));
+      }
+      String name = word();
+      Integer hours = ZONE_NAMES.get(name);
+      if (hours != null) {
+        return ZoneOffset.ofHours(hours);
+      }
+      boolean military = name.length() == 1 && name.charAt(0) != 'j';
+      return military ? ZoneOffset.UTC : null;
+    }
+
+    private static boolean isLetter(char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
   }
 
   /** One {@code =?charset?B|Q?text?=} word found in a header value. */

@@ -77,6 +77,10 @@ class MailDecoderTest {
     assertThat(DECODER.decode(MimeCorpus.read("04-encoded-from-iso-8859-1.eml")).date())
         .contains(Instant.parse("2026-11-18T08:15:00Z"));
     assertThat(decode("Date: not a date\nSubject: x\n\nbody").date()).isEmpty();
+    assertThat(decode("Date: 3 Feb 2026 10:00:00 EST\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-02-03T15:00:00Z"));
+    assertThat(decode("Date: Tue,  3 Feb 26 10:00 GMT\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-02-03T10:00:00Z"));
   }
 
   @Test

@@ -132,6 +132,50 @@ class MailDecoderTest {
   }
 
   @Test
+  void aBodyWithNoBlankLineBeforeItIsTheTextNotAHeaderLineSkipped() {
+    DecodedMail mail =
+        decode(
+            "Received: from client by burnbox.test;\r\n Fri, 27 Nov 2026 01:00:00 +0000\r\n"
+                + "just a body with no headers at all\r\n");
+
+    assertThat(mail.text()).isEqualTo("just a body with no headers at all\n");
+    assertThat(mail.headers()).extracting(MailHeader::name).containsExactly("Received");
+    assertThat(mail.scanText()).contains("just a body with no headers at all");
+    assertThat(mail.malformed()).isFalse();
+    assertThat(mail.problems()).anyMatch(p -> p.startsWith("no blank line after the header"));
+  }
+
+  @Test
+  void theHeaderEndsAtItsFirstLineThatIsNotAFieldAndTheRestIsBodyAsWritten() {
+    DecodedMail mail =
+        decode("Subject: s\nX-Folded: a\n b\nline one\n continued\nX-Not: a field now\n\nlast\n");
+
+    assertThat(mail.subject()).isEqualTo("s");
+    assertThat(mail.headers()).extracting(MailHeader::name).containsExactly("Subject", "X-Folded");
+    assertThat(mail.text()).isEqualTo("line one\n continued\nX-Not: a field now\n\nlast\n");
+
+    DecodedMail mbox = decode("From ann@example.com Fri Nov 27 01:00:00 2026\nSubject: m\nbody\n");
+    assertThat(mbox.subject()).isEqualTo("m");
+    assertThat(mbox.text()).isEqualTo("body\n");
+
+    DecodedMail noField = decode("hello there\nSubject: not a subject\n\nbody\n");
+    assertThat(noField.subject()).isEmpty();
+    assertThat(noField.text()).isEqualTo("hello there\nSubject: not a subject\n\nbody\n");
+  }
+
+  @Test
+  void aBodyWithNoBlankLineBeforeItListsTheAttachmentsItFetches() {
+    byte[] raw =
+        ("Subject: a\nnot a field\nContent-Type: multipart/mixed; boundary=b\n\n"
+                + "--b\nContent-Type: application/pdf\n\npdf\n--b--\n")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    assertThat(DECODER.decode(raw).attachments()).isEmpty(); // its Content-Type is body text
+    assertThat(DECODER.decode(raw).text()).startsWith("not a field\nContent-Type: multipart/");
+    assertThat(DECODER.attachment(raw, 0)).isEmpty();
+  }
+
+  @Test
   void tooManyPartsStopsTheWalkAndSaysSo() {
     StringBuilder raw =
         new StringBuilder("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");

@@ -22,6 +22,7 @@ import org.apache.james.mime4j.field.LenientFieldParser;
 import org.apache.james.mime4j.message.DefaultBodyDescriptorBuilder;
 import org.apache.james.mime4j.message.MaximalBodyDescriptor;
 import org.apache.james.mime4j.stream.EntityState;
+import org.apache.james.mime4j.stream.Event;
 import org.apache.james.mime4j.stream.Field;
 import org.apache.james.mime4j.stream.MimeConfig;
 import org.apache.james.mime4j.stream.MimeTokenStream;
@@ -65,6 +66,9 @@ public final class MailDecoder {
   /** The longest body, in bytes, whose decoding is kept for its copies. */
   static final int RECENT_BODY_MAX = 1 << 16;
 
+  private static final String NO_BLANK_LINE =
+      "no blank line after the header: its first line that is not a header field starts the body";
+
   private final MimeLimits limits;
   private final LongAdder reusedBodies = new LongAdder();
   private final Cache<BodyKey, DecodedBody> recentBodies =
@@ -87,13 +91,32 @@ public final class MailDecoder {
   /**
    * Decodes {@code raw}. Never throws: when the MIME structure cannot be followed, the result is
    * built from the raw text, with {@link DecodedMail#malformed()} true and the reason in {@link
-   * DecodedMail#problems()}.
+   * DecodedMail#problems()}. A header that no blank line ends ends at its first line that is not a
+   * header field, which starts the body ({@link HeaderEnd}).
    */
   public DecodedMail decode(byte[] raw) {
-    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1, raw.length);
     TopLevel top = new TopLevel(raw, true);
+    DecodedMail decoded = decode(raw, raw, top, null);
+    if (top.skippedHeaderLine) { // rare: walk again with the blank line the header lacks
+      byte[] separated = HeaderEnd.withBlankLineBeforeBody(raw);
+      if (separated != null) {
+        return decode(separated, raw, new TopLevel(separated, true), NO_BLANK_LINE);
+      }
+    }
+    return decoded;
+  }
+
+  /**
+   * Decodes {@code message}, which is {@code raw} or {@code raw} made readable; {@code problem}, if
+   * not null, is one found before (a message with a problem is neither kept nor a copy).
+   */
+  private DecodedMail decode(byte[] message, byte[] raw, TopLevel top, String problem) {
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1, message.length);
+    if (problem != null) {
+      mail.problem(problem);
+    }
     try {
-      walk(raw, mail, 0, top);
+      walk(message, mail, 0, top);
       boolean keep = top.key != null && !top.reused && mail.problemCount() == 0;
       DecodedMail decoded = mail.build();
       if (keep) { // the built mail's strings: not a second copy of the text and HTML
@@ -122,9 +145,21 @@ public final class MailDecoder {
     if (index < 0) {
       return Optional.empty();
     }
-    DecodedMailBuilder mail = new DecodedMailBuilder(limits, index, raw.length);
+    TopLevel top = new TopLevel(raw, false);
+    Optional<Attachment> found = attachment(raw, index, top);
+    if (top.skippedHeaderLine) { // numbered as decode() numbers them
+      byte[] separated = HeaderEnd.withBlankLineBeforeBody(raw);
+      if (separated != null) {
+        return attachment(separated, index, new TopLevel(separated, false));
+      }
+    }
+    return found;
+  }
+
+  private Optional<Attachment> attachment(byte[] message, int index, TopLevel top) {
+    DecodedMailBuilder mail = new DecodedMailBuilder(limits, index, message.length);
     try {
-      walk(raw, mail, 0, new TopLevel(raw, false)); // the attachment's bytes: a full walk
+      walk(message, mail, 0, top); // the attachment's bytes: a full walk
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
       return Optional.empty();
     }
@@ -138,7 +173,7 @@ public final class MailDecoder {
    */
   private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, TopLevel top)
       throws IOException, MimeException {
-    ProblemMonitor monitor = new ProblemMonitor(mail);
+    ProblemMonitor monitor = new ProblemMonitor(mail, top);
     MimeTokenStream stream =
         new MimeTokenStream(
             PERMISSIVE,
@@ -178,12 +213,18 @@ public final class MailDecoder {
     boolean sawHeader = false;
     int depth = baseDepth;
     String declaredType = "";
+    ByteSequence contentType = null; // the raw fields that may name a part's file
+    ByteSequence disposition = null;
     Deque<Multipart> multiparts = new ArrayDeque<>();
     for (EntityState state = stream.getState();
         state != EntityState.T_END_OF_STREAM;
         state = stream.next()) {
       switch (state) {
-        case T_START_HEADER -> declaredType = "";
+        case T_START_HEADER -> {
+          declaredType = "";
+          contentType = null;
+          disposition = null;
+        }
         case T_FIELD -> {
           sawHeader = true;
           Field field = stream.getField();
@@ -193,9 +234,15 @@ public final class MailDecoder {
           }
           if (field.getName().equalsIgnoreCase("Content-Type")) {
             declaredType = field.getBody().strip().toLowerCase(Locale.ROOT);
+            contentType = field.getRaw();
+          } else if (field.getName().equalsIgnoreCase("Content-Disposition")) {
+            disposition = field.getRaw();
           }
         }
         case T_END_HEADER -> {
+          if (inTopHeader) {
+            top.headerEnded = true;
+          }
           if (inTopHeader && !sawHeader) {
             throw new NoHeaderBlock();
           }
@@ -233,7 +280,7 @@ public final class MailDecoder {
           if (depth > limits.maxDepth()) {
             mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
           } else {
-            body(stream, mail, depth, declaredType);
+            body(stream, mail, depth, declaredType, new FileNameFields(contentType, disposition));
           }
         }
         default -> {}
@@ -241,16 +288,17 @@ public final class MailDecoder {
     }
   }
 
-  private void body(MimeTokenStream stream, DecodedMailBuilder mail, int depth, String declaredType)
+  private void body(
+      MimeTokenStream stream,
+      DecodedMailBuilder mail,
+      int depth,
+      String declaredType,
+      FileNameFields fileNameFields)
       throws IOException {
     MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
     String type = mediaType(part.getMimeType());
     String charset = part.getContentTypeParameters().get("charset");
     boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
-    String filename = part.getContentDispositionFilename();
-    if (filename == null || filename.isBlank()) {
-      filename = part.getContentTypeParameters().get("name");
-    }
     if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
       multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth);
     } else if (!attachment && type.equals("text/plain")) {
@@ -259,10 +307,28 @@ public final class MailDecoder {
       mail.html(stream.getDecodedInputStream(), charset);
     } else if (type.equals("message/rfc822") || type.equals("message/global")) {
       byte[] message = stream.getDecodedInputStream().readAllBytes();
-      mail.attachment(filename, type, new ByteArrayInputStream(message));
+      mail.attachment(fileNameFields.fileName(), type, new ByteArrayInputStream(message));
       attachedMessage(message, mail, depth + 1);
     } else {
-      mail.attachment(filename, type, stream.getDecodedInputStream());
+      mail.attachment(fileNameFields.fileName(), type, stream.getDecodedInputStream());
+    }
+  }
+
+  /**
+   * The raw Content-Type and Content-Disposition fields of a part (either may be null), which name
+   * its file. Decoded here rather than by mime4j, which decodes encoded words and RFC 2231 values
+   * with charsets as Java names them (ISO-8859-1 as itself, not as windows-1252; see {@link
+   * TextCharsets}) and keeps no undecodable word as written.
+   */
+  private record FileNameFields(ByteSequence contentType, ByteSequence disposition) {
+    /** The disposition's {@code filename}, else the type's {@code name}, decoded; or null. */
+    String fileName() {
+      String name =
+          disposition == null ? null : HeaderText.parameter(headerValue(disposition), "filename");
+      if (name == null || name.isBlank()) {
+        name = contentType == null ? null : HeaderText.parameter(headerValue(contentType), "name");
+      }
+      return name;
     }
   }
 
@@ -359,6 +425,8 @@ public final class MailDecoder {
     BodyKey key; // set at the end of the header, if the body may be kept or reused
     boolean reused;
     boolean multipart; // its declared type, set at the end of the header
+    boolean headerEnded;
+    boolean skippedHeaderLine; // mime4j skipped a line of the header that was not a field
 
     TopLevel(byte[] raw, boolean reuse) {
       this.raw = raw;
@@ -451,17 +519,24 @@ public final class MailDecoder {
     byte[] preamble = new byte[0];
   }
 
-  /** Turns mime4j's warnings (bad base64, stray header lines...) into problems; never throws. */
+  /**
+   * Turns mime4j's warnings (bad base64, stray header lines...) into problems; never throws. Tells
+   * a whole message's {@link TopLevel} when its header had a line that is not a field.
+   */
   private static final class ProblemMonitor extends DecodeMonitor {
     /** Warnings about what is normal here: messages are stored with LF line ends. */
     private static final Set<String> NORMAL =
         Set.of("Found LF without CR", "Found non-standard soft line break");
 
+    private static final String NOT_A_FIELD = Event.INVALID_HEADER.toString();
+
     private final DecodedMailBuilder mail;
+    private final TopLevel top; // null for a part
     private boolean muted;
 
-    ProblemMonitor(DecodedMailBuilder mail) {
+    ProblemMonitor(DecodedMailBuilder mail, TopLevel top) {
       this.mail = mail;
+      this.top = top;
     }
 
     /** Reports nothing more: the mail is decoded, and the parser only reads on to its end. */
@@ -471,6 +546,9 @@ public final class MailDecoder {
 
     @Override
     public boolean warn(String error, String dropDesc) {
+      if (top != null && !top.headerEnded && error.endsWith(NOT_A_FIELD)) {
+        top.skippedHeaderLine = true;
+      }
       if (!muted && !NORMAL.contains(error)) {
         mail.problem(error);
       }

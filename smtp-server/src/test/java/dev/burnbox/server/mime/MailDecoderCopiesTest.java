@@ -116,6 +116,23 @@ class MailDecoderCopiesTest {
     assertThat(decoder.reusedBodies()).isEqualTo(1);
   }
 
+  @Test
+  void aBodyWithNoBlankLineBeforeItIsNeitherKeptNorTakenFromAnother() {
+    MailDecoder decoder = MailDecoder.withDefaults();
+    String tail = "\n\nthe same last line\n";
+    DecodedMail first =
+        decoder.decode(("Subject: a\nfirst line of a" + tail).getBytes(StandardCharsets.US_ASCII));
+    DecodedMail second =
+        decoder.decode(("Subject: b\nfirst line of b" + tail).getBytes(StandardCharsets.US_ASCII));
+    DecodedMail wellFormed =
+        decoder.decode(("Subject: c" + tail).getBytes(StandardCharsets.US_ASCII));
+
+    assertThat(first.text()).isEqualTo("first line of a" + tail);
+    assertThat(second.text()).isEqualTo("first line of b" + tail);
+    assertThat(wellFormed.text()).isEqualTo("the same last line\n");
+    assertThat(decoder.reusedBodies()).isZero();
+  }
+
   static IntStream seeds() {
     return IntStream.range(0, SEEDS);
   }

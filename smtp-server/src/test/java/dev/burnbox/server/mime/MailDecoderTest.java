@@ -77,6 +77,10 @@ class MailDecoderTest {
     assertThat(DECODER.decode(MimeCorpus.read("04-encoded-from-iso-8859-1.eml")).date())
         .contains(Instant.parse("2026-11-18T08:15:00Z"));
     assertThat(decode("Date: not a date\nSubject: x\n\nbody").date()).isEmpty();
+    assertThat(decode("Date: 3 Feb 2026 10:00:00 EST\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-02-03T15:00:00Z"));
+    assertThat(decode("Date: Tue,  3 Feb 26 10:00 GMT\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-02-03T10:00:00Z"));
   }
 
   @Test
@@ -94,6 +98,81 @@ class MailDecoderTest {
     assertThat(attachment.filename()).isEqualTo("Überweisung.zip");
     assertThat(attachment.content()).isEqualTo(new byte[] {'P', 'K', 3, 4, 'z', 'i', 'p'});
     assertThat(DECODER.attachment(zip, -1)).isEmpty();
+  }
+
+  @Test
+  void iso8859LabelledTextShowsTheEuroSignAndQuotesItsSenderMeant() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("33-iso-8859-1-means-windows-1252.eml"));
+
+    assertThat(mail.subject()).isEqualTo("Price €100 – “today” only");
+    assertThat(mail.from()).isEqualTo("“Smart” Sender <s@example.org>");
+    assertThat(mail.text()).isEqualTo("Only €100 – “today”, it’s true.");
+    assertThat(mail.html()).isEqualTo("<p>Sale – <b>€100</b></p>");
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("€ prices.txt", "€uro “list”.txt");
+    assertThat(mail.scanText()).contains("Price €100 – “today” only", "it’s true", "Sale – €100");
+    assertThat(mail.scanText()).doesNotContain("\u0080", "\u0093", "\u0096");
+  }
+
+  @Test
+  void fileNamesInEveryFormAreDecodedByTheSameCharsetRules() {
+    String raw =
+        "Subject: names\nContent-Type: multipart/mixed; boundary=b\n\n"
+            + "--b\nContent-Type: application/pdf; name*=latin1''%93a+b%94.txt\n\nx\n"
+            + "--b\nContent-Disposition: attachment;\n filename*0*=iso-8859-1'en'%80%20;"
+            + " filename*1=rates.txt\n\ny\n"
+            + "--b\nContent-Disposition: attachment; filename*=x-unknown''caf%C3%A9.txt\n\nz\n"
+            + "--b\nContent-Disposition: attachment; size=1; filename=\"a;\\\"b\\\".txt\"; x=\"y\"\n\nw\n"
+            + "--b--\n";
+
+    assertThat(decode(raw).attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("“a+b”.txt", "€ rates.txt", "café.txt", "a;\"b\".txt");
+  }
+
+  @Test
+  void aBodyWithNoBlankLineBeforeItIsTheTextNotAHeaderLineSkipped() {
+    DecodedMail mail =
+        decode(
+            "Received: from client by burnbox.test;\r\n Fri, 27 Nov 2026 01:00:00 +0000\r\n"
+                + "just a body with no headers at all\r\n");
+
+    assertThat(mail.text()).isEqualTo("just a body with no headers at all\n");
+    assertThat(mail.headers()).extracting(MailHeader::name).containsExactly("Received");
+    assertThat(mail.scanText()).contains("just a body with no headers at all");
+    assertThat(mail.malformed()).isFalse();
+    assertThat(mail.problems()).anyMatch(p -> p.startsWith("no blank line after the header"));
+  }
+
+  @Test
+  void theHeaderEndsAtItsFirstLineThatIsNotAFieldAndTheRestIsBodyAsWritten() {
+    DecodedMail mail =
+        decode("Subject: s\nX-Folded: a\n b\nline one\n continued\nX-Not: a field now\n\nlast\n");
+
+    assertThat(mail.subject()).isEqualTo("s");
+    assertThat(mail.headers()).extracting(MailHeader::name).containsExactly("Subject", "X-Folded");
+    assertThat(mail.text()).isEqualTo("line one\n continued\nX-Not: a field now\n\nlast\n");
+
+    DecodedMail mbox = decode("From ann@example.com Fri Nov 27 01:00:00 2026\nSubject: m\nbody\n");
+    assertThat(mbox.subject()).isEqualTo("m");
+    assertThat(mbox.text()).isEqualTo("body\n");
+
+    DecodedMail noField = decode("hello there\nSubject: not a subject\n\nbody\n");
+    assertThat(noField.subject()).isEmpty();
+    assertThat(noField.text()).isEqualTo("hello there\nSubject: not a subject\n\nbody\n");
+  }
+
+  @Test
+  void aBodyWithNoBlankLineBeforeItListsTheAttachmentsItFetches() {
+    byte[] raw =
+        ("Subject: a\nnot a field\nContent-Type: multipart/mixed; boundary=b\n\n"
+                + "--b\nContent-Type: application/pdf\n\npdf\n--b--\n")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    assertThat(DECODER.decode(raw).attachments()).isEmpty(); // its Content-Type is body text
+    assertThat(DECODER.decode(raw).text()).startsWith("not a field\nContent-Type: multipart/");
+    assertThat(DECODER.attachment(raw, 0)).isEmpty();
   }
 
   @Test

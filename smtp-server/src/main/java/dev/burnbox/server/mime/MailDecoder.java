@@ -262,7 +262,7 @@ public final class MailDecoder {
       mail.attachment(filename, type, new ByteArrayInputStream(message));
       attachedMessage(message, mail, depth + 1);
     } else {
-      mail.attachment(filename, type, stream.getDecodedInputStream());
+      mail.attachment(filename, type, part.getContentId(), stream.getDecodedInputStream());
     }
   }
 

@@ -21,6 +21,10 @@ import org.owasp.html.PolicyFactory;
  * <base>}, {@code <link>}, {@code <object>}, and every other URL scheme ({@code javascript:},
  * {@code data:}...).
  *
+ * <p>A mail's {@code <style>} blocks are not kept but inlined first ({@link StyleInliner}): the
+ * declarations of their simple rules (type, class, id and descendant selectors) move into the
+ * matching elements' {@code style} attributes, which this filter then reduces like any other.
+ *
  * <p>Built on the OWASP Java HTML Sanitizer rather than jsoup's {@code Safelist} because mail
  * layout lives in inline CSS, which OWASP filters declaration by declaration where a {@code
  * Safelist} can only keep or drop the whole {@code style} attribute. Stateless and thread-safe.
@@ -94,6 +98,7 @@ public final class MailHtmlSanitizer {
     if (html.isEmpty()) {
       return "";
     }
+    html = StyleInliner.inline(html);
     if (inlineImages.isEmpty()) {
       return POLICY.sanitize(html);
     }

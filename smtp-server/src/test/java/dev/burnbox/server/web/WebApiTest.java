@@ -669,6 +669,22 @@ class WebApiTest {
   }
 
   @Test
+  void theMailHtmlShowsTheStyleBlocksRulesInlineAndFiltered() throws Exception {
+    MessageId id =
+        web.deliver(
+            "bob",
+            """
+            Subject: Newsletter\r
+            Content-Type: text/html\r
+            \r
+            <style>.price { color: #c00; background: url(https://tracker.test/p.png) }</style>\r
+            <p class="price">Now 5 euros</p>\r
+            """);
+    String html = web.get("/message/" + id + "/html").body();
+    assertThat(html).contains("<p style=\"color:#c00\">Now 5 euros</p>").doesNotContain("tracker");
+  }
+
+  @Test
   void openApiIsServed() throws Exception {
     HttpResponse<String> response = web.get("/api/openapi.json");
     assertThat(response.statusCode()).isEqualTo(200);

@@ -147,6 +147,15 @@ public final class DecodedMailBuilder {
    * Lists an attachment; reads {@code body} to measure it, or to keep it if it is the wanted one.
    */
   public void attachment(String filename, String contentType, InputStream body) throws IOException {
+    attachment(filename, contentType, "", body);
+  }
+
+  /**
+   * Lists an attachment with its Content-ID ({@code <logo@x>} or {@code logo@x}; null or "" for
+   * none); reads {@code body} to measure it, or to keep it if it is the wanted one.
+   */
+  public void attachment(String filename, String contentType, String contentId, InputStream body)
+      throws IOException {
     int index = attachments.size();
     String type = contentType == null ? "application/octet-stream" : contentType;
     type = type.toLowerCase(Locale.ROOT);
@@ -159,7 +168,16 @@ public final class DecodedMailBuilder {
     } else {
       size = body.transferTo(java.io.OutputStream.nullOutputStream());
     }
-    attachments.add(new AttachmentInfo(index, name, type, size));
+    attachments.add(new AttachmentInfo(index, name, type, size, bareContentId(contentId)));
+  }
+
+  /** {@code <logo@x>} as {@code logo@x}: the Content-ID as a {@code cid:} URL names it. */
+  static String bareContentId(String contentId) {
+    String id = contentId == null ? "" : contentId.strip();
+    if (id.length() >= 2 && id.startsWith("<") && id.endsWith(">")) {
+      id = id.substring(1, id.length() - 1).strip();
+    }
+    return id;
   }
 
   /** Records a problem; the first {@value #MAX_PROBLEMS} distinct ones are kept. */

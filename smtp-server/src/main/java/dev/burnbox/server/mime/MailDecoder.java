@@ -310,7 +310,8 @@ public final class MailDecoder {
       mail.attachment(fileNameFields.fileName(), type, new ByteArrayInputStream(message));
       attachedMessage(message, mail, depth + 1);
     } else {
-      mail.attachment(fileNameFields.fileName(), type, stream.getDecodedInputStream());
+      mail.attachment(
+          fileNameFields.fileName(), type, part.getContentId(), stream.getDecodedInputStream());
     }
   }
 

@@ -254,7 +254,7 @@ final class InboxApi {
     throw new IllegalArgumentException("limit must be an integer from 1 to " + MAX_LIMIT);
   }
 
-  private static int attachmentIndex(String text) {
+  static int attachmentIndex(String text) {
     try {
       int index = Integer.parseInt(text);
       if (index >= 0) {

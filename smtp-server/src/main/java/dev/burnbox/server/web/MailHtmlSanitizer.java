@@ -1,6 +1,8 @@
 package dev.burnbox.server.web;
 
+import java.util.Map;
 import java.util.regex.Pattern;
+import org.owasp.html.AttributePolicy;
 import org.owasp.html.HtmlPolicyBuilder;
 import org.owasp.html.PolicyFactory;
 
@@ -8,7 +10,8 @@ import org.owasp.html.PolicyFactory;
  * Makes the HTML of a received mail safe to show: the output of {@link #sanitize(String)} is
  * well-formed HTML that runs no script and loads nothing by itself except images named by {@code
  * <img src>} with an {@code http:} or {@code https:} URL (the mail view's Content-Security-Policy
- * blocks those until the reader asks for images).
+ * blocks those until the reader asks for images) and the message's own inline images, whose {@code
+ * cid:} URLs become this server's URLs for them (see {@link InlineImages}).
  *
  * <p>Kept: text formatting, blocks, lists, tables, {@code <font>}, inline {@code style} attributes
  * reduced property by property to a safe CSS subset (no {@code url()}, no {@code expression()}, no
@@ -17,6 +20,10 @@ import org.owasp.html.PolicyFactory;
  * scripts, event handlers, {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code
  * <base>}, {@code <link>}, {@code <object>}, and every other URL scheme ({@code javascript:},
  * {@code data:}...).
+ *
+ * <p>A mail's {@code <style>} blocks are not kept but inlined first ({@link StyleInliner}): the
+ * declarations of their simple rules (type, class, id and descendant selectors) move into the
+ * matching elements' {@code style} attributes, which this filter then reduces like any other.
  *
  * <p>Built on the OWASP Java HTML Sanitizer rather than jsoup's {@code Safelist} because mail
  * layout lives in inline CSS, which OWASP filters declaration by declaration where a {@code
@@ -32,43 +39,76 @@ public final class MailHtmlSanitizer {
   // page's own URL (found by MailHtmlSanitizerFuzzTest).
   private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?://|mailto:).*");
 
-  private static final PolicyFactory POLICY =
-      new HtmlPolicyBuilder()
-          .allowCommonInlineFormattingElements()
-          .allowCommonBlockElements()
-          .allowElements(TABLE_PARTS)
-          .allowElements("center", "hr", "pre", "dl", "dt", "dd", "img", "a", "abbr", "cite")
-          .allowStyling()
-          .allowAttributes("title", "dir", "lang", "align")
-          .globally()
-          .allowAttributes(
-              "valign", "bgcolor", "width", "height", "border", "cellpadding", "cellspacing")
-          .onElements(TABLE_PARTS)
-          .allowAttributes("colspan", "rowspan")
-          .onElements("td", "th")
-          .allowAttributes("color", "face", "size")
-          .onElements("font")
-          .allowAttributes("href")
-          .matching(ABSOLUTE_URL)
-          .onElements("a")
-          .allowAttributes("src")
-          .matching(ABSOLUTE_URL)
-          .onElements("img")
-          .allowAttributes("alt", "width", "height", "border")
-          .onElements("img")
-          .allowUrlProtocols("http", "https", "mailto")
-          .allowElements(
-              (name, attributes) -> {
-                attributes.add("target");
-                attributes.add("_blank");
-                return name;
-              },
-              "a")
-          .requireRelsOnLinks("noopener", "noreferrer", "nofollow")
-          .toFactory();
+  /** Image sources that stay: absolute http(s) URLs. */
+  private static final AttributePolicy REMOTE_IMAGES =
+      (element, attribute, value) -> ABSOLUTE_URL.matcher(value).matches() ? value : null;
+
+  private static final PolicyFactory POLICY = policy(REMOTE_IMAGES);
+
+  /** The policy, with {@code imageSources} deciding what each {@code <img src>} becomes. */
+  private static PolicyFactory policy(AttributePolicy imageSources) {
+    return new HtmlPolicyBuilder()
+        .allowCommonInlineFormattingElements()
+        .allowCommonBlockElements()
+        .allowElements(TABLE_PARTS)
+        .allowElements("center", "hr", "pre", "dl", "dt", "dd", "img", "a", "abbr", "cite")
+        .allowStyling()
+        .allowAttributes("title", "dir", "lang", "align")
+        .globally()
+        .allowAttributes(
+            "valign", "bgcolor", "width", "height", "border", "cellpadding", "cellspacing")
+        .onElements(TABLE_PARTS)
+        .allowAttributes("colspan", "rowspan")
+        .onElements("td", "th")
+        .allowAttributes("color", "face", "size")
+        .onElements("font")
+        .allowAttributes("href")
+        .matching(ABSOLUTE_URL)
+        .onElements("a")
+        .allowAttributes("src")
+        .matching(imageSources)
+        .onElements("img")
+        .allowAttributes("alt", "width", "height", "border")
+        .onElements("img")
+        // cid: reaches the image policy, which makes it this server's URL or drops it
+        .allowUrlProtocols("http", "https", "mailto", "cid")
+        .allowElements(
+            (name, attributes) -> {
+              attributes.add("target");
+              attributes.add("_blank");
+              return name;
+            },
+            "a")
+        .requireRelsOnLinks("noopener", "noreferrer", "nofollow")
+        .toFactory();
+  }
 
   /** The safe form of {@code html}; "" for "" . Never throws on malformed input. */
   public String sanitize(String html) {
-    return html.isEmpty() ? "" : POLICY.sanitize(html);
+    return sanitize(html, Map.of());
+  }
+
+  /**
+   * The safe form of {@code html}, where an {@code <img src="cid:...">} naming a Content-ID of
+   * {@code inlineImages} becomes that image's URL on this server (built by {@link InlineImages}, so
+   * a path of this server that the mail itself cannot name); other {@code cid:} sources are
+   * dropped.
+   */
+  public String sanitize(String html, Map<String, String> inlineImages) {
+    if (html.isEmpty()) {
+      return "";
+    }
+    html = StyleInliner.inline(html);
+    if (inlineImages.isEmpty()) {
+      return POLICY.sanitize(html);
+    }
+    AttributePolicy remoteOrInline =
+        (element, attribute, value) -> {
+          String contentId = InlineImages.contentId(value);
+          return contentId == null
+              ? REMOTE_IMAGES.apply(element, attribute, value)
+              : inlineImages.get(contentId);
+        };
+    return policy(remoteOrInline).sanitize(html);
   }
 }

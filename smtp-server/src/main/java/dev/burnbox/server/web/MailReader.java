@@ -33,8 +33,8 @@ final class MailReader {
   }
 
   /**
-   * The message decoded, with its HTML sanitized, held against the read budget until {@code ctx}'s
-   * response is complete.
+   * The message decoded, with its HTML sanitized (its {@code cid:} images made this server's URLs
+   * for them), held against the read budget until {@code ctx}'s response is complete.
    *
    * @throws WebReadBudget.Busy if the budget has no room for it
    */
@@ -45,7 +45,12 @@ final class MailReader {
             stored -> {
               budget.holdUntilAnswered(ctx, stored.raw().length);
               var mail = decoder.decode(stored.raw());
-              return new OpenedMessage(stored.summary(), mail, sanitizer.sanitize(mail.html()));
+              var inline = InlineImages.urls(id.value(), mail.attachments());
+              return new OpenedMessage(
+                  stored.summary(),
+                  mail,
+                  sanitizer.sanitize(mail.html(), inline),
+                  !inline.isEmpty());
             });
   }
 

@@ -7,6 +7,8 @@ import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
+import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailHeader;
@@ -16,6 +18,7 @@ import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.wordlists.SpamModel.Part;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
+import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +36,8 @@ import java.util.Objects;
  * /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's terms marked,
  * sandboxed HTML view, why the verdict, attachments, headers, raw source, delete) and {@code
  * /message/{id}/html} (the sanitized HTML the view's iframe shows, under its own policy: see {@link
- * SecurityHeaders}).
+ * SecurityHeaders}) and {@code /message/{id}/inline/{n}} (the images that HTML names by {@code
+ * cid:}: see {@link InlineImages}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
  * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. Header
@@ -72,6 +76,7 @@ final class MessagePages {
     routes.get("/inbox/{name}", this::inbox);
     routes.get("/message/{id}", this::message);
     routes.get("/message/{id}/html", this::mailHtml);
+    routes.get("/message/{id}/inline/{n}", this::inlineImage);
     routes.post("/message/{id}/delete", this::delete);
     routes.post("/session", this::signIn);
     routes.post("/session/end", this::signOut);
@@ -498,7 +503,10 @@ final class MessagePages {
 
   private void mailHtml(Context ctx) {
     OpenedMessage opened = open(ctx);
-    SecurityHeaders.mailView(ctx, "1".equals(ctx.queryParam("images")));
+    SecurityHeaders.mailView(
+        ctx,
+        "1".equals(ctx.queryParam("images")),
+        opened.inlineImages() ? InlineImages.pathPrefix(opened.summary().id().value()) : "");
     ctx.html(
         """
         <!doctype html>
@@ -508,6 +516,28 @@ final class MessagePages {
         </body></html>
         """
             .formatted(opened.safeHtml()));
+  }
+
+  /**
+   * {@code /message/{id}/inline/{n}}: part {@code n} of the message as an image, for its HTML's
+   * {@code cid:} URLs, if it is of a {@link InlineImages#RASTER_TYPES raster type}: served as that
+   * type, inline, never sniffed; 404 for any other part. Its bytes are held against the read budget
+   * like every read of a message.
+   */
+  private void inlineImage(Context ctx) {
+    int index = InboxApi.attachmentIndex(ctx.pathParam("n"));
+    MessageId id = InboxApi.id(ctx);
+    StoredMessage stored = reader.stored(ctx, id).orElseThrow(InboxApi::noSuchMessage);
+    access.require(ctx, stored.summary().inbox());
+    Attachment part =
+        reader
+            .attachment(stored, index)
+            .filter(a -> InlineImages.isRaster(a.contentType()))
+            .orElseThrow(
+                () -> new NotFoundResponse("no inline image " + index + " in this message"));
+    ctx.contentType(part.contentType());
+    ctx.header("Content-Disposition", "inline");
+    ctx.result(part.content());
   }
 
   private void delete(Context ctx) {

@@ -2,6 +2,7 @@ package dev.burnbox.server.web;
 
 import io.javalin.http.Context;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -58,16 +59,43 @@ final class SecurityHeaders {
    * this server's message page.
    *
    * @param images whether remote images ({@code http:}, {@code https:}) may load
+   * @param inlineImages the path prefix of the mail's own inline images on this server ({@link
+   *     InlineImages#pathPrefix}), which load without asking; "" if it has none
    */
-  static void mailView(Context ctx, boolean images) {
-    ctx.header("Content-Security-Policy", mailViewPolicy(images));
+  static void mailView(Context ctx, boolean images, String inlineImages) {
+    String inline = inlineImages.isEmpty() ? "" : inlineSource(ctx, inlineImages);
+    ctx.header("Content-Security-Policy", mailViewPolicy(images, inline));
     ctx.header("X-Frame-Options", "SAMEORIGIN");
   }
 
-  /** The mail view's policy: see {@link #mailView(Context, boolean)}. */
-  static String mailViewPolicy(boolean images) {
+  /** What a Host header may hold to be written into a policy: a name or address and a port. */
+  private static final Pattern HOST =
+      Pattern.compile("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
+
+  /**
+   * The CSP source that allows {@code path} of this server and nothing else of it: the origin the
+   * request named (a reverse proxy must pass the Host header on, as docs/deploy.md's does) and the
+   * path. Not {@code 'self'}, which Chromium does match against this server in the sandboxed view
+   * but which would let the mail load any URL of this server without asking.
+   */
+  static String inlineSource(Context ctx, String path) {
+    String host = ctx.host();
+    if (host == null || !HOST.matcher(host).matches()) {
+      return ""; // no origin to name: the inline images stay blocked
+    }
+    return ctx.scheme() + "://" + host + path;
+  }
+
+  /**
+   * The mail view's policy: see {@link #mailView}.
+   *
+   * @param inlineSource the CSP source of the mail's inline images, or ""
+   */
+  static String mailViewPolicy(boolean images, String inlineSource) {
+    String imageSources =
+        images ? "http: https:" : inlineSource.isEmpty() ? "'none'" : inlineSource;
     return "default-src 'none'; style-src 'unsafe-inline'; img-src "
-        + (images ? "http: https:" : "'none'")
+        + imageSources
         + "; base-uri 'none'; form-action 'none'; frame-ancestors 'self';"
         + " sandbox allow-popups allow-popups-to-escape-sandbox";
   }

@@ -176,6 +176,35 @@ class MailDecoderTest {
   }
 
   @Test
+  void anInlinePartCarriesItsContentIdWithoutAngleBrackets() {
+    DecodedMail mail =
+        decode(
+            """
+            Content-Type: multipart/related; boundary="r"
+
+            --r
+            Content-Type: text/html
+
+            <img src="cid:logo@x">
+            --r
+            Content-Type: image/png
+            Content-ID: < logo@x >
+            Content-Transfer-Encoding: base64
+
+            iVBORw0K
+            --r
+            Content-Type: image/gif
+
+            GIF89a
+            --r--
+            """);
+    assertThat(mail.attachments())
+        .containsExactly(
+            new AttachmentInfo(0, "", "image/png", 6, "logo@x"),
+            new AttachmentInfo(1, "", "image/gif", 6, ""));
+  }
+
+  @Test
   void tooManyPartsStopsTheWalkAndSaysSo() {
     StringBuilder raw =
         new StringBuilder("Subject: parts\nContent-Type: multipart/mixed; boundary=b\n\n");

@@ -36,6 +36,42 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WebApiTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** A red 24 x 16 PNG. */
+  static final String PNG_BASE64 =
+      "iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAIAAACDRijCAAAAGklEQVR42mM4ISdHFcQwatCoQaMGjRpEGQIA57aGEIIOLo4AAAAASUVORK5CYII=";
+
+  /**
+   * HTML with an inline image (part 0, {@code cid:logo@x}), an SVG part it names (part 1, never
+   * shown), a cid that names nothing and a remote image at {@code %1$s}.
+   */
+  static String relatedMail(String remoteImageUrl) {
+    return """
+        From: news@example.test\r
+        Subject: Inline logo\r
+        MIME-Version: 1.0\r
+        Content-Type: multipart/related; boundary="rel"\r
+        \r
+        --rel\r
+        Content-Type: text/html; charset=utf-8\r
+        \r
+        <p>Logo <img alt="inline" src="cid:logo@x"> svg <img alt="svg" src="cid:drawing@x">\r
+        none <img alt="none" src="cid:nothing@x"> remote <img alt="remote" src="%1$s"></p>\r
+        --rel\r
+        Content-Type: image/png\r
+        Content-ID: <logo@x>\r
+        Content-Transfer-Encoding: base64\r
+        \r
+        %2$s\r
+        --rel\r
+        Content-Type: image/svg+xml\r
+        Content-ID: <drawing@x>\r
+        \r
+        <svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\r
+        --rel--\r
+        """
+        .formatted(remoteImageUrl, PNG_BASE64);
+  }
+
   static final String MULTIPART =
       """
       From: =?UTF-8?B?w4VzYSDDlnN0?= <asa@example.test>\r
@@ -602,6 +638,50 @@ class WebApiTest {
             .firstValue("content-security-policy")
             .orElseThrow();
     assertThat(shown).contains("img-src http: https:");
+  }
+
+  @Test
+  void anInlineImageIsServedAsItsRasterTypeAndNamedInTheMailHtmlAndItsPolicy() throws Exception {
+    MessageId id = web.deliver("bob", relatedMail("https://tracker.test/pixel.gif"));
+    HttpResponse<String> html = web.get("/message/" + id + "/html");
+    String path = "/message/" + id + "/inline/0";
+    assertThat(html.body())
+        .contains("src=\"" + path + "\"", "https://tracker.test/pixel.gif")
+        .doesNotContain("cid:", "/inline/1");
+    assertThat(html.headers().firstValue("content-security-policy").orElseThrow())
+        .contains("img-src " + web.url("/message/" + id + "/inline/") + ";")
+        .doesNotContain("http: https:");
+
+    HttpResponse<byte[]> image = web.getBytes(path);
+    assertThat(image.statusCode()).isEqualTo(200);
+    assertThat(image.body()).isEqualTo(java.util.Base64.getDecoder().decode(PNG_BASE64));
+    assertThat(image.headers().firstValue("content-type")).contains("image/png");
+    assertThat(image.headers().firstValue("content-disposition")).contains("inline");
+    assertThat(image.headers().firstValue("x-content-type-options")).contains("nosniff");
+    assertThat(image.headers().firstValue("content-security-policy"))
+        .contains(SecurityHeaders.PAGE_POLICY);
+
+    assertThat(web.get("/message/" + id + "/inline/1").statusCode()).as("svg").isEqualTo(404);
+    assertThat(web.get("/message/" + id + "/inline/2").statusCode()).as("no part").isEqualTo(404);
+    assertThat(web.get("/message/" + web.deliver("bob", MULTIPART) + "/inline/0").statusCode())
+        .as("a pdf attachment")
+        .isEqualTo(404);
+  }
+
+  @Test
+  void theMailHtmlShowsTheStyleBlocksRulesInlineAndFiltered() throws Exception {
+    MessageId id =
+        web.deliver(
+            "bob",
+            """
+            Subject: Newsletter\r
+            Content-Type: text/html\r
+            \r
+            <style>.price { color: #c00; background: url(https://tracker.test/p.png) }</style>\r
+            <p class="price">Now 5 euros</p>\r
+            """);
+    String html = web.get("/message/" + id + "/html").body();
+    assertThat(html).contains("<p style=\"color:#c00\">Now 5 euros</p>").doesNotContain("tracker");
   }
 
   @Test

@@ -265,6 +265,36 @@ class WebBrowserTest {
   }
 
   @Test
+  void anInlineImageShowsAtOnceWhileARemoteOneWaitsForTheReader() throws Exception {
+    MessageId id = web.deliver("inline", WebApiTest.relatedMail(beacon + "/remote.png"));
+    driver.get(web.url("/message/" + id));
+    driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+    wait.until(d -> loaded(d, "inline"));
+    assertThat(loaded(driver, "remote")).isFalse();
+    driver.switchTo().defaultContent();
+    screenshot("message-inline-image");
+    assertThat(beaconRequests).isEmpty();
+
+    driver.findElement(By.id("show-images")).sendKeys(Keys.ENTER);
+    wait.until(ExpectedConditions.urlContains("images=1"));
+    wait.until(d -> beaconRequests.contains("/remote.png"));
+    driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+    wait.until(d -> loaded(d, "inline"));
+    driver.switchTo().defaultContent();
+  }
+
+  /** Whether the image with alt text {@code id} in the current frame has loaded and decoded. */
+  private static boolean loaded(org.openqa.selenium.WebDriver driver, String id) {
+    Object width =
+        ((ChromeDriver) driver)
+            .executeScript(
+                "const i = document.querySelector('img[alt=\"' + arguments[0] + '\"]');"
+                    + " return i && i.complete ? i.naturalWidth : 0;",
+                id);
+    return ((Number) width).longValue() > 0;
+  }
+
+  @Test
   void mailSentOverSmtpToTheRunningServiceAppearsLiveInTheBrowser() throws Exception {
     try (BurnboxService service =
         BurnboxService.start(

@@ -173,7 +173,7 @@ class WebFrameworkRepliesTest {
               web.server.port(),
               "GET /message/" + id.value() + "/html HTTP/1.1\r\nHost: x\r\n\r\n");
       assertThat(reply.header("Content-Security-Policy"))
-          .isEqualTo(SecurityHeaders.mailViewPolicy(false));
+          .isEqualTo(SecurityHeaders.mailViewPolicy(false, ""));
       assertThat(reply.header("X-Content-Type-Options")).isEqualTo("nosniff");
     } finally {
       web.close();

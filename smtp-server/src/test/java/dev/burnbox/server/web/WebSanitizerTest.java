@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.burnbox.server.mime.MailDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Element;
@@ -64,6 +65,25 @@ class WebSanitizerTest {
     for (Element element : Jsoup.parseBodyFragment(safe).select("[src*=beacon.test]")) {
       assertThat(element.tagName()).as(file).isEqualTo("img");
     }
+  }
+
+  @Test
+  void aCidImageBecomesTheUrlOfTheInlinePartItNamesAndOthersAreDropped() {
+    String safe =
+        sanitizer.sanitize(
+            "<img alt=a src=\"cid:logo@x\"><img alt=b src=\"CID:%3Clogo@x\">"
+                + "<img alt=c src=\"cid:chart%40x\"><img alt=d src=\"cid:nothing@x\">"
+                + "<img alt=e src=\"/message/m/inline/0\"><img alt=f src=\"https://x.test/i.png\">",
+            Map.of("logo@x", "/message/m/inline/0", "chart@x", "/message/m/inline/3"));
+    Element body = Jsoup.parseBodyFragment(safe).body();
+    assertThat(body.select("img").eachAttr("src"))
+        .containsExactly("/message/m/inline/0", "/message/m/inline/3", "https://x.test/i.png");
+    assertThat(body.selectFirst("img[src$=inline/0]").attr("alt")).isEqualTo("a");
+  }
+
+  @Test
+  void withoutInlinePartsEveryCidImageIsDropped() {
+    assertThat(sanitizer.sanitize("<img src=\"cid:logo@x\" alt=\"logo\">")).doesNotContain("src");
   }
 
   @Test

@@ -39,11 +39,12 @@ final class HeaderEnd {
 
   /** The offset of the first line of the header section that is not a field or a fold, or -1. */
   static int firstLineNotAField(byte[] raw) {
-    int line = startsWith(raw, "From ") ? lineAfter(raw, 0) : 0; // an mbox separator line
+    // an mbox separator line
+    int line = RawMessage.startsWith(raw, "From ") ? RawMessage.lineAfter(raw, 0) : 0;
     while (line < raw.length && !isBlank(raw, line)) {
-      int fieldEnd = lineAfter(raw, line);
+      int fieldEnd = RawMessage.lineAfter(raw, line);
       while (fieldEnd < raw.length && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
-        fieldEnd = lineAfter(raw, fieldEnd); // a fold of the field
+        fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
       }
       if (!hasFieldName(raw, line, fieldEnd)) {
         return line;
@@ -86,26 +87,5 @@ final class HeaderEnd {
   private static boolean isBlank(byte[] raw, int start) {
     return raw[start] == '\n'
         || (raw[start] == '\r' && start + 1 < raw.length && raw[start + 1] == '\n');
-  }
-
-  /** The offset just past the line feed of the line at {@code start}, or the length. */
-  private static int lineAfter(byte[] raw, int start) {
-    int end = start;
-    while (end < raw.length && raw[end] != '\n') {
-      end++;
-    }
-    return Math.min(end + 1, raw.length);
-  }
-
-  private static boolean startsWith(byte[] raw, String prefix) {
-    if (raw.length < prefix.length()) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length(); i++) {
-      if (raw[i] != prefix.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
   }
 }

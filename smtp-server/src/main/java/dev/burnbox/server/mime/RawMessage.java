@@ -60,7 +60,8 @@ public final class RawMessage {
     return 0;
   }
 
-  private static int lineAfter(byte[] raw, int position) {
+  /** The offset just past the line feed of the line at {@code position}, or the length. */
+  static int lineAfter(byte[] raw, int position) {
     int end = position;
     while (end < raw.length && raw[end] != '\n') {
       end++;
@@ -68,7 +69,8 @@ public final class RawMessage {
     return Math.min(end + 1, raw.length);
   }
 
-  private static boolean startsWith(byte[] raw, String prefix) {
+  /** Whether {@code raw} starts with the ASCII {@code prefix}. */
+  static boolean startsWith(byte[] raw, String prefix) {
     if (raw.length < prefix.length()) {
       return false;
     }

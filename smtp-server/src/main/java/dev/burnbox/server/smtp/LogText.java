@@ -28,7 +28,7 @@ public final class LogText {
     int i = 0;
     while (i < text.length()) {
       int c = text.codePointAt(i);
-      String piece = safe(c) ? Character.toString(c) : escape(c);
+      String piece = showsAsItself(c) ? Character.toString(c) : escape(c);
       if (out.length() + piece.length() > MAX_LENGTH) {
         return out.append("...").toString();
       }
@@ -38,7 +38,12 @@ public final class LogText {
     return out.toString();
   }
 
-  private static boolean safe(int c) {
+  /**
+   * Whether code point {@code c} shows as itself: not a control, format, separator of lines or
+   * paragraphs, surrogate, unassigned or private-use code point. What a log line escapes, and what
+   * a download name drops.
+   */
+  public static boolean showsAsItself(int c) {
     return switch (Character.getType(c)) {
       case Character.CONTROL,
           Character.FORMAT,

@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.server.smtp.LogText;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.Locale;
@@ -70,7 +71,7 @@ final class DownloadNames {
                 safe.append(' ');
               } else if ("<>:\"|?*".indexOf(c) >= 0) {
                 safe.append('_');
-              } else if (isShown(c)) {
+              } else if (LogText.showsAsItself(c)) {
                 safe.appendCodePoint(c);
               }
             });
@@ -78,21 +79,6 @@ final class DownloadNames {
     return result.codePoints().anyMatch(Character::isLetterOrDigit)
         ? result
         : "attachment-" + index + extension(contentType);
-  }
-
-  /** Whether {@code c} is a character that shows as itself: no control, format or private use. */
-  private static boolean isShown(int c) {
-    return switch (Character.getType(c)) {
-      case Character.CONTROL,
-          Character.FORMAT,
-          Character.SURROGATE,
-          Character.PRIVATE_USE,
-          Character.UNASSIGNED,
-          Character.LINE_SEPARATOR,
-          Character.PARAGRAPH_SEPARATOR ->
-          false;
-      default -> true;
-    };
   }
 
   /** {@code name} without leading dots and spaces and without trailing dots and spaces. */

@@ -299,10 +299,10 @@ final class IntakeCommands {
   private record MailParameters(long declaredSize, boolean smtputf8) {}
 
   /**
-   * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=} (8BITMIME,
-   * and BINARYMIME, which BDAT carries as it is), {@code SMTPUTF8} and, where AUTH is offered, RFC
-   * 4954's {@code AUTH=} (taken, not used). A known keyword with a bad value gets 501, any other
-   * parameter 555 (RFC 5321 4.1.1.11).
+   * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=7BIT} or
+   * {@code 8BITMIME}, {@code SMTPUTF8} and, where AUTH is offered, RFC 4954's {@code AUTH=} (taken,
+   * not used). A known keyword with a bad value gets 501; any other parameter, and {@code
+   * BODY=BINARYMIME} (RFC 3030's, not offered), 555 (RFC 5321 4.1.1.11).
    *
    * @return null if a parameter was refused (answered already)
    */
@@ -323,8 +323,12 @@ final class IntakeCommands {
           declaredSize = Long.parseLong(value);
         }
         case "BODY" -> {
-          if (value == null || !value.matches("7BIT|8BITMIME|BINARYMIME")) {
-            refuse(session, Refusal.SYNTAX, line, "Syntax: BODY=7BIT|8BITMIME|BINARYMIME");
+          if ("BINARYMIME".equals(value)) { // RFC 3030's, which EHLO does not offer
+            refuse(session, Refusal.UNKNOWN_PARAMETER, parameter);
+            return null;
+          }
+          if (value == null || !value.matches("7BIT|8BITMIME")) {
+            refuse(session, Refusal.SYNTAX, line, "Syntax: BODY=7BIT|8BITMIME");
             return null;
           }
         }

@@ -265,14 +265,17 @@ class SmtpIntakeProtocolTest {
       assertThat(smtp.send("MAIL FROM:<a@b.c> SIZE=10 XYZZY")).isEqualTo(notOffered);
       assertThat(smtp.send("MAIL FROM:<a@b.c> BODY=QUANTUM")).startsWith("501 5.5.4");
       assertThat(smtp.send("MAIL FROM:<a@b.c> SMTPUTF8=yes")).startsWith("501 5.5.4");
-      assertThat(smtp.send("MAIL FROM:<a@b.c> size=10 Body=7bit BODY=BINARYMIME smtputf8 AUTH=<>"))
+      assertThat(smtp.send("MAIL FROM:<a@b.c> BODY=BINARYMIME"))
+          .as("BINARYMIME is not offered")
+          .isEqualTo(notOffered);
+      assertThat(smtp.send("MAIL FROM:<a@b.c> size=10 Body=7bit BODY=8bitmime smtputf8 AUTH=<>"))
           .isEqualTo("250 2.1.0 Sender ok");
       assertThat(smtp.send("RCPT TO:<x@burnbox.test> FOO=BAR")).isEqualTo(notOffered);
       assertThat(smtp.send("RCPT TO:<x@burnbox.test> NOTIFY=NEVER")).isEqualTo(notOffered);
       assertThat(smtp.send("DATA")).isEqualTo("554 5.5.1 No valid recipients");
     }
     assertThat(acceptor.deliveries()).isEmpty();
-    assertThat(refusals("unknown_parameter")).isEqualTo(5);
+    assertThat(refusals("unknown_parameter")).isEqualTo(6);
   }
 
   @Test

@@ -56,10 +56,10 @@ final class MailReader {
 
   /**
    * Whether the text of message {@code id} (text parts and the HTML's visible text) contains {@code
-   * lowerCaseQuery}, its bytes held against the read budget while it is decoded and searched; false
-   * if the message is gone.
+   * query}, its bytes held against the read budget while it is decoded and searched; false if the
+   * message is gone.
    */
-  private boolean textContains(Context ctx, MessageId id, String lowerCaseQuery) {
+  private boolean textContains(Context ctx, MessageId id, Query query) {
     return store
         .get(id)
         .map(
@@ -67,20 +67,20 @@ final class MailReader {
                 budget.whileReading(
                     ctx,
                     stored.raw().length,
-                    () -> contains(decoder.decode(stored.raw()).scanText(), lowerCaseQuery)))
+                    () -> query.foundIn(decoder.decode(stored.raw()).scanText())))
         .orElse(false);
   }
 
   /**
    * Whether the subject, sender or text (text parts and the HTML's visible text) of {@code
-   * summary}'s message contains {@code lowerCaseQuery}, case-insensitively; decodes the message
-   * only when the headers do not match. False if the message is gone.
+   * summary}'s message contains {@code query}, case-insensitively; decodes the message only when
+   * the headers do not match. False if the message is gone.
    */
-  private boolean matches(Context ctx, MessageSummary summary, String lowerCaseQuery) {
-    return contains(summary.subject(), lowerCaseQuery)
-        || contains(summary.from(), lowerCaseQuery)
-        || contains(summary.envelopeSender(), lowerCaseQuery)
-        || textContains(ctx, summary.id(), lowerCaseQuery);
+  private boolean matches(Context ctx, MessageSummary summary, Query query) {
+    return query.foundIn(summary.subject())
+        || query.foundIn(summary.from())
+        || query.foundIn(summary.envelopeSender())
+        || textContains(ctx, summary.id(), query);
   }
 
   /**
@@ -94,11 +94,12 @@ final class MailReader {
       int maxSearched,
       int limit) {
     AtomicInteger searched = new AtomicInteger();
+    Query query = Query.of(lowerCaseQuery); // its table once for every text searched
     List<MessageSummary> found =
         newestFirst
             .limit(maxSearched)
             .peek(summary -> searched.incrementAndGet())
-            .filter(summary -> matches(ctx, summary, lowerCaseQuery))
+            .filter(summary -> matches(ctx, summary, query))
             .limit(limit)
             .toList();
     return new Found(found, searched.get());
@@ -107,38 +108,56 @@ final class MailReader {
   /** What {@link #search} found, newest first, and how many messages it read to find it. */
   record Found(List<MessageSummary> messages, int searched) {}
 
-  private static boolean contains(String text, String lowerCaseQuery) {
-    return containsLinear(text.toLowerCase(Locale.ROOT), lowerCaseQuery);
-  }
-
   /**
    * {@code text.contains(query)} in time linear in the two however they repeat themselves
    * (Knuth-Morris-Pratt), where {@link String#contains} compares up to the whole query at each char
    * of the text: one mail of a million letters searched for 7,500 took 5 s.
    */
   static boolean containsLinear(String text, String query) {
-    if (query.isEmpty()) {
-      return true;
-    }
-    // border[i]: the length of the longest proper prefix of query[0, i] that is also its suffix
-    int[] border = new int[query.length()];
-    for (int i = 1, k = 0; i < query.length(); i++) {
-      while (k > 0 && query.charAt(i) != query.charAt(k)) {
-        k = border[k - 1];
+    return Query.of(query).foundInExactly(text);
+  }
+
+  /**
+   * A lower-case query with its Knuth-Morris-Pratt table, made once for a whole search.
+   *
+   * @param text the query
+   * @param border {@code border[i]}: the length of the longest proper prefix of {@code text[0, i]}
+   *     that is also its suffix
+   */
+  private record Query(String text, int[] border) {
+    static Query of(String text) {
+      int[] border = new int[text.length()];
+      for (int i = 1, k = 0; i < text.length(); i++) {
+        while (k > 0 && text.charAt(i) != text.charAt(k)) {
+          k = border[k - 1];
+        }
+        k += text.charAt(i) == text.charAt(k) ? 1 : 0;
+        border[i] = k;
       }
-      k += query.charAt(i) == query.charAt(k) ? 1 : 0;
-      border[i] = k;
+      return new Query(text, border);
     }
-    for (int i = 0, matched = 0; i < text.length(); i++) {
-      while (matched > 0 && text.charAt(i) != query.charAt(matched)) {
-        matched = border[matched - 1];
-      }
-      matched += text.charAt(i) == query.charAt(matched) ? 1 : 0;
-      if (matched == query.length()) {
+
+    /** Whether {@code searched}, lower-cased, contains the query. */
+    boolean foundIn(String searched) {
+      return foundInExactly(searched.toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether {@code searched} contains the query, in one pass over it. */
+    boolean foundInExactly(String searched) {
+      if (text.isEmpty()) {
         return true;
       }
+      for (int i = 0, matched = 0; i < searched.length(); i++) {
+        while (matched > 0 && searched.charAt(i) != text.charAt(matched)) {
+          matched = border[matched - 1];
+        }
+        matched += searched.charAt(i) == text.charAt(matched) ? 1 : 0;
+        if (matched == text.length()) {
+          return true;
+        }
+      }
+      return false;
     }
-    return false;
   }
 
   /**

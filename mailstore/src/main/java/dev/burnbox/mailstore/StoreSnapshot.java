@@ -49,6 +49,26 @@ public final class StoreSnapshot {
   private StoreSnapshot() {}
 
   /**
+   * Checks now that {@link #save} will be able to write {@code file}: its folder exists or can be
+   * made, a temporary file can be made in it (as {@code save} does), and {@code file} is not a
+   * folder. Changes nothing else.
+   *
+   * @throws IOException saying why the snapshot could not be saved there
+   */
+  public static void checkWritable(Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(dir);
+      Files.delete(Files.createTempFile(dir, file.getFileName().toString(), ".tmp"));
+    } catch (IOException e) {
+      throw new IOException("cannot write the snapshot " + file + " there: " + e, e);
+    }
+    if (Files.isDirectory(file)) {
+      throw new IOException("the snapshot " + file + " is a folder");
+    }
+  }
+
+  /**
    * Writes {@code store}'s messages to {@code file}, replacing it.
    *
    * @return how many messages (deliveries) were written

@@ -24,6 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -115,13 +118,22 @@ public final class BurnboxService implements AutoCloseable {
   }
 
   /**
-   * The Redis store, a new memory store, or the one saved in the snapshot file; a bad snapshot
-   * gives an empty store.
+   * The Redis store, a new memory store, or the one saved in the snapshot file. A snapshot file
+   * that cannot be restored (damaged, or not a snapshot) is moved aside to {@code
+   * FILE.unreadable-EPOCHSECONDS}, never overwritten, and the store starts empty. The snapshot's
+   * folder is checked for writing now, not first at shutdown.
+   *
+   * @throws IOException if the snapshot cannot be written where it is configured, or an unreadable
+   *     one cannot be moved aside
    */
-  private static InboxStore openStore(ServiceSettings settings) {
+  private static InboxStore openStore(ServiceSettings settings) throws IOException {
     InboxStore.Builder builder = settings.store().builder();
     Path snapshot = settings.store().snapshot();
-    if (snapshot == null || !Files.exists(snapshot)) {
+    if (snapshot == null) {
+      return builder.build();
+    }
+    StoreSnapshot.checkWritable(snapshot);
+    if (!Files.exists(snapshot)) {
       return builder.build();
     }
     try {
@@ -129,7 +141,11 @@ public final class BurnboxService implements AutoCloseable {
       log.info("restored {} inbox entries from {}", restored.stats().messages(), snapshot);
       return restored;
     } catch (IOException e) {
-      log.warn("starting with an empty store: {}", e.getMessage());
+      Path aside =
+          snapshot.resolveSibling(
+              snapshot.getFileName() + ".unreadable-" + Instant.now().getEpochSecond());
+      Files.move(snapshot, aside);
+      log.warn("starting with an empty store: {}; the file was moved to {}", e.getMessage(), aside);
       return builder.build();
     }
   }
@@ -146,7 +162,11 @@ public final class BurnboxService implements AutoCloseable {
     try {
       service.startAll();
     } catch (IOException | RuntimeException e) {
-      service.close();
+      try {
+        service.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing); // the reason it did not start comes first
+      }
       throw e;
     }
     return service;
@@ -235,32 +255,58 @@ public final class BurnboxService implements AutoCloseable {
   @Override
   public void close() {
     web.health(WebServer.Health.STOPPING);
-    intake.stop(settings.shutdownGrace());
-    webhooks.close();
-    web.close();
+    // each step runs even if one before it failed: a service that failed to start is closed too
+    List<Runnable> steps = new ArrayList<>();
+    steps.add(() -> intake.stop(settings.shutdownGrace()));
+    steps.add(webhooks::close);
+    steps.add(web::close);
     if (settler != null) {
-      settler.close();
+      steps.add(settler::close);
     }
-    Path snapshot = settings.store().snapshot();
-    if (snapshot != null && !closed) {
+    steps.add(this::saveSnapshot);
+    steps.add(store::close);
+    if (termsWatcher != null) {
+      steps.add(this::closeTermsWatcher);
+    }
+    steps.add(registry::close);
+    RuntimeException failed = null;
+    for (Runnable step : steps) {
       try {
-        long entries = store.stats().messages();
-        int saved = StoreSnapshot.save(store, snapshot);
-        log.info("saved {} messages ({} inbox entries) to {}", saved, entries, snapshot);
-      } catch (IOException | RuntimeException e) {
-        snapshotSaveFailed = true;
-        log.error("could not save the snapshot {}", snapshot, e);
+        step.run();
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
       }
     }
     closed = true;
-    store.close();
-    if (termsWatcher != null) {
-      try {
-        termsWatcher.close();
-      } catch (IOException e) {
-        log.debug("closing the term file watcher", e);
-      }
+    if (failed != null) {
+      throw failed;
     }
-    registry.close();
+  }
+
+  private void saveSnapshot() {
+    Path snapshot = settings.store().snapshot();
+    if (snapshot == null || closed) {
+      return;
+    }
+    try {
+      long entries = store.stats().messages();
+      int saved = StoreSnapshot.save(store, snapshot);
+      log.info("saved {} messages ({} inbox entries) to {}", saved, entries, snapshot);
+    } catch (IOException | RuntimeException e) {
+      snapshotSaveFailed = true;
+      log.error("could not save the snapshot {}", snapshot, e);
+    }
+  }
+
+  private void closeTermsWatcher() {
+    try {
+      termsWatcher.close();
+    } catch (IOException e) {
+      log.debug("closing the term file watcher", e);
+    }
   }
 }

@@ -65,7 +65,9 @@ public record StoreSettings(
             paramLabel = "FILE",
             description =
                 "save the store to FILE on shutdown and restore it at start (ids and expiry times kept);"
-                    + " a damaged or foreign file is logged and the store starts empty")
+                    + " FILE's folder must be writable at start; a damaged or foreign file is moved"
+                    + " aside to FILE.unreadable-SECONDS, never overwritten, and the store starts"
+                    + " empty")
         @WhenUnset("none")
         Path snapshot,
     @Option(

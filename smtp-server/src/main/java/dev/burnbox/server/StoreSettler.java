@@ -103,10 +103,16 @@ final class StoreSettler implements AutoCloseable {
     }
   }
 
-  /** Stops the thread, waiting for the message in hand (a few milliseconds). Idempotent. */
+  /**
+   * Stops the thread, waiting for the message in hand (a few milliseconds). Idempotent, and a no-op
+   * if the thread was never started (a service that failed to start closes it too).
+   */
   @Override
   public void close() {
     running = false;
+    if (thread.getState() == Thread.State.NEW) {
+      return;
+    }
     thread.interrupt();
     try {
       thread.join(Duration.ofSeconds(5));

@@ -310,6 +310,44 @@ class BurnboxServiceTest {
   }
 
   @Test
+  void aFileThatIsNoSnapshotIsMovedAsideNotOverwritten() throws Exception {
+    Path snapshot = Files.writeString(dir.resolve("notes.txt"), "an operator's notes");
+    start(s -> s.with("--snapshot=" + snapshot));
+    send("kept", "hello", "lea@any.test");
+    service.close();
+    service = null;
+
+    try (var files = Files.list(dir)) {
+      Path aside =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("notes.txt.unreadable-"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(aside).hasContent("an operator's notes");
+    }
+    assertThat(Files.readString(snapshot, StandardCharsets.ISO_8859_1)).startsWith("BURNBOX");
+  }
+
+  @Test
+  void aSnapshotThatCannotBeWrittenRefusesToStartInsteadOfLosingMailAtShutdown() throws Exception {
+    Path notAFolder = Files.writeString(dir.resolve("afile"), "x");
+    assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + notAFolder.resolve("snap"))))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("cannot write the snapshot");
+    assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + dir)))
+        .hasMessageContaining("is a folder");
+  }
+
+  @Test
+  void aPortInUseIsTheReasonGivenWhenTheServiceCannotStart() throws Exception {
+    try (var taken = new java.net.ServerSocket(0)) {
+      assertThatThrownBy(() -> start(s -> s.with("--http-port=" + taken.getLocalPort())))
+          .hasMessageNotContaining("Thread not started")
+          .satisfies(e -> assertThat(e.getSuppressed()).isEmpty());
+    }
+  }
+
+  @Test
   void theRepliesNameTheVersionAndWhoseCopyAnIdIs() throws Exception {
     start(s -> {});
     try (SmtpScript smtp = SmtpScript.connect(service.smtpPort())) {

@@ -13,6 +13,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +54,7 @@ public final class ApiTokens {
     this.checkedAt = System.nanoTime();
   }
 
-  private static final ApiTokens NONE = new ApiTokens(null, new Grants(null, Map.of()));
+  private static final ApiTokens NONE = new ApiTokens(null, Grants.of(null, Map.of()));
 
   /** No tokens: nothing private can be read with one. */
   public static ApiTokens none() {
@@ -86,6 +88,15 @@ public final class ApiTokens {
     return domains != null && (domains.contains("*") || domains.contains(domain));
   }
 
+  /**
+   * A SHA-256 digest of the tokens as now read and of what each grants: the same for the same
+   * tokens and grants in any order of the file, another as soon as a token or grant is added,
+   * removed or changed; "" if there are no tokens. Hex; says nothing about the tokens themselves.
+   */
+  String fingerprint() {
+    return current().fingerprint();
+  }
+
   /** Whether {@code token} is one of the tokens at all (it may grant other domains only). */
   public boolean knows(String token) {
     return token != null && current().byDigest().containsKey(digest(token.strip()));
@@ -114,7 +125,7 @@ public final class ApiTokens {
             log.info("API tokens: read {} tokens from {}", grants.byDigest().size(), file);
           } catch (IOException | IllegalArgumentException e) {
             // this version of the file is not read again: the next change is
-            grants = new Grants(modified, known.byDigest());
+            grants = Grants.of(modified, known.byDigest());
             problem(e.getMessage(), known);
           }
         }
@@ -160,14 +171,17 @@ public final class ApiTokens {
         throw new IllegalArgumentException(where + "the same token is on an earlier line");
       }
     }
-    return new Grants(modified, Map.copyOf(byDigest));
+    return Grants.of(modified, Map.copyOf(byDigest));
   }
 
   private static String digest(String token) {
+    return HexFormat.of().formatHex(sha256(token));
+  }
+
+  /** The SHA-256 of {@code text} in UTF-8. */
+  static byte[] sha256(String text) {
     try {
-      byte[] sha =
-          MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(sha);
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
@@ -178,5 +192,21 @@ public final class ApiTokens {
     return file == null ? "no tokens" : "tokens from " + file;
   }
 
-  private record Grants(FileTime modified, Map<String, Set<String>> byDigest) {}
+  /**
+   * The tokens as read: the domains each grants by the token's digest, and {@link #fingerprint()}
+   * of them.
+   */
+  private record Grants(FileTime modified, Map<String, Set<String>> byDigest, String fingerprint) {
+    static Grants of(FileTime modified, Map<String, Set<String>> byDigest) {
+      if (byDigest.isEmpty()) {
+        return new Grants(modified, byDigest, "");
+      }
+      StringBuilder lines = new StringBuilder();
+      new TreeMap<>(byDigest)
+          .forEach(
+              (digest, domains) ->
+                  lines.append(digest).append(' ').append(new TreeSet<>(domains)).append('\n'));
+      return new Grants(modified, byDigest, digest(lines.toString()));
+    }
+  }
 }

@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * The images a mail carries in its own parts ({@code multipart/related} with a {@code Content-ID}),
  * which its HTML names by {@code cid:} URL: where this server serves each one ({@code
- * /message/{id}/inline/{index}}), and which types may be served as images at all. Only raster types
- * are: never SVG, which can carry script. Part of the message, not remote, so showing them tells no
- * tracker anything: they load without the reader asking for images.
+ * /message/{id}/inline/{index}}, signed for a private inbox's mail: see {@link InlineImageSigner}),
+ * and which types may be served as images at all. Only raster types are: never SVG, which can carry
+ * script. Part of the message, not remote, so showing them tells no tracker anything: they load
+ * without the reader asking for images.
  */
 final class InlineImages {
   /** The types an inline part is served as; anything else is not served as an image. */
@@ -39,14 +41,14 @@ final class InlineImages {
   }
 
   /**
-   * The URL each Content-ID of {@code attachments} is served at, for the raster parts that have
-   * one; the first part wins when two share a Content-ID.
+   * The URL each Content-ID of {@code attachments} is served at, {@code url} of its part's index,
+   * for the raster parts that have one; the first part wins when two share a Content-ID.
    */
-  static Map<String, String> urls(String id, List<AttachmentInfo> attachments) {
+  static Map<String, String> urls(List<AttachmentInfo> attachments, IntFunction<String> url) {
     Map<String, String> urls = new LinkedHashMap<>();
     for (AttachmentInfo part : attachments) {
       if (!part.contentId().isEmpty() && isRaster(part.contentType())) {
-        urls.putIfAbsent(part.contentId(), path(id, part.index()));
+        urls.putIfAbsent(part.contentId(), url.apply(part.index()));
       }
     }
     return urls;

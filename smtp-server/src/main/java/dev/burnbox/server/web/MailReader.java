@@ -23,10 +23,16 @@ final class MailReader {
   private final MailDecoder decoder;
   private final MailHtmlSanitizer sanitizer;
   private final WebReadBudget budget;
+  private final InlineImageSigner signer;
 
   MailReader(
-      InboxStore store, MailDecoder decoder, MailHtmlSanitizer sanitizer, WebReadBudget budget) {
+      InboxStore store,
+      MailDecoder decoder,
+      MailHtmlSanitizer sanitizer,
+      WebReadBudget budget,
+      InlineImageSigner signer) {
     this.budget = Objects.requireNonNull(budget, "budget");
+    this.signer = Objects.requireNonNull(signer, "signer");
     this.store = Objects.requireNonNull(store, "store");
     this.decoder = Objects.requireNonNull(decoder, "decoder");
     this.sanitizer = Objects.requireNonNull(sanitizer, "sanitizer");
@@ -34,7 +40,8 @@ final class MailReader {
 
   /**
    * The message decoded, with its HTML sanitized (its {@code cid:} images made this server's URLs
-   * for them), held against the read budget until {@code ctx}'s response is complete.
+   * for them, signed in a private inbox: {@link InlineImageSigner}), held against the read budget
+   * until {@code ctx}'s response is complete.
    *
    * @throws WebReadBudget.Busy if the budget has no room for it
    */
@@ -45,7 +52,9 @@ final class MailReader {
             stored -> {
               budget.holdUntilAnswered(ctx, stored.raw().length);
               var mail = decoder.decode(stored.raw());
-              var inline = InlineImages.urls(id.value(), mail.attachments());
+              var inline =
+                  InlineImages.urls(
+                      mail.attachments(), index -> signer.url(stored.summary(), index));
               return new OpenedMessage(
                   stored.summary(),
                   mail,

@@ -55,12 +55,19 @@ final class MessagePages {
   private final MailReader reader;
   private final SpamScanner scanner;
   private final WebAccess access;
+  private final InlineImageSigner signer;
 
-  MessagePages(InboxStore store, MailReader reader, SpamScanner scanner, WebAccess access) {
+  MessagePages(
+      InboxStore store,
+      MailReader reader,
+      SpamScanner scanner,
+      WebAccess access,
+      InlineImageSigner signer) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.access = Objects.requireNonNull(access, "access");
+    this.signer = Objects.requireNonNull(signer, "signer");
   }
 
   /**
@@ -522,13 +529,17 @@ final class MessagePages {
    * {@code /message/{id}/inline/{n}}: part {@code n} of the message as an image, for its HTML's
    * {@code cid:} URLs, if it is of a {@link InlineImages#RASTER_TYPES raster type}: served as that
    * type, inline, never sniffed; 404 for any other part. Its bytes are held against the read budget
-   * like every read of a message.
+   * like every read of a message. A private inbox's image opens with a token like any of its reads
+   * or with the signature of its URL ({@link InlineImageSigner}), as the sandboxed mail view sends
+   * no token cookie.
    */
   private void inlineImage(Context ctx) {
     int index = InboxApi.attachmentIndex(ctx.pathParam("n"));
     MessageId id = InboxApi.id(ctx);
     StoredMessage stored = reader.stored(ctx, id).orElseThrow(InboxApi::noSuchMessage);
-    access.require(ctx, stored.summary().inbox());
+    if (!signer.allows(id.value(), index, ctx.queryParam("exp"), ctx.queryParam("sig"))) {
+      access.require(ctx, stored.summary().inbox());
+    }
     Attachment part =
         reader
             .attachment(stored, index)

@@ -24,7 +24,10 @@ import org.jsoup.select.NodeTraversor;
  * selectors, at-rules ({@code @media}, {@code @import}, {@code @font-face}...) and whatever does
  * not parse are skipped. Declarations apply in order of specificity, then of the document (as a
  * browser would for these selectors), and a {@code style} the element has already wins over all of
- * them. Without a {@code <style>} the HTML is returned as it is. Stateless and thread-safe.
+ * them. Since the sanitizer keeps neither {@code <html>} nor {@code <body>}, when rules style
+ * either (a newsletter's background and font) the body's content is wrapped in a {@code <div>} that
+ * gets their declarations, html's first. Without a {@code <style>} the HTML is returned as it is.
+ * Stateless and thread-safe.
  *
  * <p>Cost: it runs on every view of a mail's HTML, and the mail is the sender's, so its work is
  * bounded whatever the mail: the style text is read in one pass and at most {@value
@@ -96,7 +99,30 @@ final class StyleInliner {
           String own = element.attr("style").strip();
           element.attr("style", (style + own).strip()); // own declarations come last: they win
         });
+    if (styles.containsKey(document.body()) || styles.containsKey(document.body().parent())) {
+      wrapBody(document.body());
+    }
     return document.outerHtml();
+  }
+
+  /**
+   * Moves the content of {@code body} into a {@code <div>} styled as the {@code html} element then
+   * the body are, as the sanitizer drops both with their style.
+   */
+  private static void wrapBody(Element body) {
+    List<String> styles = new ArrayList<>();
+    for (Element element : List.of(body.parent(), body)) {
+      String style = element.attr("style").strip();
+      while (style.endsWith(";")) {
+        style = style.substring(0, style.length() - 1).strip();
+      }
+      if (!style.isEmpty()) {
+        styles.add(style);
+      }
+    }
+    Element wrapper = new Element("div").attr("style", String.join("; ", styles));
+    wrapper.appendChildren(new ArrayList<>(body.childNodes()));
+    body.appendChild(wrapper);
   }
 
   /** How deeply the elements of {@code document} nest. */

@@ -111,6 +111,22 @@ public record WebAccess(
     return isOperatorToken(token) || tokens.knows(token);
   }
 
+  /**
+   * A key for {@code purpose} derived from every secret that opens private inboxes: SHA-256 over
+   * the purpose, the operator token and the {@link ApiTokens#fingerprint() fingerprint} of the
+   * tokens as now read. Needs no setting of its own: every node of a deployment with the same
+   * operator token and tokens has the same key, and it changes as soon as one of them does. Null if
+   * there is nothing secret to derive it from (no operator token, no tokens).
+   */
+  byte[] derivedKey(String purpose) {
+    String fingerprint = tokens.fingerprint();
+    if (adminToken == null && fingerprint.isEmpty()) {
+      return null;
+    }
+    return ApiTokens.sha256(
+        purpose + "\n" + Objects.requireNonNullElse(adminToken, "") + "\n" + fingerprint);
+  }
+
   /** The request's token: its bearer token, else its token cookie; null if none. */
   static String token(Context ctx) {
     String bearer = bearer(ctx.header("Authorization"));

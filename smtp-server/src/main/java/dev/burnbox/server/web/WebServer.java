@@ -195,7 +195,8 @@ public final class WebServer implements AutoCloseable {
     this.gate = new ConnectionGate(limits, refusals, registry, System::nanoTime);
     this.readBudget =
         new WebReadBudget(limits.readBudgetBytes(), limits.trustedNetworks(), registry, refusals);
-    MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer(), readBudget);
+    InlineImageSigner signer = new InlineImageSigner(access);
+    MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer(), readBudget, signer);
     this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
     InboxApi api =
         new InboxApi(
@@ -206,7 +207,7 @@ public final class WebServer implements AutoCloseable {
             new InboxWaits(store, reader, scanner, limits.trustedNetworks()),
             access,
             threads);
-    MessagePages pages = new MessagePages(store, reader, scanner, access);
+    MessagePages pages = new MessagePages(store, reader, scanner, access, signer);
     OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
     StaticFiles staticFiles = new StaticFiles();

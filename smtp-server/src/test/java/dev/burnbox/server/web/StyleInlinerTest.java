@@ -78,6 +78,40 @@ class StyleInlinerTest {
     assertThat(first(later, "p").attr("style")).isEqualTo("color: red;");
   }
 
+  /**
+   * A newsletter's background and font set on {@code body} (or {@code html}) outlive the body,
+   * which the sanitizer drops: they style a block wrapping the mail's content, html's first, then
+   * body's, the body's own {@code style} last, and still filtered.
+   */
+  @Test
+  void bodyAndHtmlRulesStyleABlockWrappingTheMail() {
+    String mail =
+        """
+        <html><head><style>
+        html { color: #333333 }
+        body { background-color: #f4f4f4; font-family: Georgia; color: #111111;
+               background-image: url("https://tracker.test/bg.png") }
+        p { margin: 0 }
+        </style></head>
+        <body style="font-family: Arial"><p>Hello</p><table><tr><td>cell</td></tr></table></body>
+        </html>
+        """;
+    Element wrapper = Jsoup.parse(StyleInliner.inline(mail)).body().child(0);
+    assertThat(wrapper.tagName()).isEqualTo("div");
+    assertThat(wrapper.attr("style"))
+        .isEqualTo(
+            "color: #333333; background-color: #f4f4f4; font-family: Georgia; color: #111111;"
+                + " background-image: url(\"https://tracker.test/bg.png\"); font-family: Arial");
+    assertThat(wrapper.select("> p, > table")).hasSize(2);
+
+    Element safe = Jsoup.parse(new MailHtmlSanitizer().sanitize(mail)).body().child(0);
+    assertThat(safe.tagName()).isEqualTo("div");
+    assertThat(safe.attr("style"))
+        .contains("background-color:#f4f4f4", "color:#111111", "font-family:'arial'")
+        .doesNotContain("url", "tracker");
+    assertThat(safe.selectFirst("p").attr("style")).isEqualTo("margin:0");
+  }
+
   @Test
   void withoutAStyleBlockTheHtmlIsLeftAsItIs() {
     String html = "<p class=x>as <b>is</b>";

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.pipeline.PrivateDomains;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.wordlists.SpamModel;
 import dev.burnbox.wordlists.SpamModel.Match;
@@ -23,9 +24,13 @@ import java.net.URLDecoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.jsoup.Jsoup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -666,6 +671,87 @@ class WebApiTest {
     assertThat(web.get("/message/" + web.deliver("bob", MULTIPART) + "/inline/0").statusCode())
         .as("a pdf attachment")
         .isEqualTo(404);
+  }
+
+  /**
+   * A private inbox's inline image has a signed URL, as the sandboxed mail view sends no token
+   * cookie: it opens that part of that message without a token until it expires, made by any node
+   * with the same secrets; a changed, expired or moved signature opens nothing, nor does another
+   * deployment's.
+   */
+  @Test
+  void aPrivateInboxsInlineImageOpensWithItsSignedUrlAndNothingElse() throws Exception {
+    MessageId id =
+        web.deliver(
+            "bob@" + WebFixture.PRIVATE_DOMAIN, relatedMail("https://tracker.test/pixel.gif"));
+    HttpResponse<String> html =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/message/" + id + "/html")))
+                .header("Authorization", "Bearer " + WebFixture.ADMIN_TOKEN)
+                .build());
+    String signed = Jsoup.parse(html.body()).selectFirst("img[alt=inline]").attr("src");
+    String path = "/message/" + id + "/inline/0";
+    assertThat(signed).matches(Pattern.quote(path) + "\\?exp=\\d+&sig=[\\w-]{43}");
+    assertThat(signed)
+        .doesNotContain(WebFixture.ADMIN_TOKEN, WebAccess.cookieValue(WebFixture.ADMIN_TOKEN));
+    assertThat(html.headers().firstValue("content-security-policy").orElseThrow())
+        .contains("img-src " + web.url("/message/" + id + "/inline/") + ";");
+
+    HttpResponse<byte[]> image = web.getBytes(signed);
+    assertThat(image.statusCode()).isEqualTo(200);
+    assertThat(image.body()).isEqualTo(java.util.Base64.getDecoder().decode(PNG_BASE64));
+    assertThat(image.headers().firstValue("content-type")).contains("image/png");
+
+    String query = signed.substring(signed.indexOf('?'));
+    long expires = Long.parseLong(query.replaceAll("\\?exp=(\\d+)&.*", "$1"));
+    assertThat(expires - Instant.now().getEpochSecond())
+        .isBetween(
+            InlineImageSigner.LIFETIME.toSeconds() - 60, InlineImageSigner.LIFETIME.toSeconds());
+    String sig = query.substring(query.indexOf("&sig=") + 5);
+    String otherSig = (sig.charAt(0) == 'A' ? "B" : "A") + sig.substring(1);
+    InlineImageSigner anotherNode = new InlineImageSigner(WebFixture.configuredAccess());
+    InlineImageSigner expired =
+        new InlineImageSigner(
+            web.access,
+            Clock.offset(Clock.systemUTC(), InlineImageSigner.LIFETIME.negated().minusSeconds(1)));
+    InlineImageSigner anotherDeployment =
+        new InlineImageSigner(
+            new WebAccess(
+                CorsPolicy.NONE,
+                "another-admin-token-0123",
+                PrivateDomains.parse(WebFixture.PRIVATE_DOMAIN),
+                ApiTokens.none()));
+    var summary = web.store.get(id).orElseThrow().summary();
+    assertThat(web.getBytes(anotherNode.url(summary, 0)).statusCode())
+        .as("made by another node with the same secrets")
+        .isEqualTo(200);
+    for (String refused :
+        new String[] {
+          path,
+          path + "?exp=" + expires,
+          path + "?exp=" + expires + "&sig=",
+          path + "?exp=" + expires + "&sig=" + otherSig,
+          path + "?exp=" + (expires + 1) + "&sig=" + sig,
+          path + "?exp=x&sig=" + sig,
+          "/message/" + id + "/inline/1" + query,
+          expired.url(summary, 0),
+          anotherDeployment.url(summary, 0),
+        }) {
+      assertThat(web.get(refused).statusCode()).as(refused).isEqualTo(401);
+    }
+    assertThat(
+            web.send(
+                    HttpRequest.newBuilder(URI.create(web.url(path)))
+                        .header("Authorization", "Bearer " + WebFixture.ADMIN_TOKEN)
+                        .build())
+                .statusCode())
+        .as("a token still opens it")
+        .isEqualTo(200);
+
+    MessageId shared = web.deliver("bob", relatedMail("https://tracker.test/pixel.gif"));
+    assertThat(web.get("/message/" + shared + "/html").body())
+        .as("a shared inbox's image needs no signature")
+        .contains("src=\"/message/" + shared + "/inline/0\"");
   }
 
   @Test

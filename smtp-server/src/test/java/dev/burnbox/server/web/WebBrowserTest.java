@@ -283,6 +283,36 @@ class WebBrowserTest {
     driver.switchTo().defaultContent();
   }
 
+  /**
+   * In a private inbox too, although the sandboxed frame (an opaque origin) sends no token cookie:
+   * its inline image has a signed URL, and no token is in any URL.
+   */
+  @Test
+  void anInlineImageShowsAtOnceInAPrivateInboxToo() throws Exception {
+    MessageId id =
+        web.deliver(
+            "bob@" + WebFixture.PRIVATE_DOMAIN, WebApiTest.relatedMail(beacon + "/remote.png"));
+    try {
+      driver.get(web.url("/message/" + id));
+      driver.findElement(By.id("token")).sendKeys(WebFixture.ADMIN_TOKEN, Keys.ENTER);
+      wait.until(
+          ExpectedConditions.frameToBeAvailableAndSwitchToIt(By.cssSelector("iframe.mail-html")));
+      assertThat(driver.getCurrentUrl()).isEqualTo(web.url("/message/" + id));
+      wait.until(d -> loaded(d, "inline"));
+      String source = driver.findElement(By.cssSelector("img[alt=inline]")).getDomProperty("src");
+      assertThat(source).contains("/message/" + id + "/inline/0?", "sig=");
+      assertThat(source)
+          .doesNotContain(WebFixture.ADMIN_TOKEN, WebAccess.cookieValue(WebFixture.ADMIN_TOKEN));
+      assertThat(loaded(driver, "remote")).isFalse();
+      driver.switchTo().defaultContent();
+      screenshot("message-inline-image-private");
+      assertThat(beaconRequests).isEmpty();
+    } finally {
+      driver.switchTo().defaultContent();
+      driver.manage().deleteAllCookies();
+    }
+  }
+
   /** Whether the image with alt text {@code id} in the current frame has loaded and decoded. */
   private static boolean loaded(org.openqa.selenium.WebDriver driver, String id) {
     Object width =

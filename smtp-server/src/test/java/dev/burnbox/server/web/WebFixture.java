@@ -65,6 +65,9 @@ final class WebFixture implements AutoCloseable {
    */
   static final String OTHER_DOMAIN_TOKEN = "fixture-other-domain-token";
 
+  /** The fixture server's access: its operator token, private domain and tokens. */
+  final WebAccess access = configuredAccess();
+
   final WebServer server;
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -77,7 +80,7 @@ final class WebFixture implements AutoCloseable {
             0,
             WebLimits.defaults(IntakeSettings.defaults().trustedNetworks()),
             MetricsEndpoint.webPort(),
-            access(),
+            access,
             store,
             decoder,
             scanner,
@@ -86,8 +89,11 @@ final class WebFixture implements AutoCloseable {
     server.start();
   }
 
-  /** The operator token, the private domain and a tokens file with {@link #OTHER_DOMAIN_TOKEN}. */
-  private static WebAccess access() {
+  /**
+   * The operator token, the private domain and a tokens file with {@link #OTHER_DOMAIN_TOKEN}: each
+   * call a new one with the same secrets, as another node of the same deployment would have.
+   */
+  static WebAccess configuredAccess() {
     try {
       Path tokens = Files.createTempFile("burnbox-fixture-tokens", "");
       tokens.toFile().deleteOnExit();

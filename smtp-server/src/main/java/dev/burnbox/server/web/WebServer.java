@@ -272,6 +272,13 @@ public final class WebServer implements AutoCloseable {
               config.routes.exception(NotFoundResponse.class, (e, ctx) -> notFound(router, e, ctx));
               config.routes.exception(
                   WebAccess.PrivateInboxException.class, WebServer::privateInbox);
+              // a wait (/next) is interrupted only by close(): the node is stopping
+              config.routes.exception(
+                  InterruptedException.class,
+                  (e, ctx) -> {
+                    ctx.header("Retry-After", "1");
+                    error(ctx.status(503), "the server is stopping; try again");
+                  });
               config.routes.exception(
                   WebReadBudget.Busy.class,
                   (e, ctx) -> {

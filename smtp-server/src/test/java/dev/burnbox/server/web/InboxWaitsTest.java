@@ -67,7 +67,7 @@ class InboxWaitsTest {
    * that completed afterwards sent Javalin's error handling round in a loop on the wait thread.
    */
   @Test
-  void closingTheServerEndsItsWaitsFirst() throws Exception {
+  void closingTheServerEndsItsWaitsFirstWithA503ToTryAgain() throws Exception {
     CompletableFuture<HttpResponse<String>> waiting = waitFor("?timeout=30s");
     settle();
     assertThat(waiting).isNotDone();
@@ -76,9 +76,14 @@ class InboxWaitsTest {
 
     assertThat(web.server.waitsEnded()).as("every wait thread has ended").isTrue();
     assertThat(waiting)
-        .as("the client is answered or cut off, not left hanging")
+        .as("the client is told to try again, not left hanging")
         .succeedsWithin(Duration.ofSeconds(5))
-        .satisfies(r -> assertThat(r.statusCode()).isGreaterThanOrEqualTo(500));
+        .satisfies(
+            r -> {
+              assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+              assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+              assertThat(JSON.readTree(r.body()).get("error").asText()).contains("stopping");
+            });
   }
 
   @Test

@@ -9,6 +9,7 @@
 #      localhost/burnbox:VERSION; skipped with a note unless run as root with mmdebstrap and buildah,
 #      see packaging/build-image.sh) and SHA256SUMS;
 #   5. commits "Release VERSION" and tags it vVERSION (annotated). Nothing is pushed.
+# If any step before the commit fails, the tracked files are put back as they were.
 # Afterwards, open the next version: `mvn -q versions:set -DnewVersion=NEXT-SNAPSHOT
 # -DgenerateBackupPoms=false` and a "## NEXT (unreleased)" section in CHANGELOG.md.
 #
@@ -29,6 +30,16 @@ grep -q "^## $version\b" CHANGELOG.md || die "CHANGELOG.md has no '## $version' 
 
 JAVA_HOME="$(scripts/java-home.sh)"
 export JAVA_HOME
+# until the release commit, any failure puts the tracked files back as they were (the tree was
+# clean), so that the next try does not stop at "the working tree has changes"
+released=""
+restore_tree() {
+  if [[ -z "$released" ]]; then
+    say "failed: putting the version and CHANGELOG.md back"
+    git checkout -q -- .
+  fi
+}
+trap restore_tree EXIT
 say "setting version $version"
 mvn -q -B org.codehaus.mojo:versions-maven-plugin:2.18.0:set -DnewVersion="$version" \
   -DgenerateBackupPoms=false -DprocessAllModules=true
@@ -56,5 +67,6 @@ fi
 (cd "$out" && sha256sum -- * >SHA256SUMS)
 
 git commit -q -am "Release $version"
+released=yes
 git tag -a "v$version" -m "Burnbox $version"
 say "released $version: $(ls "$out" | tr '\n' ' ')(tag v$version; nothing pushed)"

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -60,8 +62,14 @@ public final class StoreSnapshot {
     try {
       Files.createDirectories(dir);
       Files.delete(Files.createTempFile(dir, file.getFileName().toString(), ".tmp"));
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException(
+          "cannot write the snapshot " + file + ": " + e.getFile() + " is not a folder", e);
+    } catch (AccessDeniedException e) {
+      throw new IOException(
+          "cannot write the snapshot " + file + ": no permission to write in " + e.getFile(), e);
     } catch (IOException e) {
-      throw new IOException("cannot write the snapshot " + file + " there: " + e, e);
+      throw new IOException("cannot write the snapshot " + file + ": " + e, e);
     }
     if (Files.isDirectory(file)) {
       throw new IOException("the snapshot " + file + " is a folder");

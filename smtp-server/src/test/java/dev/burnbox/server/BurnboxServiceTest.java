@@ -333,7 +333,8 @@ class BurnboxServiceTest {
     Path notAFolder = Files.writeString(dir.resolve("afile"), "x");
     assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + notAFolder.resolve("snap"))))
         .isInstanceOf(java.io.IOException.class)
-        .hasMessageContaining("cannot write the snapshot");
+        .hasMessageContaining("cannot write the snapshot")
+        .hasMessageContaining(notAFolder + " is not a folder");
     assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + dir)))
         .hasMessageContaining("is a folder");
   }

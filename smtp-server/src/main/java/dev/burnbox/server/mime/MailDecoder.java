@@ -318,8 +318,9 @@ public final class MailDecoder {
   /**
    * The raw Content-Type and Content-Disposition fields of a part (either may be null), which name
    * its file. Decoded here rather than by mime4j, which decodes encoded words and RFC 2231 values
-   * with charsets as Java names them (ISO-8859-1 as itself, not as windows-1252; see {@link
-   * TextCharsets}) and keeps no undecodable word as written.
+   * with charsets as Java names them (ISO-8859-1 as itself and gb2312 as GB2312, not as
+   * windows-1252 and GBK as browsers read them; see {@link TextCharsets}) and keeps no undecodable
+   * word as written.
    */
   private record FileNameFields(ByteSequence contentType, ByteSequence disposition) {
     /** The disposition's {@code filename}, else the type's {@code name}, decoded; or null. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,6 +114,33 @@ class MailDecoderTest {
         .containsExactly("€ prices.txt", "€uro “list”.txt");
     assertThat(mail.scanText()).contains("Price €100 – “today” only", "it’s true", "Sale – €100");
     assertThat(mail.scanText()).doesNotContain("\u0080", "\u0093", "\u0096");
+  }
+
+  @Test
+  void mailLabelledAsBrowsersReadItShowsItsCharactersInTextSubjectAndFileNames() {
+    Base64.Encoder base64 = Base64.getEncoder();
+    String raw =
+        "Subject: =?ks_c_5601-1987?B?"
+            + base64.encodeToString(TextCharsetsTest.hex("8C 63 B9 E6 B0 A2 C7 CF"))
+            + "?=\nContent-Type: multipart/mixed; boundary=b\n\n"
+            + "--b\nContent-Type: text/plain; charset=gb2312\nContent-Transfer-Encoding: base64\n\n"
+            + base64.encodeToString(TextCharsetsTest.hex("D6 EC E9 46 BB F9"))
+            + "\n--b\nContent-Type: text/html; charset=\"shift_jis\"\n"
+            + "Content-Transfer-Encoding: quoted-printable\n\n<p>=87@=87A =FB=FC=8B=B4</p>\n"
+            + "--b\nContent-Disposition: attachment;\n"
+            + " filename*=big5''%CA%5C%92%5D%9D%EF%9D%CF.txt\n\nx\n"
+            + "--b\nContent-Disposition: attachment;\n"
+            + " filename=\"=?tis-620?Q?=CA=C7=D1=CA=B4=D5=85?=\"\n\ny\n--b--\n";
+
+    DecodedMail mail = decode(raw);
+
+    assertThat(mail.subject()).isEqualTo("똠방각하");
+    assertThat(mail.text()).isEqualTo("朱镕基");
+    assertThat(mail.html()).isEqualTo("<p>①② 髙橋</p>");
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("佢哋嘅嘢.txt", "สวัสดี…");
+    assertThat(mail.scanText()).doesNotContain("\uFFFD");
   }
 
   @Test

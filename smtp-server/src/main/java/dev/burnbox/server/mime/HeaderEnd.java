@@ -1,49 +1,123 @@
 package dev.burnbox.server.mime;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
 /**
- * Where a message's header section ends when no blank line ends it. RFC 5322 ends it with a blank
- * line; a message that has none there (a client that sent a body with no header of its own, behind
- * the trace field the server adds) is read as mail clients and Python's email package read it: the
+ * Where a header section ends when no blank line ends it. RFC 5322 ends it with a blank line; a
+ * message that has none there (a client that sent a body with no header of its own, behind the
+ * trace field the server adds) is read as mail clients and Python's email package read it: the
  * header ends at the first line that is neither a header field nor the fold of one, and the body
  * starts with that line. mime4j instead skips such lines and reads on for fields, so that the text
- * is lost; {@link MailDecoder} gives it the message with a blank line put there.
+ * is lost; {@link MailDecoder} gives it the message with a blank line put there. The same holds for
+ * the header of a MIME body part (RFC 2046), which ends at a blank line too: a part whose text
+ * follows its {@code Content-Type} directly starts its body at that text.
  *
  * <p>A header field is what mime4j takes for one: a name of printable ASCII before its colon (white
  * space around the name allowed, none within it), the lines after it that start with a space or tab
- * its folds. An mbox {@code From } line opening the message is no field, but not the body either.
+ * its folds. An mbox {@code From } line opening the message is no field, but not the body either. A
+ * delimiter line is what mime4j takes for one: {@code --} and the boundary at the start of a line,
+ * then the line's end, white space or {@code --}.
  */
 final class HeaderEnd {
   private HeaderEnd() {}
 
   /**
-   * {@code raw} with a line break inserted before the first line of its header section that is not
-   * a header field or a fold (the kind of line break that ends the line before it), or null if
-   * there is no such line: the header ends at a blank line or at the end of the message.
+   * {@code raw} with a line break inserted before each of {@code lines} (offsets of line starts, in
+   * increasing order), each the kind of line break that ends the line before it.
    */
-  static byte[] withBlankLineBeforeBody(byte[] raw) {
-    int body = firstLineNotAField(raw);
-    if (body < 0) {
-      return null;
+  static byte[] withLineBreaksBefore(byte[] raw, int[] lines) {
+    byte[] separated = new byte[raw.length + 2 * lines.length];
+    int copied = 0;
+    int length = 0;
+    for (int line : lines) {
+      System.arraycopy(raw, copied, separated, length, line - copied);
+      length += line - copied;
+      copied = line;
+      if (line >= 2 && raw[line - 2] == '\r') {
+        separated[length++] = '\r';
+      }
+      separated[length++] = '\n';
     }
-    boolean crlf = body >= 2 && raw[body - 2] == '\r';
-    int inserted = crlf ? 2 : 1;
-    byte[] separated = new byte[raw.length + inserted];
-    System.arraycopy(raw, 0, separated, 0, body);
-    if (crlf) {
-      separated[body] = '\r';
-    }
-    separated[body + inserted - 1] = '\n';
-    System.arraycopy(raw, body, separated, body + inserted, raw.length - body);
-    return separated;
+    System.arraycopy(raw, copied, separated, length, raw.length - copied);
+    return Arrays.copyOf(separated, length + raw.length - copied);
   }
 
   /** The offset of the first line of the header section that is not a field or a fold, or -1. */
   static int firstLineNotAField(byte[] raw) {
     // an mbox separator line
     int line = RawMessage.startsWith(raw, "From ") ? RawMessage.lineAfter(raw, 0) : 0;
-    while (line < raw.length && !isBlank(raw, line)) {
+    return firstLineNotAField(raw, line, raw.length);
+  }
+
+  /**
+   * The offsets, in increasing order, of the first line that is not a field or a fold in the header
+   * of each body part that follows a delimiter line of one of {@code boundaries} (each part up to
+   * the next delimiter line of its boundary); empty if every such header ends at a blank line or at
+   * its part's end.
+   */
+  static int[] firstLinesNotAFieldInParts(byte[] raw, Collection<String> boundaries) {
+    List<byte[]> delimiters = new ArrayList<>();
+    for (String boundary : boundaries) {
+      delimiters.add(("--" + boundary).getBytes(StandardCharsets.ISO_8859_1));
+    }
+    TreeSet<Integer> bodies = new TreeSet<>();
+    for (int line = 0; line < raw.length; line = RawMessage.lineAfter(raw, line)) {
+      for (byte[] delimiter : delimiters) {
+        if (delimiterAt(raw, line, delimiter) == Delimiter.PART) {
+          int part = RawMessage.lineAfter(raw, line);
+          int body = firstLineNotAField(raw, part, nextDelimiter(raw, part, delimiter));
+          if (body >= 0) {
+            bodies.add(body);
+          }
+        }
+      }
+    }
+    return bodies.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private enum Delimiter {
+    NONE,
+    PART,
+    CLOSE
+  }
+
+  /** What the line at {@code line} is for {@code delimiter} ({@code --} and a boundary). */
+  private static Delimiter delimiterAt(byte[] raw, int line, byte[] delimiter) {
+    if (line + delimiter.length > raw.length
+        || !Arrays.equals(raw, line, line + delimiter.length, delimiter, 0, delimiter.length)) {
+      return Delimiter.NONE;
+    }
+    int after = line + delimiter.length;
+    if (after == raw.length || " \t\r\n".indexOf(raw[after]) >= 0) {
+      return Delimiter.PART;
+    }
+    boolean close = after + 1 < raw.length && raw[after] == '-' && raw[after + 1] == '-';
+    return close ? Delimiter.CLOSE : Delimiter.NONE;
+  }
+
+  /** The offset of the first delimiter line of {@code delimiter} at or after {@code from}. */
+  private static int nextDelimiter(byte[] raw, int from, byte[] delimiter) {
+    int line = from;
+    while (line < raw.length && delimiterAt(raw, line, delimiter) == Delimiter.NONE) {
+      line = RawMessage.lineAfter(raw, line);
+    }
+    return line;
+  }
+
+  /**
+   * The offset of the first line that is not a field or a fold in the header that starts at {@code
+   * start} and can run to {@code end}, or -1 if it ends at a blank line or at {@code end} first.
+   */
+  private static int firstLineNotAField(byte[] raw, int start, int end) {
+    int line = start;
+    while (line < end && !isBlank(raw, line)) {
       int fieldEnd = RawMessage.lineAfter(raw, line);
-      while (fieldEnd < raw.length && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
+      while (fieldEnd < end && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
         fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
       }
       if (!hasFieldName(raw, line, fieldEnd)) {

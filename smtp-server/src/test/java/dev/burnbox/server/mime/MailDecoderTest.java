@@ -204,6 +204,42 @@ class MailDecoderTest {
   }
 
   @Test
+  void aBodyPartWithNoBlankLineAfterItsHeaderKeepsItsText() {
+    DecodedMail mail =
+        decode(
+            "Subject: parts\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n"
+                + "--b\r\nContent-Type: text/plain; charset=utf-8\r\nHello there,\r\nsecond line\r\n"
+                + "--b\r\nContent-Type: text/html\r\n<p>Hello <b>there</b></p>\r\n--b--\r\n");
+
+    assertThat(mail.text()).isEqualTo("Hello there,\nsecond line");
+    assertThat(mail.html()).isEqualTo("<p>Hello <b>there</b></p>");
+    assertThat(mail.scanText()).contains("Hello there,", "second line");
+    assertThat(mail.malformed()).isFalse();
+    assertThat(mail.problems())
+        .containsExactly(
+            "no blank line after a body part's header: its first line that is not a header field"
+                + " starts the part's body");
+  }
+
+  @Test
+  void aBodyPartsTextStartsAtItsHeadersFirstLineThatIsNotAField() {
+    byte[] raw =
+        ("Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n"
+                + "--b\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\nSGVsbG8=\n"
+                + "--b\nno header at all\nX-Not: a field now\n"
+                + "--b\nContent-Type: application/pdf\nContent-Disposition: attachment;\n"
+                + " filename=a.pdf\nContent-Transfer-Encoding: base64\nJVBERg==\n--b--\n")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    DecodedMail mail = DECODER.decode(raw);
+    assertThat(mail.text()).isEqualTo("Hello\nno header at all\nX-Not: a field now");
+    assertThat(mail.attachments())
+        .containsExactly(new AttachmentInfo(0, "a.pdf", "application/pdf", 4));
+    assertThat(DECODER.attachment(raw, 0).orElseThrow().content())
+        .isEqualTo("%PDF".getBytes(StandardCharsets.US_ASCII));
+  }
+
+  @Test
   void anInlinePartCarriesItsContentIdWithoutAngleBrackets() {
     DecodedMail mail =
         decode(

@@ -82,6 +82,8 @@ class MailDecoderTest {
         .contains(Instant.parse("2026-02-03T15:00:00Z"));
     assertThat(decode("Date: Tue,  3 Feb 26 10:00 GMT\nSubject: x\n\nbody").date())
         .contains(Instant.parse("2026-02-03T10:00:00Z"));
+    assertThat(decode("Date: Tue, 24 Nov 2026 10:00:00 CET\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-11-24T09:00:00Z"));
   }
 
   @Test

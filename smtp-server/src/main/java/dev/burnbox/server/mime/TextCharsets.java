@@ -5,13 +5,17 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -152,6 +156,12 @@ public final class TextCharsets {
    */
   private static final Map<Charset, char[]> SINGLE_BYTE_TABLES = new HashMap<>();
 
+  /**
+   * The charsets of WHATWG's ASCII-compatible double-byte encodings (and GB18030's four-byte
+   * sequences): in them an error never takes an ASCII byte with it ({@link #decodeDoubleByte}).
+   */
+  private static final Set<Charset> DOUBLE_BYTE = new HashSet<>();
+
   static {
     for (String[] encoding : WHATWG_SINGLE_BYTE_ENCODINGS) {
       Charset charset = addLabels(encoding);
@@ -163,6 +173,12 @@ public final class TextCharsets {
     for (String[] encoding : WHATWG_MULTI_BYTE_ENCODINGS) {
       addLabels(encoding);
     }
+    for (String name : List.of("GB18030", "x-MS950-HKSCS", "x-eucJP-Open", "windows-31j")) {
+      if (Charset.isSupported(name)) {
+        DOUBLE_BYTE.add(Charset.forName(name));
+      }
+    }
+    DOUBLE_BYTE.add(WHATWG_LABELS.get("euc-kr"));
     correctToWhatwg("windows-1255", 0xCA, '\u05BA'); // Hebrew point holam haser for vav
     correctToWhatwg("KOI8-U", 0xAE, '\u045E'); // WHATWG's KOI8-U is KOI8-RU: ў and Ў
     correctToWhatwg("KOI8-U", 0xBE, '\u040E'); // where KOI8-U has box drawings
@@ -273,6 +289,9 @@ public final class TextCharsets {
       return new String(bytes, offset, length, charset);
     }
     try {
+      if (DOUBLE_BYTE.contains(charset)) {
+        return decodeDoubleByte(bytes, offset, length, charset);
+      }
       return charset
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPLACE)
@@ -282,6 +301,48 @@ public final class TextCharsets {
     } catch (CharacterCodingException | RuntimeException e) {
       return decodeWindows1252(bytes, offset, length);
     }
+  }
+
+  /**
+   * {@code bytes} decoded by {@code charset}, one of {@link #DOUBLE_BYTE}, each malformed or
+   * unmappable sequence read as one U+FFFD that takes no ASCII byte after its first with it, as
+   * WHATWG's decoders read them: Java's GB18030, x-MS950-HKSCS and x-eucJP-Open decoders take the
+   * byte after a bad lead byte into the error, be it the {@code <} of a tag or a line feed.
+   */
+  private static String decodeDoubleByte(byte[] bytes, int offset, int length, Charset charset) {
+    CharsetDecoder decoder =
+        charset
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes, offset, length); // positions index bytes
+    CharBuffer out = CharBuffer.allocate(length + 16); // seldom more chars than bytes
+    for (CoderResult result = decoder.decode(in, out, true);
+        !result.isUnderflow();
+        result = decoder.decode(in, out, true)) {
+      if (result.isOverflow()) {
+        out = grown(out);
+        continue;
+      }
+      int skipped = 1; // the error's bytes up to the first ASCII one after its first
+      while (skipped < result.length() && bytes[in.position() + skipped] < 0) {
+        skipped++;
+      }
+      in.position(in.position() + skipped);
+      if (!out.hasRemaining()) {
+        out = grown(out);
+      }
+      out.put('\uFFFD');
+    }
+    while (decoder.flush(out).isOverflow()) {
+      out = grown(out);
+    }
+    return out.flip().toString();
+  }
+
+  /** A buffer twice the size of {@code out} holding what {@code out} holds, to write on. */
+  private static CharBuffer grown(CharBuffer out) {
+    return CharBuffer.allocate(2 * out.capacity()).put(out.flip());
   }
 
   static String decode(byte[] bytes, Charset charset) {

@@ -113,6 +113,17 @@ class TextCharsetsTest {
   }
 
   @Test
+  void aBadLeadByteNeverTakesTheAsciiByteAfterItWithIt() {
+    for (String label : new String[] {"gb2312", "big5", "big5-hkscs", "euc-jp", "sjis", "euc-kr"}) {
+      Charset charset = TextCharsets.lookup(label);
+      assertThat(TextCharsets.decode(hex("81 3C 62 3E 78"), charset))
+          .as(label)
+          .isEqualTo("\uFFFD<b>x"); // WHATWG's decoders give the < back; Java's GB18030 took it
+      assertThat(TextCharsets.decode(hex("81 0A 78"), charset)).as(label).isEqualTo("\uFFFD\nx");
+    }
+  }
+
+  @Test
   void theReplacementAndUtf16LabelsAreReadAsMimeMeansThem() {
     assertThat(TextCharsets.lookup("iso-2022-kr")).isEqualTo(Charset.forName("ISO-2022-KR"));
     assertThat(TextCharsets.decode(hex("00 48 00 69"), TextCharsets.lookup("utf-16")))

@@ -1,10 +1,10 @@
 package dev.burnbox.server.mime;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.List;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -58,55 +58,106 @@ final class HeaderEnd {
    * The offsets, in increasing order, of the first line that is not a field or a fold in the header
    * of each body part that follows a delimiter line of one of {@code boundaries} (each part up to
    * the next delimiter line of its boundary); empty if every such header ends at a blank line or at
-   * its part's end.
+   * its part's end, or if finding them would read more than a few times the message's bytes.
+   *
+   * <p>Linear in the message, whatever the sender declared: a line is looked up as a delimiter only
+   * if it starts with {@code --}, by hashing the few boundaries it could end with (none longer than
+   * the longest declared), and every byte read (the candidates hashed, the part headers walked) is
+   * counted against a budget of {@value #WORK_PER_BYTE} times the message's length.
    */
   static int[] firstLinesNotAFieldInParts(byte[] raw, Collection<String> boundaries) {
-    List<byte[]> delimiters = new ArrayList<>();
-    for (String boundary : boundaries) {
-      delimiters.add(("--" + boundary).getBytes(StandardCharsets.ISO_8859_1));
-    }
+    Delimiters delimiters = new Delimiters(raw, boundaries);
     TreeSet<Integer> bodies = new TreeSet<>();
     for (int line = 0; line < raw.length; line = RawMessage.lineAfter(raw, line)) {
-      for (byte[] delimiter : delimiters) {
-        if (delimiterAt(raw, line, delimiter) == Delimiter.PART) {
-          int part = RawMessage.lineAfter(raw, line);
-          int body = firstLineNotAField(raw, part, nextDelimiter(raw, part, delimiter));
-          if (body >= 0) {
-            bodies.add(body);
-          }
+      Delimiter delimiter = delimiters.at(line);
+      if (delimiter != null && !delimiter.close()) {
+        int body = delimiters.firstLineNotAFieldInPart(RawMessage.lineAfter(raw, line), delimiter);
+        if (body >= 0) {
+          bodies.add(body);
         }
+      }
+      if (delimiters.budget < 0) {
+        return new int[0]; // a sender's maze, not a mail client's slip: leave it as mime4j reads it
       }
     }
     return bodies.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private enum Delimiter {
-    NONE,
-    PART,
-    CLOSE
-  }
+  /** Bytes read by {@link #firstLinesNotAFieldInParts} per byte of the message, at most. */
+  static final int WORK_PER_BYTE = 4;
 
-  /** What the line at {@code line} is for {@code delimiter} ({@code --} and a boundary). */
-  private static Delimiter delimiterAt(byte[] raw, int line, byte[] delimiter) {
-    if (line + delimiter.length > raw.length
-        || !Arrays.equals(raw, line, line + delimiter.length, delimiter, 0, delimiter.length)) {
-      return Delimiter.NONE;
-    }
-    int after = line + delimiter.length;
-    if (after == raw.length || " \t\r\n".indexOf(raw[after]) >= 0) {
-      return Delimiter.PART;
-    }
-    boolean close = after + 1 < raw.length && raw[after] == '-' && raw[after + 1] == '-';
-    return close ? Delimiter.CLOSE : Delimiter.NONE;
-  }
+  /**
+   * A delimiter line: {@code --}, then {@code boundary}, then a line end, white space or {@code --}
+   * (then {@code close}).
+   */
+  private record Delimiter(String boundary, boolean close) {}
 
-  /** The offset of the first delimiter line of {@code delimiter} at or after {@code from}. */
-  private static int nextDelimiter(byte[] raw, int from, byte[] delimiter) {
-    int line = from;
-    while (line < raw.length && delimiterAt(raw, line, delimiter) == Delimiter.NONE) {
-      line = RawMessage.lineAfter(raw, line);
+  /** The delimiter lines of a set of boundaries in one message, and the work left to find them. */
+  private static final class Delimiters {
+    private final byte[] raw;
+    private final Set<String> boundaries;
+    private final int longest;
+    long budget;
+
+    Delimiters(byte[] raw, Collection<String> boundaries) {
+      this.raw = raw;
+      this.boundaries = new HashSet<>(boundaries);
+      this.longest = boundaries.stream().mapToInt(String::length).max().orElse(-1);
+      this.budget = (long) WORK_PER_BYTE * raw.length + 4096;
     }
-    return line;
+
+    /**
+     * The delimiter the line at {@code line} is, or null; as mime4j matches them, the boundary
+     * followed by a line end or white space opens a part, followed by {@code --} closes them.
+     */
+    Delimiter at(int line) {
+      if (longest < 0 || line + 2 > raw.length || raw[line] != '-' || raw[line + 1] != '-') {
+        return null;
+      }
+      int from = line + 2;
+      int last = (int) Math.min(raw.length, (long) from + longest);
+      for (int after = from; after <= last; after++) {
+        boolean part = after == raw.length || " \t\r\n".indexOf(raw[after]) >= 0;
+        boolean close =
+            !part && after + 1 < raw.length && raw[after] == '-' && raw[after + 1] == '-';
+        if (part || close) {
+          budget -= after - from + 1;
+          String boundary = new String(raw, from, after - from, StandardCharsets.ISO_8859_1);
+          if (boundaries.contains(boundary)) {
+            return new Delimiter(boundary, close);
+          }
+        }
+        if (after < raw.length && (raw[after] == '\r' || raw[after] == '\n')) {
+          break;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * The offset of the first line that is not a field or a fold in the header of the part that
+     * starts at {@code start} after {@code opening}, or -1 if that header ends at a blank line, at
+     * a delimiter of the same boundary or at the end of the message first.
+     */
+    int firstLineNotAFieldInPart(int start, Delimiter opening) {
+      int line = start;
+      while (line < raw.length && !isBlank(raw, line) && budget >= 0) {
+        Delimiter delimiter = at(line);
+        if (delimiter != null && delimiter.boundary().equals(opening.boundary())) {
+          return -1; // the part ends with its header
+        }
+        int fieldEnd = RawMessage.lineAfter(raw, line);
+        while (fieldEnd < raw.length && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
+          fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
+        }
+        budget -= fieldEnd - line;
+        if (!hasFieldName(raw, line, fieldEnd)) {
+          return line;
+        }
+        line = fieldEnd;
+      }
+      return -1;
+    }
   }
 
   /**

@@ -404,7 +404,8 @@ public final class HeaderText {
 
   /**
    * The instant of a Date header value: read by {@link #rfc5322Date} if it is in RFC 5322's syntax
-   * (its obsolete forms included), else by mime4j's lenient parser if that can read it.
+   * (its obsolete forms included, and the zone abbreviations of {@link #ZONE_NAMES}), else by
+   * mime4j's lenient parser if that can read it (which reads a zone name it does not know as GMT).
    */
   static Optional<Instant> date(String value) {
     Instant rfc5322 = rfc5322Date(value);
@@ -431,33 +432,68 @@ public final class HeaderText {
   private static final String DAYS = "montuewedthufrisatsun";
 
   /**
-   * RFC 5322's obsolete zone names (section 4.3) and UTC, with their offsets in hours. The military
-   * single letters are read as UTC: RFC 5322 says to take them as -0000, a time in UTC whose local
-   * zone is unknown, since RFC 822 had their signs the wrong way round.
+   * The zone names a date may end with, and their offsets. First RFC 5322's obsolete ones (section
+   * 4.3) and UTC; the military single letters are read as UTC, not here: RFC 5322 says to take them
+   * as -0000, a time in UTC whose local zone is unknown, since RFC 822 had their signs the wrong
+   * way round.
+   *
+   * <p>Then abbreviations RFC 5322 does not list but senders write, each of one zone only: CET/CEST
+   * and MET/MEST (Central Europe), EET/EEST, WET/WEST, MSK (Moscow), JST (Japan), KST (Korea), HKT
+   * (Hong Kong), SGT (Singapore), AEST/AEDT, ACST/ACDT and AWST (Australia), NZST/NZDT (New
+   * Zealand), HST (Hawaii), AKST/AKDT (Alaska). Left out as ambiguous, so that mime4j's reading
+   * stands: IST (India, Ireland or Israel), BST (British Summer or Bangladesh), AST (Atlantic or
+   * Arabia), and any other name; CST, EST and the rest of RFC 5322's are read as RFC 5322 says
+   * (North America), whatever else they may stand for.
    */
-  private static final Map<String, Integer> ZONE_NAMES =
+  private static final Map<String, ZoneOffset> ZONE_NAMES =
       Map.ofEntries(
-          Map.entry("ut", 0),
-          Map.entry("utc", 0),
-          Map.entry("gmt", 0),
-          Map.entry("est", -5),
-          Map.entry("edt", -4),
-          Map.entry("cst", -6),
-          Map.entry("cdt", -5),
-          Map.entry("mst", -7),
-          Map.entry("mdt", -6),
-          Map.entry("pst", -8),
-          Map.entry("pdt", -7));
+          Map.entry("ut", ZoneOffset.UTC),
+          Map.entry("utc", ZoneOffset.UTC),
+          Map.entry("gmt", ZoneOffset.UTC),
+          Map.entry("est", ZoneOffset.ofHours(-5)),
+          Map.entry("edt", ZoneOffset.ofHours(-4)),
+          Map.entry("cst", ZoneOffset.ofHours(-6)),
+          Map.entry("cdt", ZoneOffset.ofHours(-5)),
+          Map.entry("mst", ZoneOffset.ofHours(-7)),
+          Map.entry("mdt", ZoneOffset.ofHours(-6)),
+          Map.entry("pst", ZoneOffset.ofHours(-8)),
+          Map.entry("pdt", ZoneOffset.ofHours(-7)),
+          // not in RFC 5322
+          Map.entry("wet", ZoneOffset.UTC),
+          Map.entry("west", ZoneOffset.ofHours(1)),
+          Map.entry("cet", ZoneOffset.ofHours(1)),
+          Map.entry("cest", ZoneOffset.ofHours(2)),
+          Map.entry("met", ZoneOffset.ofHours(1)),
+          Map.entry("mest", ZoneOffset.ofHours(2)),
+          Map.entry("eet", ZoneOffset.ofHours(2)),
+          Map.entry("eest", ZoneOffset.ofHours(3)),
+          Map.entry("msk", ZoneOffset.ofHours(3)),
+          Map.entry("hkt", ZoneOffset.ofHours(8)),
+          Map.entry("sgt", ZoneOffset.ofHours(8)),
+          Map.entry("awst", ZoneOffset.ofHours(8)),
+          Map.entry("jst", ZoneOffset.ofHours(9)),
+          Map.entry("kst", ZoneOffset.ofHours(9)),
+          Map.entry("acst", ZoneOffset.ofHoursMinutes(9, 30)),
+          Map.entry("acdt", ZoneOffset.ofHoursMinutes(10, 30)),
+          Map.entry("aest", ZoneOffset.ofHours(10)),
+          Map.entry("aedt", ZoneOffset.ofHours(11)),
+          Map.entry("nzst", ZoneOffset.ofHours(12)),
+          Map.entry("nzdt", ZoneOffset.ofHours(13)),
+          Map.entry("hst", ZoneOffset.ofHours(-10)),
+          Map.entry("akst", ZoneOffset.ofHours(-9)),
+          Map.entry("akdt", ZoneOffset.ofHours(-8)));
 
   /**
    * The instant of a date in RFC 5322's syntax, {@code [Fri, ]27 Nov 2026 04:19:48 +0000}, its
    * obsolete forms (section 4.3) included: comments and any white space between the tokens, no
    * seconds, a two-digit year (00-49 are 2000-2049, 50-99 are 1950-1999) or a three-digit one (1900
    * added), and the zone names UT, GMT, EST/EDT, CST/CDT, MST/MDT, PST/PDT, with UTC and the
-   * military letters read as UTC. Names are read in either case. Whatever follows the zone is
-   * ignored, as mime4j's parser ignores it, and fields past their range roll over as in that parser
-   * (the 31st of November is the 1st of December). Null for anything else (no zone, a zone name not
-   * listed, an offset beyond 18 hours), which is left to mime4j's lenient parser.
+   * military letters read as UTC, and the common zone abbreviations of one zone only that RFC 5322
+   * does not list (CET, JST... {@link #ZONE_NAMES}). Names are read in either case. Whatever
+   * follows the zone is ignored, as mime4j's parser ignores it, and fields past their range roll
+   * over as in that parser (the 31st of November is the 1st of December). Null for anything else
+   * (no zone, a zone name not listed, an offset beyond 18 hours), which is left to mime4j's lenient
+   * parser.
    *
    * <p>Read by hand: mime4j's parser took a quarter of a 2 KB mail's decoding.
    */
@@ -587,9 +623,9 @@ public final class HeaderText {
         return ZoneOffset.ofHoursMinutes(sign * (hhmm / 100), sign * (hhmm % 100));
       }
       String name = word();
-      Integer hours = ZONE_NAMES.get(name);
-      if (hours != null) {
-        return ZoneOffset.ofHours(hours);
+      ZoneOffset named = ZONE_NAMES.get(name);
+      if (named != null) {
+        return named;
       }
       boolean military = name.length() == 1 && name.charAt(0) != 'j';
       return military ? ZoneOffset.UTC : null;

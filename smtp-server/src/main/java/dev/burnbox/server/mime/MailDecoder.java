@@ -8,13 +8,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 import java.util.zip.CRC32C;
 import org.apache.james.mime4j.MimeException;
 import org.apache.james.mime4j.codec.DecodeMonitor;
@@ -69,6 +73,10 @@ public final class MailDecoder {
   private static final String NO_BLANK_LINE =
       "no blank line after the header: its first line that is not a header field starts the body";
 
+  private static final String NO_BLANK_LINE_IN_PART =
+      "no blank line after a body part's header: its first line that is not a header field starts"
+          + " the part's body";
+
   private final MimeLimits limits;
   private final LongAdder reusedBodies = new LongAdder();
   private final Cache<BodyKey, DecodedBody> recentBodies =
@@ -91,32 +99,35 @@ public final class MailDecoder {
   /**
    * Decodes {@code raw}. Never throws: when the MIME structure cannot be followed, the result is
    * built from the raw text, with {@link DecodedMail#malformed()} true and the reason in {@link
-   * DecodedMail#problems()}. A header that no blank line ends ends at its first line that is not a
-   * header field, which starts the body ({@link HeaderEnd}).
+   * DecodedMail#problems()}. A header that no blank line ends, the message's or a body part's, ends
+   * at its first line that is not a header field, which starts the body ({@link HeaderEnd}).
    */
   public DecodedMail decode(byte[] raw) {
     TopLevel top = new TopLevel(raw, true);
-    DecodedMail decoded = decode(raw, raw, top, null);
-    if (top.skippedHeaderLine) { // rare: walk again with the blank line the header lacks
-      byte[] separated = HeaderEnd.withBlankLineBeforeBody(raw);
-      if (separated != null) {
-        return decode(separated, raw, new TopLevel(separated, true), NO_BLANK_LINE);
-      }
+    PartHeaders parts = new PartHeaders();
+    DecodedMail decoded = decode(raw, raw, top, parts, List.of());
+    Separated separated = Separated.of(raw, top, parts);
+    if (separated != null) { // rare: walk again with the blank lines the headers lack
+      return decode(
+          separated.message(),
+          raw,
+          new TopLevel(separated.message(), true),
+          new PartHeaders(),
+          separated.problems());
     }
     return decoded;
   }
 
   /**
-   * Decodes {@code message}, which is {@code raw} or {@code raw} made readable; {@code problem}, if
-   * not null, is one found before (a message with a problem is neither kept nor a copy).
+   * Decodes {@code message}, which is {@code raw} or {@code raw} made readable; {@code problems}
+   * are ones found before (a message with a problem is neither kept nor a copy).
    */
-  private DecodedMail decode(byte[] message, byte[] raw, TopLevel top, String problem) {
+  private DecodedMail decode(
+      byte[] message, byte[] raw, TopLevel top, PartHeaders parts, List<String> problems) {
     DecodedMailBuilder mail = new DecodedMailBuilder(limits, -1, message.length);
-    if (problem != null) {
-      mail.problem(problem);
-    }
+    problems.forEach(mail::problem);
     try {
-      walk(message, mail, 0, top);
+      walk(message, mail, 0, top, parts);
       boolean keep = top.key != null && !top.reused && mail.problemCount() == 0;
       DecodedMail decoded = mail.build();
       if (keep) { // the built mail's strings: not a second copy of the text and HTML
@@ -146,20 +157,21 @@ public final class MailDecoder {
       return Optional.empty();
     }
     TopLevel top = new TopLevel(raw, false);
-    Optional<Attachment> found = attachment(raw, index, top);
-    if (top.skippedHeaderLine) { // numbered as decode() numbers them
-      byte[] separated = HeaderEnd.withBlankLineBeforeBody(raw);
-      if (separated != null) {
-        return attachment(separated, index, new TopLevel(separated, false));
-      }
+    PartHeaders parts = new PartHeaders();
+    Optional<Attachment> found = attachment(raw, index, top, parts);
+    Separated separated = Separated.of(raw, top, parts);
+    if (separated != null) { // numbered as decode() numbers them
+      byte[] message = separated.message();
+      return attachment(message, index, new TopLevel(message, false), new PartHeaders());
     }
     return found;
   }
 
-  private Optional<Attachment> attachment(byte[] message, int index, TopLevel top) {
+  private Optional<Attachment> attachment(
+      byte[] message, int index, TopLevel top, PartHeaders parts) {
     DecodedMailBuilder mail = new DecodedMailBuilder(limits, index, message.length);
     try {
-      walk(message, mail, 0, top); // the attachment's bytes: a full walk
+      walk(message, mail, 0, top, parts); // the attachment's bytes: a full walk
     } catch (IOException | MimeException | RuntimeException | StackOverflowError e) {
       return Optional.empty();
     }
@@ -169,11 +181,12 @@ public final class MailDecoder {
   /**
    * Walks {@code raw}: a whole message ({@code top} not null) or a part of one. A whole message
    * whose header walked without a problem and whose body is a kept one's stops there, with the kept
-   * body added.
+   * body added. What the walk learns of body parts' headers goes to {@code parts}.
    */
-  private void walk(byte[] raw, DecodedMailBuilder mail, int baseDepth, TopLevel top)
+  private void walk(
+      byte[] raw, DecodedMailBuilder mail, int baseDepth, TopLevel top, PartHeaders parts)
       throws IOException, MimeException {
-    ProblemMonitor monitor = new ProblemMonitor(mail, top);
+    ProblemMonitor monitor = new ProblemMonitor(mail, top, parts);
     MimeTokenStream stream =
         new MimeTokenStream(
             PERMISSIVE,
@@ -182,7 +195,7 @@ public final class MailDecoder {
     stream.setRecursionMode(RecursionMode.M_NO_RECURSE);
     stream.parse(new ByteArrayInputStream(raw));
     try {
-      walk(stream, mail, baseDepth, top);
+      walk(stream, mail, baseDepth, top, parts);
       if (top != null && top.reused && !top.multipart) {
         // mime4j gives an entity's line buffer (4 KiB and a 1 KiB table) back to its per-thread
         // recycler only when the entity ends, and stop() does not end it: a copy whose kept body
@@ -207,7 +220,12 @@ public final class MailDecoder {
     }
   }
 
-  private void walk(MimeTokenStream stream, DecodedMailBuilder mail, int baseDepth, TopLevel top)
+  private void walk(
+      MimeTokenStream stream,
+      DecodedMailBuilder mail,
+      int baseDepth,
+      TopLevel top,
+      PartHeaders parts)
       throws IOException, MimeException {
     boolean inTopHeader = top != null;
     boolean sawHeader = false;
@@ -260,6 +278,10 @@ public final class MailDecoder {
         case T_START_MULTIPART -> {
           depth++;
           multiparts.push(new Multipart());
+          String boundary = stream.getBodyDescriptor().getBoundary();
+          if (boundary != null) {
+            parts.boundaries.add(boundary);
+          }
         }
         case T_PREAMBLE -> multiparts.peek().preamble = stream.getInputStream().readNBytes(1 << 16);
         case T_START_BODYPART -> {
@@ -280,7 +302,13 @@ public final class MailDecoder {
           if (depth > limits.maxDepth()) {
             mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
           } else {
-            body(stream, mail, depth, declaredType, new FileNameFields(contentType, disposition));
+            body(
+                stream,
+                mail,
+                depth,
+                declaredType,
+                new FileNameFields(contentType, disposition),
+                parts);
           }
         }
         default -> {}
@@ -293,14 +321,15 @@ public final class MailDecoder {
       DecodedMailBuilder mail,
       int depth,
       String declaredType,
-      FileNameFields fileNameFields)
+      FileNameFields fileNameFields,
+      PartHeaders parts)
       throws IOException {
     MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
     String type = mediaType(part.getMimeType());
     String charset = part.getContentTypeParameters().get("charset");
     boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
     if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
-      multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth);
+      multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth, parts);
     } else if (!attachment && type.equals("text/plain")) {
       mail.text(stream.getDecodedInputStream(), charset);
     } else if (!attachment && type.equals("text/html")) {
@@ -308,7 +337,7 @@ public final class MailDecoder {
     } else if (type.equals("message/rfc822") || type.equals("message/global")) {
       byte[] message = stream.getDecodedInputStream().readAllBytes();
       mail.attachment(fileNameFields.fileName(), type, new ByteArrayInputStream(message));
-      attachedMessage(message, mail, depth + 1);
+      attachedMessage(message, mail, depth + 1, parts);
     } else {
       mail.attachment(
           fileNameFields.fileName(), type, part.getContentId(), stream.getDecodedInputStream());
@@ -318,8 +347,9 @@ public final class MailDecoder {
   /**
    * The raw Content-Type and Content-Disposition fields of a part (either may be null), which name
    * its file. Decoded here rather than by mime4j, which decodes encoded words and RFC 2231 values
-   * with charsets as Java names them (ISO-8859-1 as itself, not as windows-1252; see {@link
-   * TextCharsets}) and keeps no undecodable word as written.
+   * with charsets as Java names them (ISO-8859-1 as itself and gb2312 as GB2312, not as
+   * windows-1252 and GBK as browsers read them; see {@link TextCharsets}) and keeps no undecodable
+   * word as written.
    */
   private record FileNameFields(ByteSequence contentType, ByteSequence disposition) {
     /** The disposition's {@code filename}, else the type's {@code name}, decoded; or null. */
@@ -337,8 +367,8 @@ public final class MailDecoder {
    * Walks a multipart body whose Content-Type names no boundary with the boundary of its first
    * {@code --token} line, as mail clients do; without one, keeps the body as text (malformed).
    */
-  private void multipartWithoutBoundary(byte[] body, DecodedMailBuilder mail, int depth)
-      throws IOException {
+  private void multipartWithoutBoundary(
+      byte[] body, DecodedMailBuilder mail, int depth, PartHeaders parts) throws IOException {
     String boundary = firstDelimiter(body);
     if (boundary == null) {
       mail.malformed("multipart without a boundary: its content is read as text");
@@ -352,7 +382,7 @@ public final class MailDecoder {
     byte[] multipart = Arrays.copyOf(header, header.length + body.length);
     System.arraycopy(body, 0, multipart, header.length, body.length);
     try {
-      walk(multipart, mail, depth, null);
+      walk(multipart, mail, depth, null, parts);
     } catch (MimeException e) {
       mail.malformed("unreadable multipart without a boundary: " + e);
     }
@@ -377,7 +407,8 @@ public final class MailDecoder {
     return null;
   }
 
-  private void attachedMessage(byte[] message, DecodedMailBuilder mail, int depth) {
+  private void attachedMessage(
+      byte[] message, DecodedMailBuilder mail, int depth, PartHeaders parts) {
     if (depth > limits.maxDepth()) {
       mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
       return;
@@ -386,7 +417,7 @@ public final class MailDecoder {
       return;
     }
     try {
-      walk(message, mail, depth, null);
+      walk(message, mail, depth, null, parts);
     } catch (IOException | MimeException | RuntimeException e) {
       mail.problem("unreadable attached message: " + e);
     }
@@ -507,6 +538,45 @@ public final class MailDecoder {
     }
   }
 
+  /**
+   * What the walks of one message learn of its body parts' headers: the boundaries of the
+   * multiparts met (attached messages' too), and whether a part's header had a line mime4j skipped
+   * as no header field, which takes the part's text with it.
+   */
+  private static final class PartHeaders {
+    final Set<String> boundaries = new LinkedHashSet<>();
+    boolean skippedLine;
+  }
+
+  /** A message with the blank lines its headers lack put in, and the problems that says. */
+  private record Separated(byte[] message, List<String> problems) {
+    /**
+     * {@code raw} separated where its walk found a header that no blank line ends ({@link
+     * HeaderEnd}), or null if the walk found none or there is no line to put one before.
+     */
+    static Separated of(byte[] raw, TopLevel top, PartHeaders parts) {
+      IntStream.Builder bodies = IntStream.builder(); // where the bodies start
+      List<String> problems = new ArrayList<>();
+      int body = top.skippedHeaderLine ? HeaderEnd.firstLineNotAField(raw) : -1;
+      if (body >= 0) {
+        bodies.add(body);
+        problems.add(NO_BLANK_LINE);
+      }
+      int[] partBodies =
+          parts.skippedLine
+              ? HeaderEnd.firstLinesNotAFieldInParts(raw, parts.boundaries)
+              : new int[0];
+      if (partBodies.length > 0) {
+        Arrays.stream(partBodies).forEach(bodies);
+        problems.add(NO_BLANK_LINE_IN_PART);
+      }
+      int[] lines = bodies.build().sorted().distinct().toArray();
+      return lines.length == 0
+          ? null
+          : new Separated(HeaderEnd.withLineBreaksBefore(raw, lines), problems);
+    }
+  }
+
   /** Thrown when the top-level message has no header field: it is not MIME at all. */
   private static final class NoHeaderBlock extends RuntimeException {
     NoHeaderBlock() {
@@ -522,7 +592,8 @@ public final class MailDecoder {
 
   /**
    * Turns mime4j's warnings (bad base64, stray header lines...) into problems; never throws. Tells
-   * a whole message's {@link TopLevel} when its header had a line that is not a field.
+   * a whole message's {@link TopLevel} when its header had a line that is not a field, and {@link
+   * PartHeaders} when a body part's header had one.
    */
   private static final class ProblemMonitor extends DecodeMonitor {
     /** Warnings about what is normal here: messages are stored with LF line ends. */
@@ -533,11 +604,13 @@ public final class MailDecoder {
 
     private final DecodedMailBuilder mail;
     private final TopLevel top; // null for a part
+    private final PartHeaders parts;
     private boolean muted;
 
-    ProblemMonitor(DecodedMailBuilder mail, TopLevel top) {
+    ProblemMonitor(DecodedMailBuilder mail, TopLevel top, PartHeaders parts) {
       this.mail = mail;
       this.top = top;
+      this.parts = parts;
     }
 
     /** Reports nothing more: the mail is decoded, and the parser only reads on to its end. */
@@ -547,8 +620,12 @@ public final class MailDecoder {
 
     @Override
     public boolean warn(String error, String dropDesc) {
-      if (top != null && !top.headerEnded && error.endsWith(NOT_A_FIELD)) {
-        top.skippedHeaderLine = true;
+      if (error.endsWith(NOT_A_FIELD)) {
+        if (top != null && !top.headerEnded) {
+          top.skippedHeaderLine = true;
+        } else {
+          parts.skippedLine = true;
+        }
       }
       if (!muted && !NORMAL.contains(error)) {
         mail.problem(error);

@@ -3,6 +3,7 @@ package dev.burnbox.server.mime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -80,6 +81,32 @@ class HeaderTextDateTest {
   }
 
   @Test
+  void zoneAbbreviationsOfOneZoneThatRfc5322DoesNotListAreTheirOffsets() {
+    String[][] zones = {
+      {"CET", "+01:00"}, {"CEST", "+02:00"}, {"MET", "+01:00"}, {"MEST", "+02:00"},
+      {"EET", "+02:00"}, {"EEST", "+03:00"}, {"WET", "Z"}, {"WEST", "+01:00"},
+      {"MSK", "+03:00"}, {"JST", "+09:00"}, {"KST", "+09:00"}, {"HKT", "+08:00"},
+      {"SGT", "+08:00"}, {"AWST", "+08:00"}, {"ACST", "+09:30"}, {"ACDT", "+10:30"},
+      {"AEST", "+10:00"}, {"AEDT", "+11:00"}, {"NZST", "+12:00"}, {"NZDT", "+13:00"},
+      {"HST", "-10:00"}, {"AKST", "-09:00"}, {"AKDT", "-08:00"}, {"cet", "+01:00"}
+    };
+    for (String[] zone : zones) {
+      assertThat(date("Tue, 24 Nov 2026 10:00:00 " + zone[0]))
+          .as(zone[0])
+          .isEqualTo(LocalDateTime.of(2026, 11, 24, 10, 0).toInstant(ZoneOffset.of(zone[1])));
+    }
+  }
+
+  @Test
+  void ambiguousZoneAbbreviationsAreLeftToMime4j() {
+    for (String zone : new String[] {"IST", "BST", "AST", "XYZ"}) {
+      String value = "Tue, 24 Nov 2026 10:00:00 " + zone;
+      assertThat(HeaderText.rfc5322Date(value)).as(zone).isNull();
+      assertThat(HeaderText.date(value)).as(zone).isEqualTo(HeaderText.lenientDate(value));
+    }
+  }
+
+  @Test
   void twoAndThreeDigitYearsAreReadAsRfc5322Says() {
     assertThat(date("Tue,  3 Feb 26 10:00 GMT")).isEqualTo("2026-02-03T10:00:00Z");
     assertThat(date("3 Feb 49 10:00 +0000")).isEqualTo("2049-02-03T10:00:00Z");
@@ -98,7 +125,7 @@ class HeaderTextDateTest {
   @Test
   void whatIsNotAnRfc5322DateIsLeftToMime4j() {
     assertThat(HeaderText.rfc5322Date("3 Feb 2026 10:00:00")).isNull(); // no zone
-    assertThat(HeaderText.rfc5322Date("3 Feb 2026 10:00:00 CET")).isNull();
+    assertThat(HeaderText.rfc5322Date("3 Feb 2026 10:00:00 IST")).isNull();
     assertThat(HeaderText.rfc5322Date("3 Feb 2026 10:00:00 J")).isNull();
     assertThat(HeaderText.rfc5322Date("3 Feb 2026 10:00:00 +1900")).isNull();
     assertThat(HeaderText.rfc5322Date("Tuesday, 3 Feb 2026 10:00:00 +0000")).isNull();

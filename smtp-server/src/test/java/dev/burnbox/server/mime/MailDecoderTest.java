@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,6 +82,8 @@ class MailDecoderTest {
         .contains(Instant.parse("2026-02-03T15:00:00Z"));
     assertThat(decode("Date: Tue,  3 Feb 26 10:00 GMT\nSubject: x\n\nbody").date())
         .contains(Instant.parse("2026-02-03T10:00:00Z"));
+    assertThat(decode("Date: Tue, 24 Nov 2026 10:00:00 CET\nSubject: x\n\nbody").date())
+        .contains(Instant.parse("2026-11-24T09:00:00Z"));
   }
 
   @Test
@@ -113,6 +116,33 @@ class MailDecoderTest {
         .containsExactly("€ prices.txt", "€uro “list”.txt");
     assertThat(mail.scanText()).contains("Price €100 – “today” only", "it’s true", "Sale – €100");
     assertThat(mail.scanText()).doesNotContain("\u0080", "\u0093", "\u0096");
+  }
+
+  @Test
+  void mailLabelledAsBrowsersReadItShowsItsCharactersInTextSubjectAndFileNames() {
+    Base64.Encoder base64 = Base64.getEncoder();
+    String raw =
+        "Subject: =?ks_c_5601-1987?B?"
+            + base64.encodeToString(TextCharsetsTest.hex("8C 63 B9 E6 B0 A2 C7 CF"))
+            + "?=\nContent-Type: multipart/mixed; boundary=b\n\n"
+            + "--b\nContent-Type: text/plain; charset=gb2312\nContent-Transfer-Encoding: base64\n\n"
+            + base64.encodeToString(TextCharsetsTest.hex("D6 EC E9 46 BB F9"))
+            + "\n--b\nContent-Type: text/html; charset=\"shift_jis\"\n"
+            + "Content-Transfer-Encoding: quoted-printable\n\n<p>=87@=87A =FB=FC=8B=B4</p>\n"
+            + "--b\nContent-Disposition: attachment;\n"
+            + " filename*=big5''%CA%5C%92%5D%9D%EF%9D%CF.txt\n\nx\n"
+            + "--b\nContent-Disposition: attachment;\n"
+            + " filename=\"=?tis-620?Q?=CA=C7=D1=CA=B4=D5=85?=\"\n\ny\n--b--\n";
+
+    DecodedMail mail = decode(raw);
+
+    assertThat(mail.subject()).isEqualTo("똠방각하");
+    assertThat(mail.text()).isEqualTo("朱镕基");
+    assertThat(mail.html()).isEqualTo("<p>①② 髙橋</p>");
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::filename)
+        .containsExactly("佢哋嘅嘢.txt", "สวัสดี…");
+    assertThat(mail.scanText()).doesNotContain("\uFFFD");
   }
 
   @Test
@@ -173,6 +203,42 @@ class MailDecoderTest {
     assertThat(DECODER.decode(raw).attachments()).isEmpty(); // its Content-Type is body text
     assertThat(DECODER.decode(raw).text()).startsWith("not a field\nContent-Type: multipart/");
     assertThat(DECODER.attachment(raw, 0)).isEmpty();
+  }
+
+  @Test
+  void aBodyPartWithNoBlankLineAfterItsHeaderKeepsItsText() {
+    DecodedMail mail =
+        decode(
+            "Subject: parts\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n"
+                + "--b\r\nContent-Type: text/plain; charset=utf-8\r\nHello there,\r\nsecond line\r\n"
+                + "--b\r\nContent-Type: text/html\r\n<p>Hello <b>there</b></p>\r\n--b--\r\n");
+
+    assertThat(mail.text()).isEqualTo("Hello there,\nsecond line");
+    assertThat(mail.html()).isEqualTo("<p>Hello <b>there</b></p>");
+    assertThat(mail.scanText()).contains("Hello there,", "second line");
+    assertThat(mail.malformed()).isFalse();
+    assertThat(mail.problems())
+        .containsExactly(
+            "no blank line after a body part's header: its first line that is not a header field"
+                + " starts the part's body");
+  }
+
+  @Test
+  void aBodyPartsTextStartsAtItsHeadersFirstLineThatIsNotAField() {
+    byte[] raw =
+        ("Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n"
+                + "--b\nContent-Type: text/plain\nContent-Transfer-Encoding: base64\nSGVsbG8=\n"
+                + "--b\nno header at all\nX-Not: a field now\n"
+                + "--b\nContent-Type: application/pdf\nContent-Disposition: attachment;\n"
+                + " filename=a.pdf\nContent-Transfer-Encoding: base64\nJVBERg==\n--b--\n")
+            .getBytes(StandardCharsets.US_ASCII);
+
+    DecodedMail mail = DECODER.decode(raw);
+    assertThat(mail.text()).isEqualTo("Hello\nno header at all\nX-Not: a field now");
+    assertThat(mail.attachments())
+        .containsExactly(new AttachmentInfo(0, "a.pdf", "application/pdf", 4));
+    assertThat(DECODER.attachment(raw, 0).orElseThrow().content())
+        .isEqualTo("%PDF".getBytes(StandardCharsets.US_ASCII));
   }
 
   @Test

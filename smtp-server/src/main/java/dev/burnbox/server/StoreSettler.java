@@ -103,10 +103,16 @@ final class StoreSettler implements AutoCloseable {
     }
   }
 
-  /** Stops the thread, waiting for the message in hand (a few milliseconds). Idempotent. */
+  /**
+   * Stops the thread, waiting for the message in hand (a few milliseconds). Idempotent; does
+   * nothing if never started (a service whose start failed closes what it built).
+   */
   @Override
   public void close() {
     running = false;
+    if (thread.getState() == Thread.State.NEW) {
+      return;
+    }
     thread.interrupt();
     try {
       thread.join(Duration.ofSeconds(5));

@@ -45,7 +45,9 @@ final class ServeCommand implements Callable<Integer> {
       names = "--print-settings",
       description =
           "Print every setting's effective value and where it came from (default, environment,"
-              + " command line), and exit.")
+              + " command line), and exit; a setting serve would refuse (a bad value, a file it"
+              + " cannot read) is refused in the same words instead, with a non-zero exit code."
+              + " Binds no port.")
   boolean printSettings;
 
   private final Map<String, String> environment;
@@ -76,6 +78,12 @@ final class ServeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     if (printSettings) {
+      // a check of the configuration: what serve would refuse is refused, in the same words
+      try {
+        BurnboxService.check(settings);
+      } catch (IOException | RuntimeException e) {
+        return cannotStart(e);
+      }
       OptionCatalog.printSettings(
           spec.commandLine(), environment, settings, spec.commandLine().getOut());
       return 0;
@@ -98,8 +106,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       service = BurnboxService.start(settings);
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
-      spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
-      return 1;
+      return cannotStart(e);
     }
     running.set(service);
     stop.await();
@@ -111,6 +118,13 @@ final class ServeCommand implements Callable<Integer> {
     }
     log.info("stopped");
     return 0;
+  }
+
+  /** Says in one line why the service cannot start with these settings; the exit code, 1. */
+  private int cannotStart(Throwable e) {
+    spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
+    spec.commandLine().getErr().flush();
+    return 1;
   }
 
   /**

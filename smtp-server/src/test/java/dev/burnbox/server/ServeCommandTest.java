@@ -18,11 +18,16 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ServeCommandTest {
+  @TempDir Path dir;
+
   private static ServiceSettings parse(String... args) {
     return parse(Map.of(), args);
   }
@@ -34,11 +39,30 @@ class ServeCommandTest {
   }
 
   private static String run(Map<String, String> environment, String... args) {
+    Exit exit = serve(environment, args);
+    assertThat(exit.code()).as(exit.err()).isZero();
+    return exit.out();
+  }
+
+  /** How {@code burnbox serve} ended: its exit code, standard output and standard error. */
+  private record Exit(int code, String out, String err) {}
+
+  /**
+   * Runs {@code serve} with {@code args} and this environment; it must fail or print its settings,
+   * or it would run until stopped.
+   */
+  private static Exit serve(Map<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     CommandLine serve = new ServeCommand(environment).commandLine();
     serve.setOut(new PrintWriter(out));
-    assertThat(serve.execute(args)).isZero();
-    return out.toString();
+    serve.setErr(new PrintWriter(err));
+    int code = serve.execute(args);
+    return new Exit(code, out.toString(), err.toString());
+  }
+
+  private static String[] with(List<String> args, String... more) {
+    return Stream.concat(args.stream(), Stream.of(more)).toArray(String[]::new);
   }
 
   @Test
@@ -91,6 +115,37 @@ class ServeCommandTest {
         .containsPattern("--webhook-secret +\\(hidden\\) +command line")
         .doesNotContain("hunter2")
         .doesNotContain("swordfish");
+  }
+
+  @Test
+  void printSettingsRefusesWhatServeRefusesInTheSameWords() {
+    Path missing = dir.resolve("missing");
+    for (List<String> refused :
+        List.of(
+            List.of("--inbox-cap=0"),
+            List.of("--inbox-cap=-1"),
+            List.of("--store-max-bytes=0"),
+            List.of("--ttl=PT-1H"),
+            List.of("--ttl=PT0S"),
+            List.of("--store=redis", "--redis-url=http://x"),
+            List.of("--terms=" + missing),
+            List.of("--tls-keystore=" + missing),
+            List.of("--smtp-auth=" + missing))) {
+      Exit served = serve(Map.of(), with(refused, "--smtp-port=0", "--http-port=0"));
+      assertThat(served.code()).as("serve %s", refused).isNotZero();
+      assertThat(serve(Map.of(), with(refused, "--print-settings")))
+          .as("--print-settings %s", refused)
+          .isEqualTo(new Exit(served.code(), "", served.err()));
+    }
+  }
+
+  @Test
+  void printSettingsBindsNoPort() throws Exception {
+    try (var taken = new java.net.ServerSocket(0)) {
+      String port = Integer.toString(taken.getLocalPort());
+      assertThat(run(Map.of(), "--print-settings", "--smtp-port=" + port, "--http-port=" + port))
+          .containsPattern("--smtp-port +" + port + " +command line");
+    }
   }
 
   @Test

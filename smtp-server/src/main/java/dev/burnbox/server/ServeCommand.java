@@ -2,6 +2,7 @@ package dev.burnbox.server;
 
 import com.github.luben.zstd.util.ZstdVersion;
 import dev.burnbox.server.config.OptionCatalog;
+import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.config.OptionRecord;
 import java.io.IOException;
 import java.util.Map;
@@ -75,7 +76,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       settings = settings();
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      throw OptionErrors.refusal(spec.commandLine(), e);
     }
     if (printSettings) {
       // a check of the configuration: what serve would refuse is refused, in the same words

@@ -1,5 +1,6 @@
 package dev.burnbox.server;
 
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -133,6 +134,7 @@ class ServeCommandTest {
             List.of("--smtp-auth=" + missing))) {
       Exit served = serve(Map.of(), with(refused, "--smtp-port=0", "--http-port=0"));
       assertThat(served.code()).as("serve %s", refused).isNotZero();
+      assertThat(served.err()).as("serve %s", refused).startsWith("burnbox: ");
       assertThat(serve(Map.of(), with(refused, "--print-settings")))
           .as("--print-settings %s", refused)
           .isEqualTo(new Exit(served.code(), "", served.err()));
@@ -146,6 +148,47 @@ class ServeCommandTest {
       assertThat(run(Map.of(), "--print-settings", "--smtp-port=" + port, "--http-port=" + port))
           .containsPattern("--smtp-port +" + port + " +command line");
     }
+  }
+
+  @Test
+  void aBadValueIsOneLineNamingTheOptionOrTheVariableThatGaveIt() {
+    assertThat(serve(Map.of(), "--max-message-size=-1"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: --max-message-size: not a byte size: '-1' (examples: 1048576, 512k,"
+                        + " 10MiB, 2g)",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(serve(Map.of("BURNBOX_TTL", "bogus")).err())
+        .isEqualTo(
+            lines(
+                "burnbox: BURNBOX_TTL: not a duration: 'bogus' (examples: 24h, 90s, 1h30m, 250ms,"
+                    + " PT24H)",
+                "Try 'burnbox serve --help'."));
+    assertThat(serve(Map.of("BURNBOX_TTL", "bogus"), "--ttl", "forever").err())
+        .as("the command line's value is the one read")
+        .startsWith("burnbox: --ttl: not a duration: 'forever'");
+    assertThat(serve(Map.of("BURNBOX_SMTP_PORT", "70000"), "--print-settings").err())
+        .as("refused by the settings rather than by a converter")
+        .startsWith(
+            "burnbox: BURNBOX_SMTP_PORT must be 0 to 65535: 70000" + System.lineSeparator());
+    assertThat(serve(Map.of("BURNBOX_INBOX_CAP", "0"), "--print-settings").err())
+        .startsWith("burnbox: BURNBOX_INBOX_CAP: inbox cap must be at least 1: 0");
+    assertThat(serve(Map.of(), "--print-settings", "--store=redis", "--store-max-bytes=64m").err())
+        .as("a refusal of values together, which names no one option")
+        .startsWith("burnbox: each of the 16 Redis partitions gets");
+    assertThat(serve(Map.of(), "--smtpport=1").err())
+        .isEqualTo(
+            lines(
+                "burnbox: Unknown option: '--smtpport=1'",
+                "Possible solutions: --smtp-port, --smtp-auth, --smtp-auth-insecure",
+                "Try 'burnbox serve --help'."));
+  }
+
+  private static String lines(String... lines) {
+    return Stream.of(lines).map(line -> line + System.lineSeparator()).collect(joining());
   }
 
   @Test
@@ -301,7 +344,13 @@ class ServeCommandTest {
         BurnboxCli.run(
             new PrintWriter(new StringWriter()), new PrintWriter(err), "serve", "--ttl=forever");
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--ttl").contains("not a duration");
+    assertThat(err.toString())
+        .as("one line, then where to look; not the whole usage")
+        .isEqualTo(
+            lines(
+                "burnbox: --ttl: not a duration: 'forever' (examples: 24h, 90s, 1h30m, 250ms,"
+                    + " PT24H)",
+                "Try 'burnbox serve --help'."));
 
     err = new StringWriter();
     code =

@@ -49,13 +49,16 @@ public final class OptionCatalog {
   private OptionCatalog() {}
 
   /**
-   * Makes {@code serve} read its defaults from {@code environment} and list its options with their
-   * variables and defaults in {@code --help}.
+   * Makes {@code serve} read its defaults from {@code environment}, list its options with their
+   * variables and defaults in {@code --help}, and report a bad value in one line naming the option
+   * or variable that gave it ({@link OptionErrors}).
    */
   public static CommandLine install(CommandLine serve, Map<String, String> environment) {
     Objects.requireNonNull(environment, "environment");
     serve.setDefaultValueProvider(
         arg -> arg instanceof OptionSpec option ? environment.get(variable(option)) : null);
+    serve.setParameterExceptionHandler(
+        new OptionErrors(environment, "burnbox " + serve.getCommandName()));
     serve
         .getHelpSectionMap()
         .put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, OptionCatalog::optionList);

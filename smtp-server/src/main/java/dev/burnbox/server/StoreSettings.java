@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  * byte budget at least 1, a positive time to live, 1 to 256 Redis partitions, and with {@code
  * --store=redis} a URL it can use; the builder's own checks, so that the settings refuse what the
  * store would), and a snapshot file goes with the memory store only (a snapshot saves the memory
- * store).
+ * store). The Redis URL's password is never shown by {@link #toString()}.
  */
 public record StoreSettings(
     @Option(
@@ -132,6 +132,12 @@ public record StoreSettings(
    */
   public static StoreSettings of(String... options) {
     return OptionRecord.parse(StoreSettings.class, options);
+  }
+
+  /** Hides a password in the Redis URL. */
+  @Override
+  public String toString() {
+    return OptionRecord.describe(this);
   }
 
   /** These settings with {@code --store-max-bytes} set to {@code bytes}. */

@@ -192,6 +192,34 @@ class ServeCommandTest {
   }
 
   @Test
+  void aRedisUrlsPasswordIsNeverShown() {
+    String printed =
+        run(Map.of("BURNBOX_REDIS_URL", "redis://u:Hunter2pw@h:1"), "--print-settings");
+    assertThat(printed)
+        .containsPattern("--redis-url +redis://u:\\(hidden\\)@h:1 +environment BURNBOX_REDIS_URL")
+        .doesNotContain("Hunter2pw");
+    Exit refused =
+        serve(
+            Map.of(),
+            "--print-settings",
+            "--store=redis",
+            "--redis-url=redis://user:Hunter2pw@127.0.0.1:6390");
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err())
+        .startsWith("burnbox: --redis-url: redis url must be")
+        .contains("got redis://user:(hidden)@127.0.0.1:6390")
+        .doesNotContain("Hunter2pw");
+    assertThat(serve(Map.of(), "--print-settings", "--redis-url=redis://u:Hunter 2@h:1").err())
+        .as("not even a URL")
+        .startsWith("burnbox: --redis-url: ")
+        .contains("redis://u:(hidden)@h:1")
+        .doesNotContain("Hunter");
+    assertThat(parse("--redis-url=redis://u:Hunter2pw@h:1").toString())
+        .contains("redis://u:(hidden)@h:1")
+        .doesNotContain("Hunter2pw");
+  }
+
+  @Test
   void helpListsEveryOptionWithItsVariableAndDefault() {
     // picocli wraps long words anywhere, so compare without whitespace
     String help = run(Map.of(), "--help").replaceAll("\\s+", "");

@@ -70,6 +70,33 @@ public final class OptionCatalog {
     return SECRET_LABELS.contains(paramLabel);
   }
 
+  /**
+   * {@code text} with the password of every URL in it hidden: {@code redis://u:pw@h:1} reads {@code
+   * redis://u:(hidden)@h:1}. A URL's user information is what comes before the last {@code @} of
+   * its authority (up to the first {@code /}, {@code ?} or {@code #}); its password, what follows
+   * the user's {@code :}. A user without a password is shown.
+   */
+  public static String withoutPassword(String text) {
+    StringBuilder shown = new StringBuilder(text.length());
+    int done = 0;
+    for (int scheme = text.indexOf("://"); scheme >= 0; scheme = text.indexOf("://", done)) {
+      int authority = scheme + 3;
+      int end = authority;
+      while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
+        end++;
+      }
+      int at = text.lastIndexOf('@', end - 1);
+      int colon = text.indexOf(':', authority);
+      if (at >= authority && colon >= 0 && colon < at) {
+        shown.append(text, done, colon + 1).append("(hidden)");
+        done = at;
+      }
+      shown.append(text, done, end);
+      done = end;
+    }
+    return shown.append(text, done, text.length()).toString();
+  }
+
   /** The environment variable of {@code option}: {@code --smtp-port} gives BURNBOX_SMTP_PORT. */
   public static String variable(OptionSpec option) {
     return PREFIX
@@ -127,9 +154,10 @@ public final class OptionCatalog {
 
   /**
    * Prints every setting of a parsed {@code serve}: its value as given, and where it came from (the
-   * command line, the environment, or the default). Passwords are masked. A value given in words
-   * ({@code auto}, "this host's name", "a quarter of the heap") is followed by what it resolved to
-   * in {@code effective} (the settings record built from the same options), where that has one.
+   * command line, the environment, or the default). Passwords are masked, those in URLs too. A
+   * value given in words ({@code auto}, "this host's name", "a quarter of the heap") is followed by
+   * what it resolved to in {@code effective} (the settings record built from the same options),
+   * where that has one.
    */
   public static void printSettings(
       CommandLine serve, Map<String, String> environment, Record effective, PrintWriter out) {
@@ -157,6 +185,7 @@ public final class OptionCatalog {
       if (isSecret(option.paramLabel()) && !source.equals("default")) {
         value = "(hidden)";
       }
+      value = withoutPassword(value);
       if (option.type() == boolean.class && !source.equals("default")) {
         value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
       } else if (!isSecret(option.paramLabel()) && value.chars().noneMatch(Character::isDigit)) {
@@ -196,7 +225,7 @@ public final class OptionCatalog {
     String text =
         value instanceof Long bytes && "BYTES".equals(option.paramLabel())
             ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
-            : String.valueOf(value);
+            : withoutPassword(String.valueOf(value));
     return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
   }
 

@@ -14,9 +14,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * REASON}, then {@code Try 'burnbox serve --help'.}, exit code 2. SETTING is the setting as it was
  * given: its option, or its environment variable ({@code BURNBOX_TTL}) when the value came from
  * there; REASON is the converter's or the settings' own words (not picocli's "cannot convert" and
- * the exception's class). Other mistakes (an unknown option, with picocli's suggestions; a missing
- * value) are one line in picocli's words. No usage text: {@code --help} has it. Stateless but for
- * the environment; thread-safe.
+ * the exception's class), with a password in a URL hidden ({@link OptionCatalog#withoutPassword}).
+ * Other mistakes (an unknown option, with picocli's suggestions; a missing value) are one line in
+ * picocli's words. No usage text: {@code --help} has it. Stateless but for the environment;
+ * thread-safe.
  */
 public final class OptionErrors implements CommandLine.IParameterExceptionHandler {
   private final Map<String, String> environment;
@@ -68,6 +69,9 @@ public final class OptionErrors implements CommandLine.IParameterExceptionHandle
     boolean refusedValue = e.getArgSpec() instanceof OptionSpec && cause != null;
     String reason =
         refusedValue && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
+    if (e.getValue() != null && !e.getValue().isEmpty()) {
+      reason = reason.replace(e.getValue(), OptionCatalog.withoutPassword(e.getValue()));
+    }
     if (!refusedValue) {
       return reason;
     }

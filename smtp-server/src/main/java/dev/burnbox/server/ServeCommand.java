@@ -6,6 +6,7 @@ import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.config.OptionRecord;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,6 +54,15 @@ final class ServeCommand implements Callable<Integer> {
 
   private final Map<String, String> environment;
 
+  /**
+   * The {@code BURNBOX_*} variables that are no option of {@code serve} but are read elsewhere, as
+   * the README documents them: by the logging ({@link BurnboxLogging#LEVEL_VARIABLE}), by the
+   * launcher script {@code burnbox} ({@code BURNBOX_JAVA_OPTS}, {@code BURNBOX_AOT}) and by {@code
+   * compose.yaml} ({@code BURNBOX_IMAGE}). Any other that no option declares is warned of at start.
+   */
+  static final Set<String> OTHER_VARIABLES =
+      Set.of(BurnboxLogging.LEVEL_VARIABLE, "BURNBOX_JAVA_OPTS", "BURNBOX_AOT", "BURNBOX_IMAGE");
+
   /** A command that reads its defaults from the process's environment. */
   ServeCommand() {
     this(System.getenv());
@@ -74,10 +84,12 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     ServiceSettings settings;
     try {
+      BurnboxLogging.level(environment); // the logging took INFO for a bad one: refuse it here
       settings = settings();
     } catch (IllegalArgumentException e) {
       throw OptionErrors.refusal(spec.commandLine(), e);
     }
+    OptionCatalog.unknownVariables(spec, environment, OTHER_VARIABLES).forEach(log::warn);
     if (printSettings) {
       // a check of the configuration: what serve would refuse is refused, in the same words
       try {

@@ -3,7 +3,12 @@ package dev.burnbox.server;
 import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.config.OptionCatalog;
@@ -24,6 +29,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 class ServeCommandTest {
@@ -189,6 +195,50 @@ class ServeCommandTest {
 
   private static String lines(String... lines) {
     return Stream.of(lines).map(line -> line + System.lineSeparator()).collect(joining());
+  }
+
+  @Test
+  void aLogLevelThatIsNoneIsRefusedNamingTheLevels() {
+    assertThat(serve(Map.of("BURNBOX_LOG_LEVEL", "bogus"), "--print-settings"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: BURNBOX_LOG_LEVEL: not a log level: 'bogus' (one of OFF, ERROR, WARN,"
+                        + " INFO, DEBUG, TRACE, ALL)",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(run(Map.of("BURNBOX_LOG_LEVEL", "debug"), "--print-settings")).isNotEmpty();
+  }
+
+  @Test
+  void aBurnboxVariableThatNoOptionDeclaresIsWarnedOfWithTheOneItLooksLike() {
+    Logger logger = (Logger) LoggerFactory.getLogger(ServeCommand.class);
+    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try {
+      run(
+          Map.of(
+              "BURNBOX_SMTPPORT", "1",
+              "BURNBOX_FROBNICATE", "yes",
+              "BURNBOX_JAVA_OPTS", "-Xmx1g",
+              "BURNBOX_AOT", "off",
+              "BURNBOX_LOG_LEVEL", "info",
+              "BURNBOX_TTL", "1h",
+              "JAVA_HOME", "/opt/java"),
+          "--print-settings");
+    } finally {
+      logger.detachAppender(warnings);
+    }
+    assertThat(warnings.list)
+        .extracting(ILoggingEvent::getLevel, ILoggingEvent::getFormattedMessage)
+        .containsExactly(
+            tuple(Level.WARN, "BURNBOX_FROBNICATE is no Burnbox setting and is ignored"),
+            tuple(
+                Level.WARN,
+                "BURNBOX_SMTPPORT is no Burnbox setting and is ignored; did you mean"
+                    + " BURNBOX_SMTP_PORT?"));
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
@@ -110,6 +111,68 @@ public final class OptionCatalog {
     return spec.options().stream()
         .filter(o -> !o.usageHelp() && !o.versionHelp() && !o.longestName().equals(PRINT_SETTINGS))
         .toList();
+  }
+
+  /**
+   * A warning for each {@code BURNBOX_*} variable of {@code environment} that is no option's
+   * variable and not one of {@code others} (variables read elsewhere, such as the launcher's), in
+   * name order; it names the known variable it looks like a misspelling of, if any: {@code
+   * BURNBOX_SMTPPORT is no Burnbox setting and is ignored; did you mean BURNBOX_SMTP_PORT?}.
+   */
+  public static List<String> unknownVariables(
+      CommandSpec spec, Map<String, String> environment, Set<String> others) {
+    Set<String> known = new TreeSet<>(others);
+    settings(spec).forEach(option -> known.add(variable(option)));
+    return environment.keySet().stream()
+        .filter(name -> name.startsWith(PREFIX) && !known.contains(name))
+        .sorted()
+        .map(
+            name ->
+                name
+                    + " is no Burnbox setting and is ignored"
+                    + closest(name, known).map(match -> "; did you mean " + match + "?").orElse(""))
+        .toList();
+  }
+
+  /**
+   * The name in {@code known} that {@code name} differs least from, if it differs by a few edits
+   * (at most 3, and less than half the name after {@code BURNBOX_}): a misspelling, not another
+   * name.
+   */
+  private static Optional<String> closest(String name, Set<String> known) {
+    String tail = name.substring(PREFIX.length());
+    String best = null;
+    int bestDistance = Math.min(3, (tail.length() - 1) / 2);
+    for (String candidate : known) {
+      int distance = editDistance(tail, candidate.substring(PREFIX.length()));
+      if (distance <= bestDistance) {
+        best = candidate;
+        bestDistance = distance - 1; // a later one must be strictly closer
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /**
+   * Levenshtein distance: insertions, deletions and substitutions to turn {@code a} into {@code b}.
+   */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** The default of {@code option} as a reader should see it: its text, or what unset means. */

@@ -22,8 +22,9 @@ import java.util.Objects;
  * first {@code +}) is part of the name; {@link #withoutTag()} drops it, which a store does for
  * every name when built with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the
  * first {@code +} obeys the same rules as the whole name, so it is never empty. A domain is
- * lower-cased ASCII (an internationalised domain in its {@code xn--} form): labels of letters,
- * digits and hyphens, separated by single dots, at most {@value #MAX_DOMAIN_LENGTH} characters.
+ * lower-cased ASCII (an internationalised domain in its {@code xn--} form): labels of 1 to {@value
+ * #MAX_LABEL_LENGTH} letters, digits and inner hyphens, separated by single dots, at most {@value
+ * #MAX_DOMAIN_LENGTH} characters.
  *
  * <p>Immutable and thread-safe; equal names have equal {@link #value()}s.
  */
@@ -33,6 +34,9 @@ public final class InboxName implements Comparable<InboxName> {
 
   /** The longest domain accepted in a name, in characters (the DNS limit on a name). */
   public static final int MAX_DOMAIN_LENGTH = 253;
+
+  /** The longest label of such a domain, in characters (the DNS limit on a label). */
+  public static final int MAX_LABEL_LENGTH = 63;
 
   /**
    * SipHash-2-4 under a key drawn once a process: senders cannot choose names whose hashes collide,
@@ -115,6 +119,13 @@ public final class InboxName implements Comparable<InboxName> {
           "domain must have 1 to " + MAX_DOMAIN_LENGTH + " characters: " + excerpt(domain));
     }
     for (String label : d.split("\\.", -1)) {
+      if (label.length() > MAX_LABEL_LENGTH) {
+        throw new IllegalArgumentException(
+            "domain labels must have at most "
+                + MAX_LABEL_LENGTH
+                + " characters: "
+                + excerpt(domain));
+      }
       boolean ok = !label.isEmpty() && label.charAt(0) != '-' && !label.endsWith("-");
       for (int i = 0; ok && i < label.length(); i++) {
         char c = label.charAt(i);

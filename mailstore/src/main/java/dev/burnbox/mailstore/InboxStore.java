@@ -61,9 +61,8 @@ public interface InboxStore extends AutoCloseable {
    * StoreUnavailableException}).
    *
    * @throws NullPointerException if {@code url} is null
-   * @throws IllegalArgumentException on {@link Builder#build()} if {@code url} is neither {@code
-   *     redis://host[:port]} nor {@code redis-cluster://host[:port],...} (no password, database or
-   *     TLS yet)
+   * @throws IllegalArgumentException if {@code url} is neither {@code redis://host[:port]} nor
+   *     {@code redis-cluster://host[:port],...} (no password, database or TLS yet)
    */
   static Builder redis(URI url) {
     return builder().redisUrl(Objects.requireNonNull(url, "url"));
@@ -351,6 +350,24 @@ public interface InboxStore extends AutoCloseable {
     }
 
     /**
+     * Where the store keeps its mail: null (the default) in this process, else the Redis server
+     * ({@code redis://host:port}) or Redis Cluster ({@code redis-cluster://host:port,...}) at
+     * {@code url}; see {@link InboxStore#redis}. Checked here, connecting nowhere, so that a bad
+     * URL is refused with the other settings.
+     *
+     * @throws IllegalArgumentException unless null, {@code redis://host[:port]} or {@code
+     *     redis-cluster://host[:port],...} (no password, database or TLS yet); the message shows
+     *     the URL with its password hidden
+     */
+    public Builder redisUrl(URI url) {
+      if (url != null) {
+        RedisConnections.nodes(url);
+      }
+      this.redisUrl = url;
+      return this;
+    }
+
+    /**
      * Redis store only: how many partitions the store is split into, each a complete store under
      * its own hash tag holding the inboxes whose names hash to it, so that a Redis Cluster spreads
      * them over its masters (see the Redis store's documentation). Each partition gets an equal
@@ -362,16 +379,6 @@ public interface InboxStore extends AutoCloseable {
      *
      * @throws IllegalArgumentException unless 1 to 256
      */
-    /**
-     * Where the store keeps its mail: null (the default) in this process, else the Redis server
-     * ({@code redis://host:port}) or Redis Cluster ({@code redis-cluster://host:port,...}) at
-     * {@code url}; see {@link InboxStore#redis}.
-     */
-    public Builder redisUrl(URI url) {
-      this.redisUrl = url;
-      return this;
-    }
-
     public Builder redisPartitions(int partitions) {
       if (partitions < 1 || partitions > 256) {
         throw new IllegalArgumentException("redis partitions must be 1 to 256: " + partitions);

@@ -78,11 +78,20 @@ final class RedisConnections implements AutoCloseable {
   /**
    * Connections to the Redis that {@code url} names.
    *
-   * @throws IllegalArgumentException unless {@code url} is {@code redis://host[:port]} or {@code
-   *     redis-cluster://host[:port][,host[:port]]...} (port 6379 if left out), without password,
-   *     database, TLS or query
+   * @throws IllegalArgumentException unless {@code url} is one {@link #nodes} takes
    */
   static RedisConnections of(URI url, Duration timeout) {
+    return new RedisConnections(nodes(url), CLUSTER.equals(url.getScheme()), timeout);
+  }
+
+  /**
+   * The server, or the cluster's seed nodes, that {@code url} names; connects nowhere.
+   *
+   * @throws IllegalArgumentException unless {@code url} is {@code redis://host[:port]} or {@code
+   *     redis-cluster://host[:port][,host[:port]]...} (port 6379 if left out), without password,
+   *     database, TLS or query; the message shows the URL with its password hidden
+   */
+  static List<HostAndPort> nodes(URI url) {
     String scheme = url.getScheme();
     String authority = url.getRawAuthority();
     if (!(SINGLE.equals(scheme) || CLUSTER.equals(scheme))
@@ -102,7 +111,7 @@ final class RedisConnections implements AutoCloseable {
     if (SINGLE.equals(scheme) && nodes.size() != 1) {
       throw badUrl(url, "redis:// names one server, redis-cluster:// the seed nodes of a cluster");
     }
-    return new RedisConnections(nodes, CLUSTER.equals(scheme), timeout);
+    return nodes;
   }
 
   private static HostAndPort node(String text, URI url) {
@@ -130,7 +139,30 @@ final class RedisConnections implements AutoCloseable {
         "redis url must be redis://host:port or redis-cluster://host:port,host:port,... ("
             + why
             + "), got "
-            + url);
+            + withoutPassword(url.toString()));
+  }
+
+  /**
+   * {@code url} with the password of its user information, if any, replaced by {@code (hidden)}:
+   * {@code redis://u:pw@h:1} is shown as {@code redis://u:(hidden)@h:1}. Reads the text, not a
+   * parsed {@link URI}, whose user information a cluster's list of nodes hides.
+   */
+  static String withoutPassword(String url) {
+    int authority = url.indexOf("://");
+    if (authority < 0) {
+      return url;
+    }
+    authority += 3;
+    int end = authority;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    int at = url.lastIndexOf('@', end - 1);
+    int colon = url.indexOf(':', authority);
+    if (at < authority || colon < 0 || colon > at) {
+      return url; // no user information, or a user without a password
+    }
+    return url.substring(0, colon + 1) + "(hidden)" + url.substring(at);
   }
 
   boolean isCluster() {

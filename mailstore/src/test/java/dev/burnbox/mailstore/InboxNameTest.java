@@ -124,6 +124,15 @@ class InboxNameTest {
   }
 
   @Test
+  void aDomainLabelHasAtMost63Characters() {
+    String longest = "a".repeat(63);
+    assertThat(InboxName.domainName(longest + ".example")).isEqualTo(longest + ".example");
+    assertThatThrownBy(() -> InboxName.domainName(longest + "a.example"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most 63 characters");
+  }
+
+  @Test
   void quotesHostileInputBoundedAndEscaped() {
     assertThatThrownBy(() -> InboxName.of("a\u0000b"))
         .hasMessageContaining("\\u0000")

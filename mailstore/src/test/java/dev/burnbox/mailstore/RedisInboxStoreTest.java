@@ -109,6 +109,24 @@ class RedisInboxStoreTest extends InboxStoreContractTest {
   }
 
   @Test
+  void aUrlIsRefusedWhenGivenWithItsPasswordHidden() {
+    assertThatThrownBy(
+            () ->
+                InboxStore.builder().redisUrl(URI.create("redis://user:Hunter2pw@127.0.0.1:6390")))
+        .as("refused by the builder, before any build")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageEndingWith("got redis://user:(hidden)@127.0.0.1:6390")
+        .hasMessageNotContaining("Hunter2pw");
+    assertThatThrownBy(
+            () ->
+                InboxStore.redis(URI.create("redis-cluster://:s3cret@10.0.0.1:7000,10.0.0.2:7000")))
+        .hasMessageEndingWith("got redis-cluster://:(hidden)@10.0.0.1:7000,10.0.0.2:7000");
+    assertThatThrownBy(() -> InboxStore.redis(URI.create("redis://alice@127.0.0.1:6390")))
+        .as("a user without a password is no secret")
+        .hasMessageEndingWith("got redis://alice@127.0.0.1:6390");
+  }
+
+  @Test
   void onePartitionDeduplicatesStoreWideAndSeveralStoreABodyOncePerPartitionReached() {
     byte[] body = randomBytes(11, 20_000);
     String[] to = {"a", "b", "c", "d", "e", "f"};

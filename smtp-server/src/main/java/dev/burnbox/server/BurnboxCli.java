@@ -5,13 +5,15 @@ import java.io.PrintWriter;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterExceptionHandler;
 
 /**
  * The {@code burnbox} command line: the entry point of the runnable jar. With no arguments it runs
  * the service on its defaults ({@code burnbox serve}).
  *
  * <p>Exit codes: 0 on success, 1 when an input cannot be read or a port cannot be bound, 2 on bad
- * options (with a usage message). Enum values (e.g. {@code --threads}) are case-insensitive.
+ * options (for {@code serve}, one line saying which and why; for the others, with a usage message).
+ * Enum values (e.g. {@code --threads}) are case-insensitive.
  */
 @Command(
     name = "burnbox",
@@ -48,11 +50,20 @@ public final class BurnboxCli implements Runnable {
   }
 
   private static CommandLine commandLine() {
-    return new CommandLine(new BurnboxCli())
-        .addSubcommand("serve", new ServeCommand().commandLine())
-        .addSubcommand(ScanCommand.class)
-        .addSubcommand(StartupTrainingCommand.class)
-        .setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine serve = new ServeCommand().commandLine();
+    CommandLine burnbox =
+        new CommandLine(new BurnboxCli())
+            .addSubcommand("serve", serve)
+            .addSubcommand(ScanCommand.class)
+            .addSubcommand(StartupTrainingCommand.class)
+            .setCaseInsensitiveEnumValuesAllowed(true);
+    // execute() hands every bad option to the top command's handler: serve's go on to its own,
+    // which says what is wrong in one line (OptionErrors)
+    IParameterExceptionHandler usual = burnbox.getParameterExceptionHandler();
+    IParameterExceptionHandler serveErrors = serve.getParameterExceptionHandler();
+    return burnbox.setParameterExceptionHandler(
+        (e, args) ->
+            (e.getCommandLine() == serve ? serveErrors : usual).handleParseException(e, args));
   }
 
   /**

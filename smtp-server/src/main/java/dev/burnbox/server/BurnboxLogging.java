@@ -10,15 +10,17 @@ import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import dev.burnbox.server.smtp.SubEthaLogThrottle;
 import dev.burnbox.server.web.WebLogThrottle;
+import java.util.Map;
 import org.slf4j.Logger;
 
 /**
  * The service's logging, set up in code (logback finds this class through {@code
  * META-INF/services}): one line per event on standard error, {@code HH:mm:ss.SSS LEVEL logger -
  * message}; Burnbox's own loggers at {@code BURNBOX_LOG_LEVEL} (environment variable or system
- * property, default INFO), everything else at WARN; SubEtha's and the web framework's warnings
- * throttled ({@link SubEthaLogThrottle}, {@link WebLogThrottle}). Parsing a {@code logback.xml} for
- * the same took a tenth of a start.
+ * property, default INFO; {@code serve} refuses a value that names no level, see {@link #level}),
+ * everything else at WARN; SubEtha's and the web framework's warnings throttled ({@link
+ * SubEthaLogThrottle}, {@link WebLogThrottle}). Parsing a {@code logback.xml} for the same took a
+ * tenth of a start.
  *
  * <p>A configuration of one's own still wins, as logback documents: {@code
  * -Dlogback.configurationFile=FILE}, or a {@code logback-test.xml} or {@code logback.xml} on the
@@ -27,6 +29,32 @@ import org.slf4j.Logger;
 public final class BurnboxLogging extends ContextAwareBase implements Configurator {
   /** The line layout. */
   public static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";
+
+  /** The variable (or system property) that sets Burnbox's own log level. */
+  public static final String LEVEL_VARIABLE = "BURNBOX_LOG_LEVEL";
+
+  /**
+   * The level {@value #LEVEL_VARIABLE} asks for: the system property of that name, else the
+   * variable of {@code environment}; INFO when neither is set. Any case.
+   *
+   * @throws IllegalArgumentException if it names no level; the message names the variable and the
+   *     levels
+   */
+  public static Level level(Map<String, String> environment) {
+    String text = System.getProperty(LEVEL_VARIABLE, environment.get(LEVEL_VARIABLE));
+    if (text == null || text.isBlank()) {
+      return Level.INFO;
+    }
+    Level level = Level.toLevel(text, null);
+    if (level == null) {
+      throw new IllegalArgumentException(
+          LEVEL_VARIABLE
+              + ": not a log level: '"
+              + text
+              + "' (one of OFF, ERROR, WARN, INFO, DEBUG, TRACE, ALL)");
+    }
+    return level;
+  }
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
@@ -64,8 +92,13 @@ public final class BurnboxLogging extends ContextAwareBase implements Configurat
     stderr.setTarget("System.err");
     stderr.setEncoder(encoder);
     stderr.start();
-    String level = System.getProperty("BURNBOX_LOG_LEVEL", System.getenv("BURNBOX_LOG_LEVEL"));
-    context.getLogger("dev.burnbox").setLevel(Level.toLevel(level, Level.INFO));
+    Level level;
+    try {
+      level = level(System.getenv());
+    } catch (IllegalArgumentException e) {
+      level = Level.INFO; // nothing can stop here: serve refuses it (ServeCommand)
+    }
+    context.getLogger("dev.burnbox").setLevel(level);
     context.getLogger("org.subethamail").setLevel(Level.WARN);
     context.getLogger("org.eclipse.jetty").setLevel(Level.WARN);
     context.getLogger("io.javalin").setLevel(Level.WARN);

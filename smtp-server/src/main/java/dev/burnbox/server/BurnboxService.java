@@ -20,7 +20,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -172,10 +174,53 @@ public final class BurnboxService implements AutoCloseable {
     return service;
   }
 
+  /**
+   * Reads the files {@code settings} name as {@link #start} does, with the same code, and does
+   * nothing else (binds no port, starts no thread, connects nowhere): the TLS key store and the
+   * SMTP AUTH file ({@link SmtpIntake#check}), the snapshot's folder (written to as at start), and
+   * the term file, read and compiled. Every other value was checked when the settings were built,
+   * the store's limits and Redis URL by the store builder itself ({@link StoreSettings}). For
+   * {@code serve --print-settings}, a check of a configuration.
+   *
+   * @throws IOException if a file cannot be read
+   * @throws IllegalArgumentException if the term file is not a valid model
+   * @throws java.io.UncheckedIOException if the SMTP AUTH file cannot be read
+   */
+  public static void check(ServiceSettings settings) throws IOException {
+    SmtpIntake.check(settings.smtp());
+    if (settings.store().snapshot() != null) {
+      StoreSnapshot.checkWritable(settings.store().snapshot());
+    }
+    PipelineSettings pipeline = settings.pipeline();
+    if (pipeline.terms() != null) {
+      try {
+        SpamScanner.fromFile(pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
+      } catch (IOException e) {
+        throw unreadableTerms(pipeline.terms(), e);
+      }
+    }
+  }
+
+  /**
+   * Why the term file cannot be used, naming the option: a missing file's exception says only its
+   * path.
+   */
+  private static IOException unreadableTerms(Path terms, IOException e) {
+    String why =
+        e instanceof NoSuchFileException
+            ? "no such file"
+            : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
+    return new IOException("--terms: cannot read " + terms + ": " + why, e);
+  }
+
   private void startAll() throws IOException {
     Path terms = settings.pipeline().terms();
     if (terms != null) {
-      termsWatcher = new TermsFileWatcher(scanner, terms, Duration.ofMillis(500));
+      try {
+        termsWatcher = new TermsFileWatcher(scanner, terms, Duration.ofMillis(500));
+      } catch (IOException e) { // its folder
+        throw unreadableTerms(terms, e);
+      }
     }
     web.health(WebServer.Health.STARTING); // until the intake listens and the model is ready
     web.start();
@@ -184,7 +229,11 @@ public final class BurnboxService implements AutoCloseable {
       settler.start();
     }
     // a mail that came in meanwhile has been waiting for the model to be scored and answered
-    scanner.awaitModel();
+    try {
+      scanner.awaitModel();
+    } catch (IOException e) {
+      throw terms == null ? e : unreadableTerms(terms, e);
+    }
     web.health(WebServer.Health.OK);
     log.info(
         "spam model: {} terms from {}, threshold {}, matcher {}, policy {}",

@@ -2,9 +2,11 @@ package dev.burnbox.server;
 
 import com.github.luben.zstd.util.ZstdVersion;
 import dev.burnbox.server.config.OptionCatalog;
+import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.config.OptionRecord;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -45,10 +47,21 @@ final class ServeCommand implements Callable<Integer> {
       names = "--print-settings",
       description =
           "Print every setting's effective value and where it came from (default, environment,"
-              + " command line), and exit.")
+              + " command line), and exit; a setting serve would refuse (a bad value, a file it"
+              + " cannot read) is refused in the same words instead, with a non-zero exit code."
+              + " Binds no port.")
   boolean printSettings;
 
   private final Map<String, String> environment;
+
+  /**
+   * The {@code BURNBOX_*} variables that are no option of {@code serve} but are read elsewhere, as
+   * the README documents them: by the logging ({@link BurnboxLogging#LEVEL_VARIABLE}), by the
+   * launcher script {@code burnbox} ({@code BURNBOX_JAVA_OPTS}, {@code BURNBOX_AOT}) and by {@code
+   * compose.yaml} ({@code BURNBOX_IMAGE}). Any other that no option declares is warned of at start.
+   */
+  static final Set<String> OTHER_VARIABLES =
+      Set.of(BurnboxLogging.LEVEL_VARIABLE, "BURNBOX_JAVA_OPTS", "BURNBOX_AOT", "BURNBOX_IMAGE");
 
   /** A command that reads its defaults from the process's environment. */
   ServeCommand() {
@@ -71,11 +84,19 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     ServiceSettings settings;
     try {
+      BurnboxLogging.level(environment); // the logging took INFO for a bad one: refuse it here
       settings = settings();
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      throw OptionErrors.refusal(spec.commandLine(), e);
     }
+    OptionCatalog.unknownVariables(spec, environment, OTHER_VARIABLES).forEach(log::warn);
     if (printSettings) {
+      // a check of the configuration: what serve would refuse is refused, in the same words
+      try {
+        BurnboxService.check(settings);
+      } catch (IOException | RuntimeException e) {
+        return cannotStart(e);
+      }
       OptionCatalog.printSettings(
           spec.commandLine(), environment, settings, spec.commandLine().getOut());
       return 0;
@@ -98,8 +119,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       service = BurnboxService.start(settings);
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
-      spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
-      return 1;
+      return cannotStart(e);
     }
     running.set(service);
     stop.await();
@@ -111,6 +131,13 @@ final class ServeCommand implements Callable<Integer> {
     }
     log.info("stopped");
     return 0;
+  }
+
+  /** Says in one line why the service cannot start with these settings; the exit code, 1. */
+  private int cannotStart(Throwable e) {
+    spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
+    spec.commandLine().getErr().flush();
+    return 1;
   }
 
   /**

@@ -15,8 +15,11 @@ import picocli.CommandLine.Option;
  * once (see {@link OptionRecord}); their defaults are also {@link InboxStore.Builder}'s (a test
  * holds them equal) except {@code --store-max-bytes}, whose {@code auto} {@link ServiceSettings}
  * sizes from the heap, and {@link #builder()} hands them to it. Immutable; make one with {@link
- * #of}. Guarantees, checked at construction: the Redis partitions are 1 to 256, and a snapshot file
- * goes with the memory store only (a snapshot saves the memory store).
+ * #of}. Guarantees, checked at construction: the store builder takes every value (the inbox cap and
+ * byte budget at least 1, a positive time to live, 1 to 256 Redis partitions, and with {@code
+ * --store=redis} a URL it can use; the builder's own checks, so that the settings refuse what the
+ * store would), and a snapshot file goes with the memory store only (a snapshot saves the memory
+ * store). The Redis URL's password is never shown by {@link #toString()}.
  */
 public record StoreSettings(
     @Option(
@@ -113,16 +116,15 @@ public record StoreSettings(
   }
 
   /**
-   * @throws IllegalArgumentException if a value is invalid (see the type's guarantees)
+   * @throws IllegalArgumentException if a value is invalid (see the type's guarantees); the message
+   *     begins with the option's name
    */
   public StoreSettings {
     Objects.requireNonNull(store, "--store");
     if (snapshot != null && store == StoreKind.REDIS) {
       throw new IllegalArgumentException("--snapshot is for the memory store, not --store=redis");
     }
-    if (redisPartitions < 1 || redisPartitions > 256) {
-      throw new IllegalArgumentException("--redis-partitions must be 1 to 256: " + redisPartitions);
-    }
+    storeBuilder(inboxCap, storeMaxBytes, ttl, stripPlusTags, store, redisUrl, redisPartitions);
   }
 
   /**
@@ -132,6 +134,12 @@ public record StoreSettings(
    */
   public static StoreSettings of(String... options) {
     return OptionRecord.parse(StoreSettings.class, options);
+  }
+
+  /** Hides a password in the Redis URL. */
+  @Override
+  public String toString() {
+    return OptionRecord.describe(this);
   }
 
   /** These settings with {@code --store-max-bytes} set to {@code bytes}. */
@@ -158,12 +166,45 @@ public record StoreSettings(
     if (storeMaxBytes == OptionValues.AUTO_BYTES) {
       throw new IllegalStateException("--store-max-bytes=auto is worked out by ServiceSettings");
     }
-    return InboxStore.builder()
-        .redisUrl(store == StoreKind.REDIS ? redisUrl : null)
-        .redisPartitions(redisPartitions)
-        .inboxCap(inboxCap)
-        .maxBytes(storeMaxBytes)
-        .ttl(ttl)
-        .stripPlusTags(stripPlusTags);
+    return storeBuilder(
+        inboxCap, storeMaxBytes, ttl, stripPlusTags, store, redisUrl, redisPartitions);
+  }
+
+  /**
+   * A store builder with these values, which it checks as it takes them (the store's own limits,
+   * the Redis URL of the Redis store); the constructor makes one so that the settings refuse what
+   * the store would. {@code --store-max-bytes=auto} is left at the builder's default.
+   *
+   * @throws IllegalArgumentException if the builder refuses a value; the message begins with the
+   *     option's name
+   */
+  private static InboxStore.Builder storeBuilder(
+      int inboxCap,
+      long storeMaxBytes,
+      Duration ttl,
+      boolean stripPlusTags,
+      StoreKind store,
+      URI redisUrl,
+      int redisPartitions) {
+    InboxStore.Builder builder = InboxStore.builder().stripPlusTags(stripPlusTags);
+    take("--inbox-cap", () -> builder.inboxCap(inboxCap));
+    if (storeMaxBytes != OptionValues.AUTO_BYTES) {
+      take("--store-max-bytes", () -> builder.maxBytes(storeMaxBytes));
+    }
+    take("--ttl", () -> builder.ttl(ttl));
+    take("--redis-partitions", () -> builder.redisPartitions(redisPartitions));
+    if (store == StoreKind.REDIS) {
+      take("--redis-url", () -> builder.redisUrl(Objects.requireNonNull(redisUrl, "--redis-url")));
+    }
+    return builder;
+  }
+
+  /** Runs {@code setter}; its refusal of the value of {@code option} names the option. */
+  private static void take(String option, Runnable setter) {
+    try {
+      setter.run();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
   }
 }

@@ -18,6 +18,7 @@ import jakarta.mail.Session;
 import jakarta.mail.Transport;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -192,6 +193,16 @@ class BurnboxServiceTest {
 
     send("Lunch", "Noon at the usual place?", "erin@any.test");
     assertThat(inbox("erin")).hasSize(1);
+  }
+
+  @Test
+  void aKeyStoreThatCannotBeReadStopsTheStartWithItsOwnReason() {
+    // the key store is read after the store is built: the start closes what it built, idle
+    // recompression's thread included, which had not started
+    Path missing = dir.resolve("missing.p12");
+    assertThatThrownBy(() -> start(s -> s.with("--tls-keystore=" + missing)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("cannot read TLS key store " + missing);
   }
 
   @Test

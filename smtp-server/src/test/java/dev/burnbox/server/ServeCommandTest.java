@@ -1,8 +1,14 @@
 package dev.burnbox.server;
 
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.config.OptionCatalog;
@@ -18,11 +24,17 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 class ServeCommandTest {
+  @TempDir Path dir;
+
   private static ServiceSettings parse(String... args) {
     return parse(Map.of(), args);
   }
@@ -34,11 +46,30 @@ class ServeCommandTest {
   }
 
   private static String run(Map<String, String> environment, String... args) {
+    Exit exit = serve(environment, args);
+    assertThat(exit.code()).as(exit.err()).isZero();
+    return exit.out();
+  }
+
+  /** How {@code burnbox serve} ended: its exit code, standard output and standard error. */
+  private record Exit(int code, String out, String err) {}
+
+  /**
+   * Runs {@code serve} with {@code args} and this environment; it must fail or print its settings,
+   * or it would run until stopped.
+   */
+  private static Exit serve(Map<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     CommandLine serve = new ServeCommand(environment).commandLine();
     serve.setOut(new PrintWriter(out));
-    assertThat(serve.execute(args)).isZero();
-    return out.toString();
+    serve.setErr(new PrintWriter(err));
+    int code = serve.execute(args);
+    return new Exit(code, out.toString(), err.toString());
+  }
+
+  private static String[] with(List<String> args, String... more) {
+    return Stream.concat(args.stream(), Stream.of(more)).toArray(String[]::new);
   }
 
   @Test
@@ -91,6 +122,151 @@ class ServeCommandTest {
         .containsPattern("--webhook-secret +\\(hidden\\) +command line")
         .doesNotContain("hunter2")
         .doesNotContain("swordfish");
+  }
+
+  @Test
+  void printSettingsRefusesWhatServeRefusesInTheSameWords() {
+    Path missing = dir.resolve("missing");
+    for (List<String> refused :
+        List.of(
+            List.of("--inbox-cap=0"),
+            List.of("--inbox-cap=-1"),
+            List.of("--store-max-bytes=0"),
+            List.of("--ttl=PT-1H"),
+            List.of("--ttl=PT0S"),
+            List.of("--store=redis", "--redis-url=http://x"),
+            List.of("--terms=" + missing),
+            List.of("--tls-keystore=" + missing),
+            List.of("--smtp-auth=" + missing))) {
+      Exit served = serve(Map.of(), with(refused, "--smtp-port=0", "--http-port=0"));
+      assertThat(served.code()).as("serve %s", refused).isNotZero();
+      assertThat(served.err()).as("serve %s", refused).startsWith("burnbox: ");
+      assertThat(serve(Map.of(), with(refused, "--print-settings")))
+          .as("--print-settings %s", refused)
+          .isEqualTo(new Exit(served.code(), "", served.err()));
+    }
+  }
+
+  @Test
+  void printSettingsBindsNoPort() throws Exception {
+    try (var taken = new java.net.ServerSocket(0)) {
+      String port = Integer.toString(taken.getLocalPort());
+      assertThat(run(Map.of(), "--print-settings", "--smtp-port=" + port, "--http-port=" + port))
+          .containsPattern("--smtp-port +" + port + " +command line");
+    }
+  }
+
+  @Test
+  void aBadValueIsOneLineNamingTheOptionOrTheVariableThatGaveIt() {
+    assertThat(serve(Map.of(), "--max-message-size=-1"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: --max-message-size: not a byte size: '-1' (examples: 1048576, 512k,"
+                        + " 10MiB, 2g)",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(serve(Map.of("BURNBOX_TTL", "bogus")).err())
+        .isEqualTo(
+            lines(
+                "burnbox: BURNBOX_TTL: not a duration: 'bogus' (examples: 24h, 90s, 1h30m, 250ms,"
+                    + " PT24H)",
+                "Try 'burnbox serve --help'."));
+    assertThat(serve(Map.of("BURNBOX_TTL", "bogus"), "--ttl", "forever").err())
+        .as("the command line's value is the one read")
+        .startsWith("burnbox: --ttl: not a duration: 'forever'");
+    assertThat(serve(Map.of("BURNBOX_SMTP_PORT", "70000"), "--print-settings").err())
+        .as("refused by the settings rather than by a converter")
+        .startsWith(
+            "burnbox: BURNBOX_SMTP_PORT must be 0 to 65535: 70000" + System.lineSeparator());
+    assertThat(serve(Map.of("BURNBOX_INBOX_CAP", "0"), "--print-settings").err())
+        .startsWith("burnbox: BURNBOX_INBOX_CAP: inbox cap must be at least 1: 0");
+    assertThat(serve(Map.of(), "--print-settings", "--store=redis", "--store-max-bytes=64m").err())
+        .as("a refusal of values together, which names no one option")
+        .startsWith("burnbox: each of the 16 Redis partitions gets");
+    assertThat(serve(Map.of(), "--smtpport=1").err())
+        .isEqualTo(
+            lines(
+                "burnbox: Unknown option: '--smtpport=1'",
+                "Possible solutions: --smtp-port, --smtp-auth, --smtp-auth-insecure",
+                "Try 'burnbox serve --help'."));
+  }
+
+  private static String lines(String... lines) {
+    return Stream.of(lines).map(line -> line + System.lineSeparator()).collect(joining());
+  }
+
+  @Test
+  void aLogLevelThatIsNoneIsRefusedNamingTheLevels() {
+    assertThat(serve(Map.of("BURNBOX_LOG_LEVEL", "bogus"), "--print-settings"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: BURNBOX_LOG_LEVEL: not a log level: 'bogus' (one of OFF, ERROR, WARN,"
+                        + " INFO, DEBUG, TRACE, ALL)",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(run(Map.of("BURNBOX_LOG_LEVEL", "debug"), "--print-settings")).isNotEmpty();
+  }
+
+  @Test
+  void aBurnboxVariableThatNoOptionDeclaresIsWarnedOfWithTheOneItLooksLike() {
+    Logger logger = (Logger) LoggerFactory.getLogger(ServeCommand.class);
+    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try {
+      run(
+          Map.of(
+              "BURNBOX_SMTPPORT", "1",
+              "BURNBOX_FROBNICATE", "yes",
+              "BURNBOX_JAVA_OPTS", "-Xmx1g",
+              "BURNBOX_AOT", "off",
+              "BURNBOX_LOG_LEVEL", "info",
+              "BURNBOX_TTL", "1h",
+              "JAVA_HOME", "/opt/java"),
+          "--print-settings");
+    } finally {
+      logger.detachAppender(warnings);
+    }
+    assertThat(warnings.list)
+        .extracting(ILoggingEvent::getLevel, ILoggingEvent::getFormattedMessage)
+        .containsExactly(
+            tuple(Level.WARN, "BURNBOX_FROBNICATE is no Burnbox setting and is ignored"),
+            tuple(
+                Level.WARN,
+                "BURNBOX_SMTPPORT is no Burnbox setting and is ignored; did you mean"
+                    + " BURNBOX_SMTP_PORT?"));
+  }
+
+  @Test
+  void aRedisUrlsPasswordIsNeverShown() {
+    String printed =
+        run(Map.of("BURNBOX_REDIS_URL", "redis://u:Hunter2pw@h:1"), "--print-settings");
+    assertThat(printed)
+        .containsPattern("--redis-url +redis://u:\\(hidden\\)@h:1 +environment BURNBOX_REDIS_URL")
+        .doesNotContain("Hunter2pw");
+    Exit refused =
+        serve(
+            Map.of(),
+            "--print-settings",
+            "--store=redis",
+            "--redis-url=redis://user:Hunter2pw@127.0.0.1:6390");
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err())
+        .startsWith("burnbox: --redis-url: redis url must be")
+        .contains("got redis://user:(hidden)@127.0.0.1:6390")
+        .doesNotContain("Hunter2pw");
+    assertThat(serve(Map.of(), "--print-settings", "--redis-url=redis://u:Hunter 2@h:1").err())
+        .as("not even a URL")
+        .startsWith("burnbox: --redis-url: ")
+        .contains("redis://u:(hidden)@h:1")
+        .doesNotContain("Hunter");
+    assertThat(parse("--redis-url=redis://u:Hunter2pw@h:1").toString())
+        .contains("redis://u:(hidden)@h:1")
+        .doesNotContain("Hunter2pw");
   }
 
   @Test
@@ -246,7 +422,13 @@ class ServeCommandTest {
         BurnboxCli.run(
             new PrintWriter(new StringWriter()), new PrintWriter(err), "serve", "--ttl=forever");
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--ttl").contains("not a duration");
+    assertThat(err.toString())
+        .as("one line, then where to look; not the whole usage")
+        .isEqualTo(
+            lines(
+                "burnbox: --ttl: not a duration: 'forever' (examples: 24h, 90s, 1h30m, 250ms,"
+                    + " PT24H)",
+                "Try 'burnbox serve --help'."));
 
     err = new StringWriter();
     code =

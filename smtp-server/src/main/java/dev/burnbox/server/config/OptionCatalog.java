@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
@@ -49,13 +50,16 @@ public final class OptionCatalog {
   private OptionCatalog() {}
 
   /**
-   * Makes {@code serve} read its defaults from {@code environment} and list its options with their
-   * variables and defaults in {@code --help}.
+   * Makes {@code serve} read its defaults from {@code environment}, list its options with their
+   * variables and defaults in {@code --help}, and report a bad value in one line naming the option
+   * or variable that gave it ({@link OptionErrors}).
    */
   public static CommandLine install(CommandLine serve, Map<String, String> environment) {
     Objects.requireNonNull(environment, "environment");
     serve.setDefaultValueProvider(
         arg -> arg instanceof OptionSpec option ? environment.get(variable(option)) : null);
+    serve.setParameterExceptionHandler(
+        new OptionErrors(environment, "burnbox " + serve.getCommandName()));
     serve
         .getHelpSectionMap()
         .put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_OPTION_LIST, OptionCatalog::optionList);
@@ -65,6 +69,33 @@ public final class OptionCatalog {
   /** Whether an option of this parameter label holds a secret, which is never shown. */
   public static boolean isSecret(String paramLabel) {
     return SECRET_LABELS.contains(paramLabel);
+  }
+
+  /**
+   * {@code text} with the password of every URL in it hidden: {@code redis://u:pw@h:1} reads {@code
+   * redis://u:(hidden)@h:1}. A URL's user information is what comes before the last {@code @} of
+   * its authority (up to the first {@code /}, {@code ?} or {@code #}); its password, what follows
+   * the user's {@code :}. A user without a password is shown.
+   */
+  public static String withoutPassword(String text) {
+    StringBuilder shown = new StringBuilder(text.length());
+    int done = 0;
+    for (int scheme = text.indexOf("://"); scheme >= 0; scheme = text.indexOf("://", done)) {
+      int authority = scheme + 3;
+      int end = authority;
+      while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
+        end++;
+      }
+      int at = text.lastIndexOf('@', end - 1);
+      int colon = text.indexOf(':', authority);
+      if (at >= authority && colon >= 0 && colon < at) {
+        shown.append(text, done, colon + 1).append("(hidden)");
+        done = at;
+      }
+      shown.append(text, done, end);
+      done = end;
+    }
+    return shown.append(text, done, text.length()).toString();
   }
 
   /** The environment variable of {@code option}: {@code --smtp-port} gives BURNBOX_SMTP_PORT. */
@@ -80,6 +111,68 @@ public final class OptionCatalog {
     return spec.options().stream()
         .filter(o -> !o.usageHelp() && !o.versionHelp() && !o.longestName().equals(PRINT_SETTINGS))
         .toList();
+  }
+
+  /**
+   * A warning for each {@code BURNBOX_*} variable of {@code environment} that is no option's
+   * variable and not one of {@code others} (variables read elsewhere, such as the launcher's), in
+   * name order; it names the known variable it looks like a misspelling of, if any: {@code
+   * BURNBOX_SMTPPORT is no Burnbox setting and is ignored; did you mean BURNBOX_SMTP_PORT?}.
+   */
+  public static List<String> unknownVariables(
+      CommandSpec spec, Map<String, String> environment, Set<String> others) {
+    Set<String> known = new TreeSet<>(others);
+    settings(spec).forEach(option -> known.add(variable(option)));
+    return environment.keySet().stream()
+        .filter(name -> name.startsWith(PREFIX) && !known.contains(name))
+        .sorted()
+        .map(
+            name ->
+                name
+                    + " is no Burnbox setting and is ignored"
+                    + closest(name, known).map(match -> "; did you mean " + match + "?").orElse(""))
+        .toList();
+  }
+
+  /**
+   * The name in {@code known} that {@code name} differs least from, if it differs by a few edits
+   * (at most 3, and less than half the name after {@code BURNBOX_}): a misspelling, not another
+   * name.
+   */
+  private static Optional<String> closest(String name, Set<String> known) {
+    String tail = name.substring(PREFIX.length());
+    String best = null;
+    int bestDistance = Math.min(3, (tail.length() - 1) / 2);
+    for (String candidate : known) {
+      int distance = editDistance(tail, candidate.substring(PREFIX.length()));
+      if (distance <= bestDistance) {
+        best = candidate;
+        bestDistance = distance - 1; // a later one must be strictly closer
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /**
+   * Levenshtein distance: insertions, deletions and substitutions to turn {@code a} into {@code b}.
+   */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** The default of {@code option} as a reader should see it: its text, or what unset means. */
@@ -124,9 +217,10 @@ public final class OptionCatalog {
 
   /**
    * Prints every setting of a parsed {@code serve}: its value as given, and where it came from (the
-   * command line, the environment, or the default). Passwords are masked. A value given in words
-   * ({@code auto}, "this host's name", "a quarter of the heap") is followed by what it resolved to
-   * in {@code effective} (the settings record built from the same options), where that has one.
+   * command line, the environment, or the default). Passwords are masked, those in URLs too. A
+   * value given in words ({@code auto}, "this host's name", "a quarter of the heap") is followed by
+   * what it resolved to in {@code effective} (the settings record built from the same options),
+   * where that has one.
    */
   public static void printSettings(
       CommandLine serve, Map<String, String> environment, Record effective, PrintWriter out) {
@@ -154,6 +248,7 @@ public final class OptionCatalog {
       if (isSecret(option.paramLabel()) && !source.equals("default")) {
         value = "(hidden)";
       }
+      value = withoutPassword(value);
       if (option.type() == boolean.class && !source.equals("default")) {
         value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
       } else if (!isSecret(option.paramLabel()) && value.chars().noneMatch(Character::isDigit)) {
@@ -193,7 +288,7 @@ public final class OptionCatalog {
     String text =
         value instanceof Long bytes && "BYTES".equals(option.paramLabel())
             ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
-            : String.valueOf(value);
+            : withoutPassword(String.valueOf(value));
     return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
   }
 

@@ -123,7 +123,8 @@ public final class OptionRecord<T extends Record> {
 
   /**
    * {@code record} as a record's {@code toString} shows it, with the values of secret options
-   * ({@link OptionCatalog#isSecret}) hidden: for the {@code toString} of a record that has some.
+   * ({@link OptionCatalog#isSecret}) and the passwords in URLs ({@link
+   * OptionCatalog#withoutPassword}) hidden: for the {@code toString} of a record that has some.
    */
   public static String describe(Record record) {
     return Arrays.stream(record.getClass().getRecordComponents())
@@ -136,7 +137,7 @@ public final class OptionRecord<T extends Record> {
     try {
       Object value = component.getAccessor().invoke(record);
       boolean hide = value != null && option != null && OptionCatalog.isSecret(option.paramLabel());
-      return hide ? "(hidden)" : String.valueOf(value);
+      return hide ? "(hidden)" : OptionCatalog.withoutPassword(String.valueOf(value));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
     }

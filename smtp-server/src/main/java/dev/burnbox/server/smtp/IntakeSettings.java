@@ -1,5 +1,6 @@
 package dev.burnbox.server.smtp;
 
+import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.server.config.OptionRecord;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
@@ -24,12 +25,13 @@ import picocli.CommandLine.Option;
  *
  * <p>Guarantees, checked at construction with a message naming the option: the port is 0 to 65535
  * (0 picks a free one, see {@link SmtpIntake#port()}); sizes, counts and limits are at least 1 (the
- * rate at least 0, a line at least 3 bytes); timeouts are positive and below 24 days; the in-flight
- * budget holds at least one message of {@code maxMessageSize} (0 means a quarter of the heap);
- * {@code hostName} is a single word (blank means this host's name); {@code domains} are in the
- * order given, lower-cased, without a trailing dot, internationalized ones in punycode (empty
- * serves every domain). A recipient in a domain not served gets {@code 550 5.7.1}. The key store
- * password is never shown by {@link #toString()}.
+ * rate at least 0, a line at least {@value #MIN_LINE_LENGTH} bytes); timeouts are positive and
+ * below 24 days; the in-flight budget holds at least one message of {@code maxMessageSize} (0 means
+ * a quarter of the heap); {@code hostName} is a single word (blank means this host's name); {@code
+ * domains} are DNS names ({@link InboxName#domainName}), in the order given, lower-cased, without a
+ * trailing dot, internationalized ones in punycode (empty serves every domain). A recipient in a
+ * domain not served gets {@code 550 5.7.1}. The key store password is never shown by {@link
+ * #toString()}.
  */
 public record IntakeSettings(
     @Option(
@@ -50,8 +52,9 @@ public record IntakeSettings(
             paramLabel = "LIST",
             split = ",",
             description =
-                "comma-separated domains to accept mail for; RCPT to others gets 550 5.7.1 (nothing is"
-                    + " ever relayed)")
+                "comma-separated domains to accept mail for (DNS names; internationalized ones are"
+                    + " taken in either form); RCPT to others gets 550 5.7.1 (nothing is ever"
+                    + " relayed)")
         @WhenUnset("every domain")
         Set<String> domains,
     @Option(
@@ -126,9 +129,10 @@ public record IntakeSettings(
             defaultValue = "1048576",
             description =
                 "longest message line, CRLF included; a message with a longer one gets 500 5.5.2."
-                    + " RFC 5322 asks for at most 1,000, but real mail has longer ones (HTML on"
-                    + " one line: up to 49 KB in the SpamAssassin corpus), so the default only stops a"
-                    + " line no mail has")
+                    + " At least 1000: RFC 5321 (4.5.3.1.6) has every SMTP server take lines of"
+                    + " 1,000 octets, and RFC 5322 asks senders for no longer ones, but real mail"
+                    + " has longer ones (HTML on one line: up to 49 KB in the SpamAssassin corpus),"
+                    + " so the default only stops a line no mail has")
         int maxLineLength,
     @Option(
             names = "--null-sender",
@@ -216,6 +220,7 @@ public record IntakeSettings(
         Objects.requireNonNullElse(domains, Set.<String>of()).stream()
             .map(IntakeSettings::canonicalDomain)
             .filter(domain -> !domain.isEmpty())
+            .map(IntakeSettings::domainName)
             .collect(
                 Collectors.collectingAndThen(
                     Collectors.toCollection(LinkedHashSet::new), Collections::unmodifiableSet));
@@ -232,12 +237,23 @@ public record IntakeSettings(
     check(maxConnectionsPerIp >= 1, "--max-connections-per-ip must be positive");
     checkTimeout(commandTimeout, "--command-timeout");
     checkTimeout(dataTimeout, "--data-timeout");
-    check(maxLineLength >= 3, "--max-line-length must be at least 3 (CRLF included)");
+    check(
+        maxLineLength >= MIN_LINE_LENGTH,
+        "--max-line-length must be at least "
+            + MIN_LINE_LENGTH
+            + " (RFC 5321 4.5.3.1.6: SMTP takes text lines of 1000 octets, CRLF included): "
+            + maxLineLength);
     Objects.requireNonNull(nullSender, "--null-sender");
     Objects.requireNonNull(trustedNetworks, "--trusted-networks");
     check(perIpMessageRate >= 0, "--per-ip-rate must not be negative");
     Objects.requireNonNull(auth, "--smtp-auth");
   }
+
+  /**
+   * The shortest {@code --max-line-length}: the longest text line, CRLF included, that RFC 5321
+   * (4.5.3.1.6) has every SMTP server take.
+   */
+  public static final int MIN_LINE_LENGTH = 1000;
 
   /**
    * These options given, every other at its default.
@@ -311,6 +327,20 @@ public record IntakeSettings(
       return IDN.toASCII(lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
     } catch (IllegalArgumentException notAnIdn) {
       return lower;
+    }
+  }
+
+  /**
+   * {@code domain}, canonical, if it is a DNS name as {@link InboxName#domainName} takes them (the
+   * check {@code --private-domains} has too).
+   *
+   * @throws IllegalArgumentException if it is not, naming {@code --domains}
+   */
+  private static String domainName(String domain) {
+    try {
+      return InboxName.domainName(domain);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--domains: " + e.getMessage(), e);
     }
   }
 

@@ -86,7 +86,7 @@ final class ServerTls {
       throws IOException, GeneralSecurityException {
     try {
       return KeyStore.getInstance(path.toFile(), password);
-    } catch (IOException e) {
+    } catch (IOException | IllegalArgumentException e) { // the latter: no such file
       throw new IOException("cannot read TLS key store " + path + ": " + e.getMessage(), e);
     }
   }

@@ -3,6 +3,7 @@ package dev.burnbox.server.smtp;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.burnbox.server.config.BurnboxVersion;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -89,7 +90,7 @@ public final class SmtpIntake implements AutoCloseable {
       throw new IllegalStateException("an SmtpIntake starts only once");
     }
     started = true;
-    Supplier<SSLContext> tls = ServerTls.onDemand(settings);
+    Inputs inputs = Inputs.read(settings, registry);
     Refusals refusals = new Refusals(registry, System::nanoTime);
     gate = new SessionGate(settings, refusals, registry);
     inflight =
@@ -133,8 +134,7 @@ public final class SmtpIntake implements AutoCloseable {
             .serverThreadName("smtp-accept")
             .build();
     for (Command command :
-        IntakeCommands.all(
-            settings, refusals, gate, tls, new SmtpAuthenticator(settings.auth(), registry))) {
+        IntakeCommands.all(settings, refusals, gate, inputs.tls(), inputs.authenticator())) {
       built.getCommandHandler().addCommand(command);
     }
     try {
@@ -152,6 +152,27 @@ public final class SmtpIntake implements AutoCloseable {
             Thread.ofPlatform().daemon().name("smtp-stall-cutter").factory());
     stallCutter.scheduleWithFixedDelay(this::cutStalledSessions, 1, 1, TimeUnit.SECONDS);
     log.info("SMTP intake listening on port {} with {}", port(), settings);
+  }
+
+  /**
+   * Reads what {@link #start()} reads before it listens, as it reads them, and does nothing else
+   * (binds no port, starts no thread): the TLS key store and the {@code --smtp-auth} credentials
+   * file, if the settings name them. For a check of a configuration ({@code serve
+   * --print-settings}).
+   *
+   * @throws IOException if the key store cannot be read or holds no usable key
+   * @throws java.io.UncheckedIOException if the credentials file cannot be read
+   */
+  public static void check(IntakeSettings settings) throws IOException {
+    Inputs.read(settings, new SimpleMeterRegistry());
+  }
+
+  /** The files {@link #start()} reads, read; {@link #check} reads them the same way. */
+  private record Inputs(Supplier<SSLContext> tls, SmtpAuthenticator authenticator) {
+    static Inputs read(IntakeSettings settings, MeterRegistry registry) throws IOException {
+      return new Inputs(
+          ServerTls.onDemand(settings), new SmtpAuthenticator(settings.auth(), registry));
+    }
   }
 
   private ExecutorService sessionThreads() {

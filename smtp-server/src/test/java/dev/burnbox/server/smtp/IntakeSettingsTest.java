@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.common.net.InetAddresses;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class IntakeSettingsTest {
@@ -57,6 +58,36 @@ class IntakeSettingsTest {
     assertThat(settings.domains()).containsExactly("xn--bcher-kva.test");
     assertThat(settings.serves("BÜCHER.test")).isTrue();
     assertThat(settings.serves("xn--bcher-kva.test.")).isTrue();
+  }
+
+  @Test
+  void refusesDomainsThatAreNotDnsNames() {
+    for (String bad :
+        List.of(
+            "bad..domain",
+            "a b",
+            "-mx.test",
+            "mx_1.test",
+            "x".repeat(64) + ".test",
+            ("a".repeat(60) + ".").repeat(5) + "test")) {
+      assertThatThrownBy(() -> IntakeSettings.of("--domains=ok.test," + bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("--domains: domain");
+    }
+    assertThat(IntakeSettings.of("--domains=mx-1.test,Bücher.Test,").domains())
+        .as("an empty item is no domain; an internationalized one is taken as punycode")
+        .containsExactly("mx-1.test", "xn--bcher-kva.test");
+  }
+
+  @Test
+  void aLineLimitBelowTheLinesSmtpMustTakeIsRefused() {
+    for (String tooShort : List.of("10", "999")) {
+      assertThatThrownBy(() -> IntakeSettings.of("--max-line-length=" + tooShort))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("--max-line-length must be at least 1000 (RFC 5321");
+    }
+    assertThat(IntakeSettings.of("--max-line-length=1000").maxLineLength()).isEqualTo(1000);
   }
 
   @Test

@@ -111,7 +111,7 @@ class SmtpSessionFuzzTest {
                 ThreadModel.VIRTUAL,
                 "--max-message-size=" + (16 << 10),
                 "--max-recipients=3",
-                "--max-line-length=512",
+                "--max-line-length=1000",
                 "--command-timeout=5s",
                 "--data-timeout=5s"),
             acceptor,

@@ -22,6 +22,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -168,6 +170,10 @@ class RedisServiceTest {
     HttpResponse<String> down = get(nodeA, "/api/v1/inboxes/dave");
     assertThat(down.statusCode()).isEqualTo(503);
     assertThat(JSON.readTree(down.body()).get("error").asText()).contains("unavailable");
+    assertThat(down.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(Files.readString(Path.of("..", "README.md")).replaceAll("\\s+", " "))
+        .as("the README names the Retry-After the node sends")
+        .contains("with `Retry-After: 5` when the Redis store is unreachable");
     assertThat(get(nodeA, "/api/v1/stats").statusCode()).isEqualTo(503);
     HttpResponse<String> metrics = get(nodeA, "/metrics");
     assertThat(metrics.statusCode()).as("metrics stay up in an outage").isEqualTo(200);

@@ -5,9 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
@@ -19,6 +22,7 @@ import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
  * How {@link RedisInboxStore} reaches Redis, chosen by the URL: {@code redis://host:port} is one
@@ -42,6 +46,7 @@ final class RedisConnections implements AutoCloseable {
   private final Duration timeout;
   private final JedisClientConfig config;
   private final GenericObjectPoolConfig<Connection> poolConfig;
+  private final ServerConnections server; // one server's pool; null on a cluster
   private final Object lock = new Object();
   private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
   private boolean closed; // guarded by lock
@@ -65,13 +70,73 @@ final class RedisConnections implements AutoCloseable {
     poolConfig.setMaxIdle(64);
     poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
     poolConfig.setJmxEnabled(false);
-    if (!cluster) {
+    if (cluster) {
+      server = null;
+    } else {
+      server = new ServerConnections(nodes.get(0), config, poolConfig);
       client =
           RedisClient.builder()
               .hostAndPort(nodes.get(0))
               .clientConfig(config)
-              .poolConfig(poolConfig)
+              .connectionProvider(server)
               .build();
+    }
+  }
+
+  /**
+   * One server's connections: Jedis's pool, except that a connection that broke is not replaced at
+   * once. commons-pool 2.13 replaces every invalidated object on the spot, on the thread that gave
+   * it back (POOL-424; POOL-431 would make it wait for a borrower): a call that timed out on a
+   * frozen Redis then connected to it again and waited for a second timeout, so SMTP's 451 and the
+   * web's 503 took twice the timeout. This pool keeps no minimum of idle connections, so it never
+   * needs to add one ahead; a call that needs a connection makes one.
+   */
+  private static final class ServerConnections implements ConnectionProvider {
+    private final HostAndPort node;
+    private final ConnectionPool pool;
+
+    ServerConnections(
+        HostAndPort node,
+        JedisClientConfig config,
+        GenericObjectPoolConfig<Connection> poolConfig) {
+      this.node = node;
+      this.pool =
+          new ConnectionPool(node, config, poolConfig) {
+            @Override
+            public void addObject() {
+              // called only to replace an invalidated connection (no minIdle, no addObjects)
+            }
+          };
+    }
+
+    /** Closes every idle connection: the others died with the same server. */
+    void dropIdle() {
+      pool.clear();
+    }
+
+    @Override
+    public Connection getConnection() {
+      return pool.getResource();
+    }
+
+    @Override
+    public Connection getConnection(CommandArguments args) {
+      return pool.getResource();
+    }
+
+    @Override
+    public Map<?, ?> getConnectionMap() {
+      return Map.of(node, pool);
+    }
+
+    @Override
+    public Map<?, ?> getPrimaryNodesConnectionMap() {
+      return Map.of(node, pool);
+    }
+
+    @Override
+    public void close() {
+      pool.close();
     }
   }
 
@@ -186,9 +251,7 @@ final class RedisConnections implements AutoCloseable {
       if (cluster || isClosed() || System.nanoTime() - start >= timeout.toNanos() / 2) {
         throw unavailable(what, e);
       }
-      ((RedisClient) client())
-          .getPool()
-          .clear(); // the other idle connections died with the same server
+      server.dropIdle();
       try {
         return runOnce(script, key, args, what);
       } catch (JedisConnectionException again) {

@@ -18,9 +18,9 @@ import java.util.function.ToDoubleFunction;
  * .distinct.bytes}, {@code .message.bytes}, {@code .index.bytes}, {@code .codec.bytes} and {@code
  * .stored.bytes} (their documented sum) and the counter {@code burnbox.store.evictions} tagged by
  * {@code cause}. Values are read from the store when the registry is scraped, once per scrape (a
- * result or failure is reused for {@value #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store
- * one round trip, and one timeout, not one per meter); while the store is unavailable the meters
- * read NaN. Thread-safe.
+ * result or failure is reused for {@value #STATS_REUSE_MILLIS} ms from the end of the read, so a
+ * scrape costs a Redis store one stats read, and a frozen Redis one timeout, not one per meter);
+ * while the store is unavailable the meters read NaN. Thread-safe.
  *
  * <p>Micrometer holds a meter's object weakly unless told otherwise: the gauges hold this object
  * strongly, so the registry keeps it (and the eviction counters, which can only hold it weakly)
@@ -31,7 +31,7 @@ public final class StoreMetrics implements MeterBinder {
 
   private final InboxStore store;
   private final ReentrantLock statsLock = new ReentrantLock(); // not synchronized: never pins
-  private long statsReadAt = Long.MIN_VALUE; // System.nanoTime() of the last read; guarded
+  private long statsReadAt = Long.MIN_VALUE; // System.nanoTime() at the end of the last read
   private StoreStats lastStats; // guarded by statsLock; null if the last read failed
   private RuntimeException lastFailure; // guarded by statsLock
 
@@ -40,13 +40,16 @@ public final class StoreMetrics implements MeterBinder {
     this.store = Objects.requireNonNull(store, "store");
   }
 
-  /** The store's stats, read at most once per {@link #STATS_REUSE_MILLIS}. */
+  /**
+   * The store's stats, read again only {@link #STATS_REUSE_MILLIS} after the last read ended: a
+   * read that took the whole timeout serves every meter of its scrape (counted from its start, each
+   * meter read afresh and waited again).
+   */
   private StoreStats stats() {
     statsLock.lock();
     try {
-      long now = System.nanoTime();
-      if (statsReadAt == Long.MIN_VALUE || now - statsReadAt > STATS_REUSE_MILLIS * 1_000_000) {
-        statsReadAt = now;
+      if (statsReadAt == Long.MIN_VALUE
+          || System.nanoTime() - statsReadAt > STATS_REUSE_MILLIS * 1_000_000) {
         try {
           lastStats = store.stats();
           lastFailure = null;
@@ -54,6 +57,7 @@ public final class StoreMetrics implements MeterBinder {
           lastStats = null;
           lastFailure = e;
         }
+        statsReadAt = System.nanoTime();
       }
       if (lastFailure != null) {
         throw lastFailure;

@@ -137,6 +137,7 @@ final class MemoryInboxStore implements InboxStore {
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
   private final Cache<Piece, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
+  private long deletions;
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long logicalBytes; // each entry's message's raw size
@@ -796,6 +797,7 @@ final class MemoryInboxStore implements InboxStore {
         return false;
       }
       remove(e, null);
+      deletions++;
       return true;
     } finally {
       writeLock.unlock();
@@ -931,7 +933,8 @@ final class MemoryInboxStore implements InboxStore {
           indexBytes + tableBytes() + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
-          byCause);
+          byCause,
+          deletions);
     } finally {
       writeLock.unlock();
     }

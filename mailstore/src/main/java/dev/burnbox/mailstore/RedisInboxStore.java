@@ -64,7 +64,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *   <li>{@code P:{T}:q}: every entry of the partition by sequence, the queue for its byte budget
  *       and the TTL.
  *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes,
- *       evictions by cause, the sequence), kept exact by the scripts; {@link #stats} sums them.
+ *       evictions by cause, deletions, the sequence), kept exact by the scripts; {@link #stats}
+ *       sums them.
  *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
  *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
  * </ul>
@@ -391,7 +392,7 @@ final class RedisInboxStore implements InboxStore {
   private void undo(List<MessageId> written) {
     for (MessageId id : written) {
       try {
-        delete(id);
+        delete(id, false);
       } catch (RuntimeException e) {
         LOG.log(
             System.Logger.Level.WARNING,
@@ -494,11 +495,16 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
+    return delete(id, true);
+  }
+
+  /** Deletes entry {@code id}, counted in {@link StoreStats#deletions} if {@code counted}. */
+  private boolean delete(MessageId id, boolean counted) {
     if (id.route() >= partitions.size()) {
       return false;
     }
-    return (Long) run(deleteScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)))
-        == 1;
+    List<byte[]> args = List.of(number(now()), id.value().getBytes(UTF_8), number(counted ? 1 : 0));
+    return (Long) run(deleteScript, id.route(), args) == 1;
   }
 
   /**
@@ -508,7 +514,7 @@ final class RedisInboxStore implements InboxStore {
    */
   @Override
   public StoreStats stats() {
-    long[] sums = new long[9];
+    long[] sums = new long[10];
     for (int p = 0; p < partitions.size(); p++) {
       List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
       while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
@@ -523,7 +529,7 @@ final class RedisInboxStore implements InboxStore {
     evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
     evictions.put(EvictionCause.TTL, sums[6]);
     // sums: messages, inboxes, raw (distinct), stored (pieces and index), the three eviction
-    // counts, logical, encoded (the pieces alone)
+    // counts, logical, encoded (the pieces alone), deletions
     return new StoreStats(
         sums[0],
         sums[1],
@@ -533,7 +539,8 @@ final class RedisInboxStore implements InboxStore {
         sums[3] - sums[8],
         0,
         codec.retainedBytes(),
-        evictions);
+        evictions,
+        sums[9]);
   }
 
   // ---- events ----

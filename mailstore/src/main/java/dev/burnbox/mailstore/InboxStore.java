@@ -134,6 +134,19 @@ public interface InboxStore extends AutoCloseable {
   StoreStats stats();
 
   /**
+   * Checks now that the settings every store sharing this one's data must agree on (the Redis
+   * store's partition count) agree with those the shared data records, recording them where none
+   * are: what a service calls as it starts, to refuse to start rather than split the data. A store
+   * that shares nothing (the memory store) has nothing to check: the default does nothing.
+   *
+   * @throws IllegalStateException if they disagree; the message says with what, and how to change
+   *     them
+   * @throws StoreUnavailableException if the shared data cannot be reached now (the store checks by
+   *     itself once it can, and refuses every operation while they disagree)
+   */
+  default void checkSharedSettings() {}
+
+  /**
    * Every delivery that still has entries, oldest first, each with only its live entries: what
    * {@link StoreSnapshot#save} writes. Deliveries made during the call may be missed.
    *
@@ -351,18 +364,6 @@ public interface InboxStore extends AutoCloseable {
     }
 
     /**
-     * Redis store only: how many partitions the store is split into, each a complete store under
-     * its own hash tag holding the inboxes whose names hash to it, so that a Redis Cluster spreads
-     * them over its masters (see the Redis store's documentation). Each partition gets an equal
-     * share of {@link #maxBytes} and evicts its own oldest entries, and stores a body shared by
-     * inboxes in different partitions once in each; a delivery to inboxes of several partitions is
-     * atomic within each partition only. 1 keeps every guarantee store-wide (and the whole store on
-     * one cluster master). The nodes of one service must use the same count; changing it needs an
-     * empty store. Default {@value #DEFAULT_REDIS_PARTITIONS}.
-     *
-     * @throws IllegalArgumentException unless 1 to 256
-     */
-    /**
      * Where the store keeps its mail: null (the default) in this process, else the Redis server
      * ({@code redis://host:port}) or Redis Cluster ({@code redis-cluster://host:port,...}) at
      * {@code url}; see {@link InboxStore#redis}.
@@ -372,6 +373,20 @@ public interface InboxStore extends AutoCloseable {
       return this;
     }
 
+    /**
+     * Redis store only: how many partitions the store is split into, each a complete store under
+     * its own hash tag holding the inboxes whose names hash to it, so that a Redis Cluster spreads
+     * them over its masters (see the Redis store's documentation). Each partition gets an equal
+     * share of {@link #maxBytes} and evicts its own oldest entries, and stores a body shared by
+     * inboxes in different partitions once in each; a delivery to inboxes of several partitions is
+     * atomic within each partition only. 1 keeps every guarantee store-wide (and the whole store on
+     * one cluster master). The nodes of one service must use the same count: the first store
+     * records its count in Redis, and a store of another count refuses to work ({@link
+     * InboxStore#checkSharedSettings}); changing it needs an empty store. Default {@value
+     * #DEFAULT_REDIS_PARTITIONS}.
+     *
+     * @throws IllegalArgumentException unless 1 to 256
+     */
     public Builder redisPartitions(int partitions) {
       if (partitions < 1 || partitions > 256) {
         throw new IllegalArgumentException("redis partitions must be 1 to 256: " + partitions);

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -47,6 +48,7 @@ final class RedisConnections implements AutoCloseable {
   private final JedisClientConfig config;
   private final GenericObjectPoolConfig<Connection> poolConfig;
   private final ServerConnections server; // one server's pool; null on a cluster
+  private final AtomicLong connectionLosses = new AtomicLong();
   private final Object lock = new Object();
   private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
   private boolean closed; // guarded by lock
@@ -233,32 +235,52 @@ final class RedisConnections implements AutoCloseable {
   }
 
   /**
+   * How many times a call found Redis unreachable or lost its connection so far: a count that
+   * changed since a moment means Redis may have restarted (empty, without persistence) since.
+   */
+  long connectionLosses() {
+    return connectionLosses.get();
+  }
+
+  /**
    * Runs {@code script} by EVALSHA with the one key {@code key}, or by EVAL where Redis does not
    * have it yet (a new or restarted server; on a cluster, the master of the key's slot). On one
    * server, a connection that fails at once (a pooled socket that a Redis restart closed) is
-   * dropped with every idle one and the script tried once more on a fresh connection; the cluster
-   * client retries by itself, within the timeout. A failure that took the whole timeout is not
-   * retried, so no call waits much longer than the timeout (on a cluster, up to about twice).
+   * dropped with every idle one, {@code beforeRetry} is run, and the script tried once more on a
+   * fresh connection; the cluster client retries by itself, within the timeout. A failure that took
+   * the whole timeout is not retried, so no call waits much longer than the timeout (on a cluster,
+   * up to about twice).
    *
    * @param what the script and partition, for messages
+   * @param beforeRetry what to check on a Redis that may have restarted before running the script
+   *     there; it may throw {@link StoreUnavailableException} to give up
    * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
    */
-  Object run(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
+  Object run(
+      RedisScripts.Script script,
+      byte[] key,
+      List<byte[]> args,
+      String what,
+      Runnable beforeRetry) {
     long start = System.nanoTime();
     try {
       return runOnce(script, key, args, what);
     } catch (JedisConnectionException e) {
+      connectionLosses.incrementAndGet();
       if (cluster || isClosed() || System.nanoTime() - start >= timeout.toNanos() / 2) {
         throw unavailable(what, e);
       }
       server.dropIdle();
+      beforeRetry.run();
       try {
         return runOnce(script, key, args, what);
       } catch (JedisConnectionException again) {
+        connectionLosses.incrementAndGet();
         again.addSuppressed(e);
         throw unavailable(what, again);
       }
     } catch (JedisClusterOperationException e) {
+      connectionLosses.incrementAndGet();
       throw unavailable(what, e); // out of attempts or time, or no reachable node
     }
   }
@@ -303,6 +325,7 @@ final class RedisConnections implements AutoCloseable {
                   .maxTotalRetriesDuration(timeout)
                   .build();
         } catch (JedisConnectionException | JedisClusterOperationException e) {
+          connectionLosses.incrementAndGet();
           throw unavailable("slot map", e); // tried again by the next call
         }
       }

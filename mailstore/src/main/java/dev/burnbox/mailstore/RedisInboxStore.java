@@ -68,6 +68,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *       sums them.
  *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
  *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
+ *   <li>{@code P:partitions}: the partition count, recorded by the first store that used this Redis
+ *       and prefix; a store of another count would split the mail (each would list only the inboxes
+ *       its own partitions hold), so it refuses every operation ({@link #checkSharedSettings}).
  * </ul>
  *
  * <p><b>Atomicity.</b> Each operation on a partition is one Lua script ({@link RedisScripts}, run
@@ -133,8 +136,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * miss mail that a reload shows.
  *
  * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches; stats:
- * one per partition, more while expired entries are due) and O(log n) in Redis per entry added,
- * read or removed. {@link #close} releases the connections.
+ * one per partition, more while expired entries are due; one more, checking the partition count,
+ * before the first and after each lost connection) and O(log n) in Redis per entry added, read or
+ * removed. {@link #close} releases the connections.
  */
 final class RedisInboxStore implements InboxStore {
   private static final System.Logger LOG = System.getLogger(RedisInboxStore.class.getName());
@@ -158,6 +162,8 @@ final class RedisInboxStore implements InboxStore {
   private final Duration timeout;
   private final JedisClientConfig subscriberConfig;
   private final byte[] eventsChannel;
+  private final String keyPrefix;
+  private final byte[] partitionsKey; // P:partitions, the count recorded in Redis
   private final List<byte[]> partitions; // each partition's key prefix, P:{tag}
   private final int inboxCap;
   private final long maxBytes;
@@ -172,6 +178,9 @@ final class RedisInboxStore implements InboxStore {
   private final RedisScripts.Script getScript;
   private final RedisScripts.Script deleteScript;
   private final RedisScripts.Script statsScript;
+  private final RedisScripts.Script partitionsScript;
+  // redis.connectionLosses() when Redis last recorded this store's partition count; -1: not yet
+  private volatile long agreedAtLosses = -1;
 
   private final InboxListeners listeners;
   private final Object subscriberLock = new Object();
@@ -189,6 +198,8 @@ final class RedisInboxStore implements InboxStore {
             .protocol(RedisProtocol.RESP2)
             .build();
     this.eventsChannel = (builder.keyPrefix() + ":events").getBytes(UTF_8);
+    this.keyPrefix = builder.keyPrefix();
+    this.partitionsKey = (builder.keyPrefix() + ":partitions").getBytes(UTF_8);
     int count = builder.redisPartitions();
     List<byte[]> prefixes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -210,6 +221,7 @@ final class RedisInboxStore implements InboxStore {
     this.getScript = RedisScripts.Script.of("get", RedisScripts.GET);
     this.deleteScript = RedisScripts.Script.of("delete", RedisScripts.DELETE);
     this.statsScript = RedisScripts.Script.of("stats", RedisScripts.STATS);
+    this.partitionsScript = RedisScripts.Script.of("partition count", RedisScripts.PARTITIONS);
   }
 
   /**
@@ -253,10 +265,84 @@ final class RedisInboxStore implements InboxStore {
     return clock.millis();
   }
 
-  /** Runs {@code script} in partition {@code p}. */
+  /**
+   * Runs {@code script} in partition {@code p}, once Redis has this store's partition count: see
+   * {@link #requireAgreedPartitionCount}.
+   */
   private Object run(RedisScripts.Script script, int p, List<byte[]> args) {
+    requireAgreedPartitionCount();
     String what = partitions.size() == 1 ? script.name() : script.name() + ", partition " + p;
-    return redis.run(script, partitions.get(p), args, what);
+    return redis.run(script, partitions.get(p), args, what, this::requireAgreedPartitionCount);
+  }
+
+  // ---- the partition count every store on this Redis and prefix must share ----
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Records this store's partition count in Redis ({@code P:partitions}) unless a count is
+   * recorded, else compares it with the recorded one. The store also does so by itself before its
+   * first operation and again before the first after it lost its connection to Redis (which may
+   * have restarted empty, and another node recorded its count since): while the counts differ,
+   * every operation fails with {@link StoreUnavailableException} (a delivery is refused with {@link
+   * RefusalReason#STORE_UNAVAILABLE}), so no mail is acknowledged that the other nodes cannot list.
+   *
+   * @throws IllegalStateException if Redis records another count; the message names both
+   */
+  @Override
+  public void checkSharedSettings() {
+    long losses = redis.connectionLosses();
+    Optional<String> mismatch = partitionCountMismatch();
+    if (mismatch.isPresent()) {
+      throw new IllegalStateException(mismatch.get());
+    }
+    agreedAtLosses = losses;
+  }
+
+  /**
+   * Returns at once if Redis recorded this store's partition count and no connection was lost
+   * since; else checks it again.
+   *
+   * @throws StoreUnavailableException if Redis cannot be reached or records another count
+   */
+  private void requireAgreedPartitionCount() {
+    long losses = redis.connectionLosses();
+    if (agreedAtLosses == losses) {
+      return;
+    }
+    Optional<String> mismatch = partitionCountMismatch();
+    if (mismatch.isPresent()) {
+      throw new StoreUnavailableException(mismatch.get(), null);
+    }
+    agreedAtLosses = losses;
+  }
+
+  /**
+   * Records this store's partition count unless Redis has one; a one-line explanation if Redis
+   * records another.
+   *
+   * @throws StoreUnavailableException if Redis cannot be reached
+   */
+  private Optional<String> partitionCountMismatch() {
+    String count = Integer.toString(partitions.size());
+    String recorded =
+        text(
+            redis.run(
+                partitionsScript,
+                partitionsKey,
+                List.of(count.getBytes(UTF_8)),
+                partitionsScript.name(),
+                () -> {}));
+    if (recorded.equals(count)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "%s holds a store of %s partitions (key %s:partitions) but this node is set to %s"
+                + " (--redis-partitions): give every node the same count, or change it for all:"
+                + " stop every node, empty the store (delete the %s:* keys, or FLUSHALL on every"
+                + " master) and start them with the new count",
+            redis.describe(), recorded, keyPrefix, count, keyPrefix));
   }
 
   // ---- deliver ----

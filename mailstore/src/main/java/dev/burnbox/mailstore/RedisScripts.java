@@ -6,13 +6,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * The Lua scripts of {@link RedisInboxStore}: every change to the store is one script, so Redis
  * runs it atomically and a reader (also a script) sees a delivery whole or not at all.
  *
- * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script starts with
- * {@link #COMMON}: the key layout and the two shared procedures, {@code evict} (remove one entry,
- * release its pieces, keep the counters exact) and {@code sweep} (evict entries whose expiry time,
- * kept as data, is not after the caller's clock). {@code KEYS[1]} is the key prefix of one
- * partition of the store, which carries the partition's hash tag; the scripts derive every key they
- * touch from it, so all of them lie in one hash slot and a script runs on Redis Cluster as on one
- * server (see {@link RedisInboxStore} for the layout).
+ * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script but {@link
+ * #PARTITIONS} starts with {@link #COMMON}: the key layout and the two shared procedures, {@code
+ * evict} (remove one entry, release its pieces, keep the counters exact) and {@code sweep} (evict
+ * entries whose expiry time, kept as data, is not after the caller's clock). {@code KEYS[1]} is the
+ * key prefix of one partition of the store, which carries the partition's hash tag; the scripts
+ * derive every key they touch from it, so all of them lie in one hash slot and a script runs on
+ * Redis Cluster as on one server (see {@link RedisInboxStore} for the layout).
  *
  * <p>Constants only; thread-safe.
  */
@@ -258,6 +258,21 @@ final class RedisScripts {
           return c
           """
               .replace("SWEEP_BATCH", Integer.toString(SWEEP_BATCH));
+
+  /**
+   * Records the store's partition count unless a count is recorded, and returns the recorded one
+   * (as text, as stored). {@code KEYS[1]}: the store's key {@code P:partitions}, in no partition;
+   * ARGV: this store's count. It may write when Redis is out of memory: a few bytes, once, and
+   * without it no read would run either.
+   */
+  static final String PARTITIONS =
+      "#!lua flags=allow-oom\n"
+          + """
+          local recorded = redis.call('GET', KEYS[1])
+          if recorded then return recorded end
+          redis.call('SET', KEYS[1], ARGV[1])
+          return ARGV[1]
+          """;
 
   /** A script's text and its SHA-1, as EVALSHA names it. */
   record Script(String name, byte[] text, byte[] sha) {

@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,15 +57,18 @@ class RedisServiceTest {
     nodeA = startNode();
   }
 
-  private BurnboxService startNode() throws Exception {
-    return BurnboxService.start(
-        ServiceSettings.of(
-            "--smtp-port=0",
-            "--hostname=burnbox.test",
-            "--http-port=0",
-            "--shutdown-grace=2s",
-            "--store=redis",
-            "--redis-url=" + redis.url()));
+  private BurnboxService startNode(String... more) throws Exception {
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--http-port=0",
+                "--shutdown-grace=2s",
+                "--store=redis",
+                "--redis-url=" + redis.url()));
+    options.addAll(List.of(more));
+    return BurnboxService.start(ServiceSettings.of(options.toArray(String[]::new)));
   }
 
   @AfterEach
@@ -187,5 +191,29 @@ class RedisServiceTest {
     JsonNode dave = json(get(nodeA, "/api/v1/inboxes/dave"));
     assertThat(dave.get("messages")).hasSize(1);
     assertThat(dave.get("messages").get(0).get("subject").asText()).isEqualTo("after the outage");
+  }
+
+  @Test
+  void aNodeOfAnotherPartitionCountRefusesToStartNamingBothCounts() {
+    // node A, with the default 16, recorded its count as it started
+    assertThatThrownBy(() -> nodeB = startNode("--redis-partitions=4"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("holds a store of 16 partitions")
+        .hasMessageContaining("this node is set to 4 (--redis-partitions)");
+  }
+
+  @Test
+  void aNodeStartedWhileRedisIsDownNeverTakesMailIfRedisRecordsAnotherCount() throws Exception {
+    redis.stop();
+    nodeB = startNode("--redis-partitions=4"); // starts: Redis cannot say yet
+    redis.restart(); // empty, until node A delivers and so records its 16
+    send(nodeA, "to A", "x", "erin@any.test");
+
+    assertThatThrownBy(() -> send(nodeB, "to B", "y", "erin@any.test"))
+        .isInstanceOfSatisfying(
+            SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(451));
+    HttpResponse<String> refused = get(nodeB, "/api/v1/inboxes/erin");
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(json(get(nodeA, "/api/v1/inboxes/erin")).get("messages")).hasSize(1);
   }
 }

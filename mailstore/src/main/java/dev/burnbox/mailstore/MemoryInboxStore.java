@@ -25,6 +25,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory {@link InboxStore}: one JVM, no disk.
@@ -113,7 +115,7 @@ final class MemoryInboxStore implements InboxStore {
    */
   static final int RING_ARRAY_OVERHEAD = 16;
 
-  private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryInboxStore.class);
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   private final int inboxCap;
@@ -892,7 +894,7 @@ final class MemoryInboxStore implements InboxStore {
             }
           }
         } catch (DamagedBodyException e) { // reading it fails too, and says so; settle the rest
-          LOG.log(System.Logger.Level.WARNING, "not settling a damaged stored message", e);
+          LOG.warn("not settling a damaged stored message", e);
           continue;
         }
         writeLock.lock();

@@ -25,6 +25,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -141,7 +143,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * removed. {@link #close} releases the connections.
  */
 final class RedisInboxStore implements InboxStore {
-  private static final System.Logger LOG = System.getLogger(RedisInboxStore.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(RedisInboxStore.class);
 
   /**
    * Estimated Redis bytes per entry besides its metadata blob: its hash (measured 580 bytes), its
@@ -480,11 +482,7 @@ final class RedisInboxStore implements InboxStore {
       try {
         delete(id, false);
       } catch (RuntimeException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "a refused delivery left entry {0} behind: {1}",
-            id,
-            e.getMessage());
+        LOG.warn("a refused delivery left entry {} behind: {}", id, e.getMessage());
       }
     }
   }
@@ -666,7 +664,7 @@ final class RedisInboxStore implements InboxStore {
     int first = indexOf(payload, 0);
     int second = indexOf(payload, first + 1);
     if (first < 0 || second < 0) {
-      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event");
+      LOG.warn("ignored a malformed event");
       return;
     }
     InboxName inbox = InboxName.of(new String(payload, first + 1, second - first - 1, UTF_8));
@@ -688,46 +686,84 @@ final class RedisInboxStore implements InboxStore {
   }
 
   /**
-   * The event connection: subscribes, dispatches, and reconnects until the store is closed. On a
-   * cluster, which broadcasts every PUBLISH to all its nodes, it listens on any one node and moves
-   * to the next known node when that one fails.
+   * The event connection: subscribes, dispatches, and reconnects until the store is closed, waiting
+   * {@value #FIRST_RETRY_MILLIS} ms after the first failure and twice as long after each next, up
+   * to {@value #MAX_RETRY_MILLIS} ms. On a cluster, which broadcasts every PUBLISH to all its
+   * nodes, it listens on any one node and moves to the next known node when that one fails.
+   *
+   * <p>Logs one line when the subscription is lost, at most one more per {@value
+   * #LOG_WINDOW_SECONDS} s while it stays lost (how many attempts failed), and one when it is back.
    */
   private final class Subscriber extends BinaryJedisPubSub implements Runnable {
+    static final long FIRST_RETRY_MILLIS = 100;
+    static final long MAX_RETRY_MILLIS = 5_000;
+    static final long LOG_WINDOW_SECONDS = 10;
+
     final CountDownLatch firstConnection = new CountDownLatch(1);
+    // the subscriber thread's own (onSubscribe runs on it too)
+    private HostAndPort node;
+    private long retryMillis = FIRST_RETRY_MILLIS;
+    private int failedAttempts; // since the subscription was last confirmed
+    private long lostAtNanos;
+    private long loggedAtNanos;
 
     @Override
     public void run() {
-      long backoffMillis = 100;
       int attempt = 0;
       while (!closed) {
         List<HostAndPort> nodes = redis.subscriberNodes();
-        HostAndPort node = nodes.get(attempt++ % nodes.size());
+        node = nodes.get(attempt++ % nodes.size());
         try (Jedis jedis = new Jedis(node, subscriberConfig)) {
           jedis.subscribe(this, eventsChannel);
-          backoffMillis = 100;
         } catch (RuntimeException e) {
           if (closed) {
             return;
           }
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "Redis event subscription at {0} lost ({1}); retrying in {2} ms",
-              node,
-              e.getMessage(),
-              backoffMillis);
+          failed(e);
         }
         try {
-          Thread.sleep(backoffMillis);
+          Thread.sleep(retryMillis);
         } catch (InterruptedException e) {
           return;
         }
-        backoffMillis = Math.min(backoffMillis * 2, 5_000);
+        retryMillis = Math.min(retryMillis * 2, MAX_RETRY_MILLIS);
+      }
+    }
+
+    private void failed(RuntimeException e) {
+      long now = System.nanoTime();
+      if (failedAttempts++ == 0) {
+        lostAtNanos = now;
+        loggedAtNanos = now;
+        LOG.warn(
+            "Redis event subscription at {} lost ({}); retrying, at most every {} ms: live pages"
+                + " miss new mail until it is back",
+            node,
+            e.getMessage(),
+            MAX_RETRY_MILLIS);
+      } else if (now - loggedAtNanos >= TimeUnit.SECONDS.toNanos(LOG_WINDOW_SECONDS)) {
+        loggedAtNanos = now;
+        LOG.warn(
+            "Redis event subscription still lost after {} attempts in {} s (at {}: {})",
+            failedAttempts,
+            TimeUnit.NANOSECONDS.toSeconds(now - lostAtNanos),
+            node,
+            e.getMessage());
       }
     }
 
     @Override
     public void onSubscribe(byte[] channel, int subscribedChannels) {
       firstConnection.countDown();
+      retryMillis = FIRST_RETRY_MILLIS; // a subscription lost later is retried at once again
+      if (failedAttempts > 0) {
+        LOG.info(
+            "Redis event subscription back at {} after {} failed attempts in {} s",
+            node,
+            failedAttempts,
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lostAtNanos));
+        failedAttempts = 0;
+      }
       if (closed) {
         unsubscribe(); // closed while connecting: end here, or run() would block on it forever
       }
@@ -738,7 +774,7 @@ final class RedisInboxStore implements InboxStore {
       try {
         dispatch(message);
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "could not dispatch an event", e);
+        LOG.warn("could not dispatch an event", e);
       }
     }
   }
@@ -758,7 +794,7 @@ final class RedisInboxStore implements InboxStore {
       try {
         s.unsubscribe();
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.DEBUG, "event unsubscribe failed on close", e);
+        LOG.debug("event unsubscribe failed on close", e);
       }
     }
     redis.close();

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.RedisServerProcess;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -34,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /**
  * The service on the Redis store ({@code --store=redis}), end to end on a real redis-server: mail
@@ -215,5 +221,36 @@ class RedisServiceTest {
     HttpResponse<String> refused = get(nodeB, "/api/v1/inboxes/erin");
     assertThat(refused.statusCode()).isEqualTo(503);
     assertThat(json(get(nodeA, "/api/v1/inboxes/erin")).get("messages")).hasSize(1);
+  }
+
+  /**
+   * The event subscriber's warnings go through the service's logging, one line each: one when the
+   * subscription is lost, none for each retry (they come every 0.1 to 5 s), one when it is back.
+   * (They came out in java.util.logging's two-line format, one pair per retry.)
+   */
+  @Test
+  void aLostEventSubscriptionLogsOneLineAndOneWhenItIsBack() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.burnbox.mailstore.RedisInboxStore");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try {
+      nodeA.store().subscribe(InboxName.of("frank"), summary -> {}).close(); // subscriber started
+      redis.stop();
+      Thread.sleep(3_000); // about five retries: 0.1, 0.2, 0.4, 0.8 and 1.6 s apart
+      redis.restart();
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> lines.list.stream().anyMatch(e -> e.getLevel() == Level.INFO));
+    } finally {
+      logger.detachAppender(lines);
+    }
+    assertThat(lines.list)
+        .extracting(e -> e.getLevel() + " " + e.getFormattedMessage())
+        .hasSize(2)
+        .satisfiesExactly(
+            lost -> assertThat(lost).startsWith("WARN Redis event subscription at 127.0.0.1:"),
+            back -> assertThat(back).startsWith("INFO Redis event subscription back at 127.0.0.1:"))
+        .allSatisfy(line -> assertThat(line).doesNotContain("\n"));
   }
 }

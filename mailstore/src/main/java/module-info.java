@@ -9,6 +9,7 @@ module dev.burnbox.mailstore {
   requires com.google.common;
   requires org.apache.commons.pool2;
   requires redis.clients.jedis;
+  requires org.slf4j;
 
   exports dev.burnbox.mailstore;
 }

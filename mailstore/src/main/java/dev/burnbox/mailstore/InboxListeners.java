@@ -5,6 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A store's local subscribers, by inbox ({@link InboxStore#subscribe}): each new entry's summary
@@ -17,7 +19,7 @@ import java.util.function.Consumer;
  * that inbox); publishing to an inbox nobody follows is one map lookup.
  */
 final class InboxListeners {
-  private static final System.Logger LOG = System.getLogger(InboxListeners.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(InboxListeners.class);
 
   private final Executor executor;
   private final ConcurrentHashMap<InboxName, CopyOnWriteArrayList<Listener>> byInbox =
@@ -71,7 +73,7 @@ final class InboxListeners {
       try {
         executor.execute(() -> call(l, summary));
       } catch (RuntimeException ex) {
-        LOG.log(System.Logger.Level.WARNING, "listener executor refused an event", ex);
+        LOG.warn("listener executor refused an event", ex);
       }
     }
   }
@@ -80,7 +82,7 @@ final class InboxListeners {
     try {
       l.consumer.accept(summary);
     } catch (RuntimeException ex) {
-      LOG.log(System.Logger.Level.WARNING, "inbox listener failed", ex);
+      LOG.warn("inbox listener failed", ex);
     }
   }
 }

@@ -133,6 +133,19 @@ public interface InboxStore extends AutoCloseable {
   StoreStats stats();
 
   /**
+   * Checks now that the settings every store sharing this one's data must agree on (the Redis
+   * store's partition count) agree with those the shared data records, recording them where none
+   * are: what a service calls as it starts, to refuse to start rather than split the data. A store
+   * that shares nothing (the memory store) has nothing to check: the default does nothing.
+   *
+   * @throws IllegalStateException if they disagree; the message says with what, and how to change
+   *     them
+   * @throws StoreUnavailableException if the shared data cannot be reached now (the store checks by
+   *     itself once it can, and refuses every operation while they disagree)
+   */
+  default void checkSharedSettings() {}
+
+  /**
    * Every delivery that still has entries, oldest first, each with only its live entries: what
    * {@link StoreSnapshot#save} writes. Deliveries made during the call may be missed.
    *
@@ -374,8 +387,10 @@ public interface InboxStore extends AutoCloseable {
      * share of {@link #maxBytes} and evicts its own oldest entries, and stores a body shared by
      * inboxes in different partitions once in each; a delivery to inboxes of several partitions is
      * atomic within each partition only. 1 keeps every guarantee store-wide (and the whole store on
-     * one cluster master). The nodes of one service must use the same count; changing it needs an
-     * empty store. Default {@value #DEFAULT_REDIS_PARTITIONS}.
+     * one cluster master). The nodes of one service must use the same count: the first store
+     * records its count in Redis, and a store of another count refuses to work ({@link
+     * InboxStore#checkSharedSettings}); changing it needs an empty store. Default {@value
+     * #DEFAULT_REDIS_PARTITIONS}.
      *
      * @throws IllegalArgumentException unless 1 to 256
      */

@@ -25,6 +25,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory {@link InboxStore}: one JVM, no disk.
@@ -113,7 +115,7 @@ final class MemoryInboxStore implements InboxStore {
    */
   static final int RING_ARRAY_OVERHEAD = 16;
 
-  private static final System.Logger LOG = System.getLogger(MemoryInboxStore.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(MemoryInboxStore.class);
   private static final Base64.Encoder CURSOR_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   private final int inboxCap;
@@ -137,6 +139,7 @@ final class MemoryInboxStore implements InboxStore {
   // raw bytes of recently read bases, weighed by length; thread-safe, used outside the lock
   private final Cache<Piece, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
+  private long deletions;
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long logicalBytes; // each entry's message's raw size
@@ -796,6 +799,7 @@ final class MemoryInboxStore implements InboxStore {
         return false;
       }
       remove(e, null);
+      deletions++;
       return true;
     } finally {
       writeLock.unlock();
@@ -890,7 +894,7 @@ final class MemoryInboxStore implements InboxStore {
             }
           }
         } catch (DamagedBodyException e) { // reading it fails too, and says so; settle the rest
-          LOG.log(System.Logger.Level.WARNING, "not settling a damaged stored message", e);
+          LOG.warn("not settling a damaged stored message", e);
           continue;
         }
         writeLock.lock();
@@ -931,7 +935,8 @@ final class MemoryInboxStore implements InboxStore {
           indexBytes + tableBytes() + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
-          byCause);
+          byCause,
+          deletions);
     } finally {
       writeLock.unlock();
     }

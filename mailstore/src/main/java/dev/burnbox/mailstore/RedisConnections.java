@@ -5,9 +5,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
@@ -19,6 +23,7 @@ import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
  * How {@link RedisInboxStore} reaches Redis, chosen by the URL: {@code redis://host:port} is one
@@ -42,6 +47,8 @@ final class RedisConnections implements AutoCloseable {
   private final Duration timeout;
   private final JedisClientConfig config;
   private final GenericObjectPoolConfig<Connection> poolConfig;
+  private final ServerConnections server; // one server's pool; null on a cluster
+  private final AtomicLong connectionLosses = new AtomicLong();
   private final Object lock = new Object();
   private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
   private boolean closed; // guarded by lock
@@ -65,13 +72,73 @@ final class RedisConnections implements AutoCloseable {
     poolConfig.setMaxIdle(64);
     poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
     poolConfig.setJmxEnabled(false);
-    if (!cluster) {
+    if (cluster) {
+      server = null;
+    } else {
+      server = new ServerConnections(nodes.get(0), config, poolConfig);
       client =
           RedisClient.builder()
               .hostAndPort(nodes.get(0))
               .clientConfig(config)
-              .poolConfig(poolConfig)
+              .connectionProvider(server)
               .build();
+    }
+  }
+
+  /**
+   * One server's connections: Jedis's pool, except that a connection that broke is not replaced at
+   * once. commons-pool 2.13 replaces every invalidated object on the spot, on the thread that gave
+   * it back (POOL-424; POOL-431 would make it wait for a borrower): a call that timed out on a
+   * frozen Redis then connected to it again and waited for a second timeout, so SMTP's 451 and the
+   * web's 503 took twice the timeout. This pool keeps no minimum of idle connections, so it never
+   * needs to add one ahead; a call that needs a connection makes one.
+   */
+  private static final class ServerConnections implements ConnectionProvider {
+    private final HostAndPort node;
+    private final ConnectionPool pool;
+
+    ServerConnections(
+        HostAndPort node,
+        JedisClientConfig config,
+        GenericObjectPoolConfig<Connection> poolConfig) {
+      this.node = node;
+      this.pool =
+          new ConnectionPool(node, config, poolConfig) {
+            @Override
+            public void addObject() {
+              // called only to replace an invalidated connection (no minIdle, no addObjects)
+            }
+          };
+    }
+
+    /** Closes every idle connection: the others died with the same server. */
+    void dropIdle() {
+      pool.clear();
+    }
+
+    @Override
+    public Connection getConnection() {
+      return pool.getResource();
+    }
+
+    @Override
+    public Connection getConnection(CommandArguments args) {
+      return pool.getResource();
+    }
+
+    @Override
+    public Map<?, ?> getConnectionMap() {
+      return Map.of(node, pool);
+    }
+
+    @Override
+    public Map<?, ?> getPrimaryNodesConnectionMap() {
+      return Map.of(node, pool);
+    }
+
+    @Override
+    public void close() {
+      pool.close();
     }
   }
 
@@ -200,34 +267,52 @@ final class RedisConnections implements AutoCloseable {
   }
 
   /**
+   * How many times a call found Redis unreachable or lost its connection so far: a count that
+   * changed since a moment means Redis may have restarted (empty, without persistence) since.
+   */
+  long connectionLosses() {
+    return connectionLosses.get();
+  }
+
+  /**
    * Runs {@code script} by EVALSHA with the one key {@code key}, or by EVAL where Redis does not
    * have it yet (a new or restarted server; on a cluster, the master of the key's slot). On one
    * server, a connection that fails at once (a pooled socket that a Redis restart closed) is
-   * dropped with every idle one and the script tried once more on a fresh connection; the cluster
-   * client retries by itself, within the timeout. A failure that took the whole timeout is not
-   * retried, so no call waits much longer than the timeout (on a cluster, up to about twice).
+   * dropped with every idle one, {@code beforeRetry} is run, and the script tried once more on a
+   * fresh connection; the cluster client retries by itself, within the timeout. A failure that took
+   * the whole timeout is not retried, so no call waits much longer than the timeout (on a cluster,
+   * up to about twice).
    *
    * @param what the script and partition, for messages
+   * @param beforeRetry what to check on a Redis that may have restarted before running the script
+   *     there; it may throw {@link StoreUnavailableException} to give up
    * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
    */
-  Object run(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
+  Object run(
+      RedisScripts.Script script,
+      byte[] key,
+      List<byte[]> args,
+      String what,
+      Runnable beforeRetry) {
     long start = System.nanoTime();
     try {
       return runOnce(script, key, args, what);
     } catch (JedisConnectionException e) {
+      connectionLosses.incrementAndGet();
       if (cluster || isClosed() || System.nanoTime() - start >= timeout.toNanos() / 2) {
         throw unavailable(what, e);
       }
-      ((RedisClient) client())
-          .getPool()
-          .clear(); // the other idle connections died with the same server
+      server.dropIdle();
+      beforeRetry.run();
       try {
         return runOnce(script, key, args, what);
       } catch (JedisConnectionException again) {
+        connectionLosses.incrementAndGet();
         again.addSuppressed(e);
         throw unavailable(what, again);
       }
     } catch (JedisClusterOperationException e) {
+      connectionLosses.incrementAndGet();
       throw unavailable(what, e); // out of attempts or time, or no reachable node
     }
   }
@@ -272,6 +357,7 @@ final class RedisConnections implements AutoCloseable {
                   .maxTotalRetriesDuration(timeout)
                   .build();
         } catch (JedisConnectionException | JedisClusterOperationException e) {
+          connectionLosses.incrementAndGet();
           throw unavailable("slot map", e); // tried again by the next call
         }
       }

@@ -25,6 +25,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -64,9 +66,13 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *   <li>{@code P:{T}:q}: every entry of the partition by sequence, the queue for its byte budget
  *       and the TTL.
  *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes,
- *       evictions by cause, the sequence), kept exact by the scripts; {@link #stats} sums them.
+ *       evictions by cause, deletions, the sequence), kept exact by the scripts; {@link #stats}
+ *       sums them.
  *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
  *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
+ *   <li>{@code P:partitions}: the partition count, recorded by the first store that used this Redis
+ *       and prefix; a store of another count would split the mail (each would list only the inboxes
+ *       its own partitions hold), so it refuses every operation ({@link #checkSharedSettings}).
  * </ul>
  *
  * <p><b>Atomicity.</b> Each operation on a partition is one Lua script ({@link RedisScripts}, run
@@ -132,11 +138,12 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * miss mail that a reload shows.
  *
  * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches; stats:
- * one per partition, more while expired entries are due) and O(log n) in Redis per entry added,
- * read or removed. {@link #close} releases the connections.
+ * one per partition, more while expired entries are due; one more, checking the partition count,
+ * before the first and after each lost connection) and O(log n) in Redis per entry added, read or
+ * removed. {@link #close} releases the connections.
  */
 final class RedisInboxStore implements InboxStore {
-  private static final System.Logger LOG = System.getLogger(RedisInboxStore.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(RedisInboxStore.class);
 
   /**
    * Estimated Redis bytes per entry besides its metadata blob: its hash (measured 580 bytes), its
@@ -157,6 +164,8 @@ final class RedisInboxStore implements InboxStore {
   private final Duration timeout;
   private final JedisClientConfig subscriberConfig;
   private final byte[] eventsChannel;
+  private final String keyPrefix;
+  private final byte[] partitionsKey; // P:partitions, the count recorded in Redis
   private final List<byte[]> partitions; // each partition's key prefix, P:{tag}
   private final int inboxCap;
   private final long maxBytes;
@@ -171,6 +180,9 @@ final class RedisInboxStore implements InboxStore {
   private final RedisScripts.Script getScript;
   private final RedisScripts.Script deleteScript;
   private final RedisScripts.Script statsScript;
+  private final RedisScripts.Script partitionsScript;
+  // redis.connectionLosses() when Redis last recorded this store's partition count; -1: not yet
+  private volatile long agreedAtLosses = -1;
 
   private final InboxListeners listeners;
   private final Object subscriberLock = new Object();
@@ -188,6 +200,8 @@ final class RedisInboxStore implements InboxStore {
             .protocol(RedisProtocol.RESP2)
             .build();
     this.eventsChannel = (builder.keyPrefix() + ":events").getBytes(UTF_8);
+    this.keyPrefix = builder.keyPrefix();
+    this.partitionsKey = (builder.keyPrefix() + ":partitions").getBytes(UTF_8);
     int count = builder.redisPartitions();
     List<byte[]> prefixes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -209,6 +223,7 @@ final class RedisInboxStore implements InboxStore {
     this.getScript = RedisScripts.Script.of("get", RedisScripts.GET);
     this.deleteScript = RedisScripts.Script.of("delete", RedisScripts.DELETE);
     this.statsScript = RedisScripts.Script.of("stats", RedisScripts.STATS);
+    this.partitionsScript = RedisScripts.Script.of("partition count", RedisScripts.PARTITIONS);
   }
 
   /**
@@ -252,10 +267,84 @@ final class RedisInboxStore implements InboxStore {
     return clock.millis();
   }
 
-  /** Runs {@code script} in partition {@code p}. */
+  /**
+   * Runs {@code script} in partition {@code p}, once Redis has this store's partition count: see
+   * {@link #requireAgreedPartitionCount}.
+   */
   private Object run(RedisScripts.Script script, int p, List<byte[]> args) {
+    requireAgreedPartitionCount();
     String what = partitions.size() == 1 ? script.name() : script.name() + ", partition " + p;
-    return redis.run(script, partitions.get(p), args, what);
+    return redis.run(script, partitions.get(p), args, what, this::requireAgreedPartitionCount);
+  }
+
+  // ---- the partition count every store on this Redis and prefix must share ----
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Records this store's partition count in Redis ({@code P:partitions}) unless a count is
+   * recorded, else compares it with the recorded one. The store also does so by itself before its
+   * first operation and again before the first after it lost its connection to Redis (which may
+   * have restarted empty, and another node recorded its count since): while the counts differ,
+   * every operation fails with {@link StoreUnavailableException} (a delivery is refused with {@link
+   * RefusalReason#STORE_UNAVAILABLE}), so no mail is acknowledged that the other nodes cannot list.
+   *
+   * @throws IllegalStateException if Redis records another count; the message names both
+   */
+  @Override
+  public void checkSharedSettings() {
+    long losses = redis.connectionLosses();
+    Optional<String> mismatch = partitionCountMismatch();
+    if (mismatch.isPresent()) {
+      throw new IllegalStateException(mismatch.get());
+    }
+    agreedAtLosses = losses;
+  }
+
+  /**
+   * Returns at once if Redis recorded this store's partition count and no connection was lost
+   * since; else checks it again.
+   *
+   * @throws StoreUnavailableException if Redis cannot be reached or records another count
+   */
+  private void requireAgreedPartitionCount() {
+    long losses = redis.connectionLosses();
+    if (agreedAtLosses == losses) {
+      return;
+    }
+    Optional<String> mismatch = partitionCountMismatch();
+    if (mismatch.isPresent()) {
+      throw new StoreUnavailableException(mismatch.get(), null);
+    }
+    agreedAtLosses = losses;
+  }
+
+  /**
+   * Records this store's partition count unless Redis has one; a one-line explanation if Redis
+   * records another.
+   *
+   * @throws StoreUnavailableException if Redis cannot be reached
+   */
+  private Optional<String> partitionCountMismatch() {
+    String count = Integer.toString(partitions.size());
+    String recorded =
+        text(
+            redis.run(
+                partitionsScript,
+                partitionsKey,
+                List.of(count.getBytes(UTF_8)),
+                partitionsScript.name(),
+                () -> {}));
+    if (recorded.equals(count)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "%s holds a store of %s partitions (key %s:partitions) but this node is set to %s"
+                + " (--redis-partitions): give every node the same count, or change it for all:"
+                + " stop every node, empty the store (delete the %s:* keys, or FLUSHALL on every"
+                + " master) and start them with the new count",
+            redis.describe(), recorded, keyPrefix, count, keyPrefix));
   }
 
   // ---- deliver ----
@@ -391,13 +480,9 @@ final class RedisInboxStore implements InboxStore {
   private void undo(List<MessageId> written) {
     for (MessageId id : written) {
       try {
-        delete(id);
+        delete(id, false);
       } catch (RuntimeException e) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "a refused delivery left entry {0} behind: {1}",
-            id,
-            e.getMessage());
+        LOG.warn("a refused delivery left entry {} behind: {}", id, e.getMessage());
       }
     }
   }
@@ -494,11 +579,16 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
+    return delete(id, true);
+  }
+
+  /** Deletes entry {@code id}, counted in {@link StoreStats#deletions} if {@code counted}. */
+  private boolean delete(MessageId id, boolean counted) {
     if (id.route() >= partitions.size()) {
       return false;
     }
-    return (Long) run(deleteScript, id.route(), List.of(number(now()), id.value().getBytes(UTF_8)))
-        == 1;
+    List<byte[]> args = List.of(number(now()), id.value().getBytes(UTF_8), number(counted ? 1 : 0));
+    return (Long) run(deleteScript, id.route(), args) == 1;
   }
 
   /**
@@ -508,7 +598,7 @@ final class RedisInboxStore implements InboxStore {
    */
   @Override
   public StoreStats stats() {
-    long[] sums = new long[9];
+    long[] sums = new long[10];
     for (int p = 0; p < partitions.size(); p++) {
       List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
       while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
@@ -523,7 +613,7 @@ final class RedisInboxStore implements InboxStore {
     evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
     evictions.put(EvictionCause.TTL, sums[6]);
     // sums: messages, inboxes, raw (distinct), stored (pieces and index), the three eviction
-    // counts, logical, encoded (the pieces alone)
+    // counts, logical, encoded (the pieces alone), deletions
     return new StoreStats(
         sums[0],
         sums[1],
@@ -533,7 +623,8 @@ final class RedisInboxStore implements InboxStore {
         sums[3] - sums[8],
         0,
         codec.retainedBytes(),
-        evictions);
+        evictions,
+        sums[9]);
   }
 
   // ---- events ----
@@ -573,7 +664,7 @@ final class RedisInboxStore implements InboxStore {
     int first = indexOf(payload, 0);
     int second = indexOf(payload, first + 1);
     if (first < 0 || second < 0) {
-      LOG.log(System.Logger.Level.WARNING, "ignored a malformed event");
+      LOG.warn("ignored a malformed event");
       return;
     }
     InboxName inbox = InboxName.of(new String(payload, first + 1, second - first - 1, UTF_8));
@@ -595,46 +686,84 @@ final class RedisInboxStore implements InboxStore {
   }
 
   /**
-   * The event connection: subscribes, dispatches, and reconnects until the store is closed. On a
-   * cluster, which broadcasts every PUBLISH to all its nodes, it listens on any one node and moves
-   * to the next known node when that one fails.
+   * The event connection: subscribes, dispatches, and reconnects until the store is closed, waiting
+   * {@value #FIRST_RETRY_MILLIS} ms after the first failure and twice as long after each next, up
+   * to {@value #MAX_RETRY_MILLIS} ms. On a cluster, which broadcasts every PUBLISH to all its
+   * nodes, it listens on any one node and moves to the next known node when that one fails.
+   *
+   * <p>Logs one line when the subscription is lost, at most one more per {@value
+   * #LOG_WINDOW_SECONDS} s while it stays lost (how many attempts failed), and one when it is back.
    */
   private final class Subscriber extends BinaryJedisPubSub implements Runnable {
+    static final long FIRST_RETRY_MILLIS = 100;
+    static final long MAX_RETRY_MILLIS = 5_000;
+    static final long LOG_WINDOW_SECONDS = 10;
+
     final CountDownLatch firstConnection = new CountDownLatch(1);
+    // the subscriber thread's own (onSubscribe runs on it too)
+    private HostAndPort node;
+    private long retryMillis = FIRST_RETRY_MILLIS;
+    private int failedAttempts; // since the subscription was last confirmed
+    private long lostAtNanos;
+    private long loggedAtNanos;
 
     @Override
     public void run() {
-      long backoffMillis = 100;
       int attempt = 0;
       while (!closed) {
         List<HostAndPort> nodes = redis.subscriberNodes();
-        HostAndPort node = nodes.get(attempt++ % nodes.size());
+        node = nodes.get(attempt++ % nodes.size());
         try (Jedis jedis = new Jedis(node, subscriberConfig)) {
           jedis.subscribe(this, eventsChannel);
-          backoffMillis = 100;
         } catch (RuntimeException e) {
           if (closed) {
             return;
           }
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "Redis event subscription at {0} lost ({1}); retrying in {2} ms",
-              node,
-              e.getMessage(),
-              backoffMillis);
+          failed(e);
         }
         try {
-          Thread.sleep(backoffMillis);
+          Thread.sleep(retryMillis);
         } catch (InterruptedException e) {
           return;
         }
-        backoffMillis = Math.min(backoffMillis * 2, 5_000);
+        retryMillis = Math.min(retryMillis * 2, MAX_RETRY_MILLIS);
+      }
+    }
+
+    private void failed(RuntimeException e) {
+      long now = System.nanoTime();
+      if (failedAttempts++ == 0) {
+        lostAtNanos = now;
+        loggedAtNanos = now;
+        LOG.warn(
+            "Redis event subscription at {} lost ({}); retrying, at most every {} ms: live pages"
+                + " miss new mail until it is back",
+            node,
+            e.getMessage(),
+            MAX_RETRY_MILLIS);
+      } else if (now - loggedAtNanos >= TimeUnit.SECONDS.toNanos(LOG_WINDOW_SECONDS)) {
+        loggedAtNanos = now;
+        LOG.warn(
+            "Redis event subscription still lost after {} attempts in {} s (at {}: {})",
+            failedAttempts,
+            TimeUnit.NANOSECONDS.toSeconds(now - lostAtNanos),
+            node,
+            e.getMessage());
       }
     }
 
     @Override
     public void onSubscribe(byte[] channel, int subscribedChannels) {
       firstConnection.countDown();
+      retryMillis = FIRST_RETRY_MILLIS; // a subscription lost later is retried at once again
+      if (failedAttempts > 0) {
+        LOG.info(
+            "Redis event subscription back at {} after {} failed attempts in {} s",
+            node,
+            failedAttempts,
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lostAtNanos));
+        failedAttempts = 0;
+      }
       if (closed) {
         unsubscribe(); // closed while connecting: end here, or run() would block on it forever
       }
@@ -645,7 +774,7 @@ final class RedisInboxStore implements InboxStore {
       try {
         dispatch(message);
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "could not dispatch an event", e);
+        LOG.warn("could not dispatch an event", e);
       }
     }
   }
@@ -665,7 +794,7 @@ final class RedisInboxStore implements InboxStore {
       try {
         s.unsubscribe();
       } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.DEBUG, "event unsubscribe failed on close", e);
+        LOG.debug("event unsubscribe failed on close", e);
       }
     }
     redis.close();

@@ -6,13 +6,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * The Lua scripts of {@link RedisInboxStore}: every change to the store is one script, so Redis
  * runs it atomically and a reader (also a script) sees a delivery whole or not at all.
  *
- * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script starts with
- * {@link #COMMON}: the key layout and the two shared procedures, {@code evict} (remove one entry,
- * release its pieces, keep the counters exact) and {@code sweep} (evict entries whose expiry time,
- * kept as data, is not after the caller's clock). {@code KEYS[1]} is the key prefix of one
- * partition of the store, which carries the partition's hash tag; the scripts derive every key they
- * touch from it, so all of them lie in one hash slot and a script runs on Redis Cluster as on one
- * server (see {@link RedisInboxStore} for the layout).
+ * <p>Redis 7 or newer (the scripts declare their flags with {@code #!lua}). Each script but {@link
+ * #PARTITIONS} starts with {@link #COMMON}: the key layout and the two shared procedures, {@code
+ * evict} (remove one entry, release its pieces, keep the counters exact) and {@code sweep} (evict
+ * entries whose expiry time, kept as data, is not after the caller's clock). {@code KEYS[1]} is the
+ * key prefix of one partition of the store, which carries the partition's hash tag; the scripts
+ * derive every key they touch from it, so all of them lie in one hash slot and a script runs on
+ * Redis Cluster as on one server (see {@link RedisInboxStore} for the layout).
  *
  * <p>Constants only; thread-safe.
  */
@@ -225,21 +225,27 @@ final class RedisScripts {
           return out
           """;
 
-  /** Deletes one entry. ARGV: now, id. Returns 1 if it existed (and had not expired), else 0. */
+  /**
+   * Deletes one entry. ARGV: now, id, {@code 1} to count it as a deletion ({@code 0} for the
+   * undoing of a refused delivery, which was never counted as delivered). Returns 1 if it existed
+   * (and had not expired), else 0.
+   */
   static final String DELETE =
       FREES_MEMORY_ONLY
           + COMMON
           + """
           sweep(tonumber(ARGV[1]), SWEEP_BATCH)
-          if evict(ARGV[2], false) then return 1 end
-          return 0
+          if not evict(ARGV[2], false) then return 0 end
+          if ARGV[3] == '1' then redis.call('HINCRBY', S, 'deleted', 1) end
+          return 1
           """
               .replace("SWEEP_BATCH", Integer.toString(SWEEP_BATCH));
 
   /**
    * The counters, after sweeping every expired entry (in batches, so stats are exact on the
    * caller's clock). ARGV: now. Returns messages, inboxes, raw, stored, then evictions for cap,
-   * budget, ttl, then logical and encoded bytes; or {@code {'more'}} if another batch is due.
+   * budget, ttl, then logical and encoded bytes, then deletions; or {@code {'more'}} if another
+   * batch is due.
    */
   static final String STATS =
       FREES_MEMORY_ONLY
@@ -247,11 +253,26 @@ final class RedisScripts {
           + """
           if sweep(tonumber(ARGV[1]), SWEEP_BATCH) == SWEEP_BATCH then return {'more'} end
           local c = redis.call('HMGET', S, 'messages', 'inboxes', 'raw', 'stored', 'cap', 'budget',
-            'ttl', 'logical', 'encoded')
+            'ttl', 'logical', 'encoded', 'deleted')
           for k = 1, #c do c[k] = tonumber(c[k] or 0) end
           return c
           """
               .replace("SWEEP_BATCH", Integer.toString(SWEEP_BATCH));
+
+  /**
+   * Records the store's partition count unless a count is recorded, and returns the recorded one
+   * (as text, as stored). {@code KEYS[1]}: the store's key {@code P:partitions}, in no partition;
+   * ARGV: this store's count. It may write when Redis is out of memory: a few bytes, once, and
+   * without it no read would run either.
+   */
+  static final String PARTITIONS =
+      "#!lua flags=allow-oom\n"
+          + """
+          local recorded = redis.call('GET', KEYS[1])
+          if recorded then return recorded end
+          redis.call('SET', KEYS[1], ARGV[1])
+          return ARGV[1]
+          """;
 
   /** A script's text and its SHA-1, as EVALSHA names it. */
   record Script(String name, byte[] text, byte[] sha) {

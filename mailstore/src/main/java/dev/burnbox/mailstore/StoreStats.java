@@ -32,6 +32,8 @@ import java.util.Map;
  * @param codecBytes the heap the compression holds for itself (dictionaries, the trainer's sample
  *     reservoir): counted from the start, so not 0 when the store is empty
  * @param evictions entries evicted since the store started, by cause; every cause is present
+ * @param deletions entries removed by {@link InboxStore#delete} since the store started (not
+ *     evictions); with the evictions, what makes {@code messages} less than the entries delivered
  */
 public record StoreStats(
     long messages,
@@ -42,7 +44,8 @@ public record StoreStats(
     long indexBytes,
     long cacheBytes,
     long codecBytes,
-    Map<EvictionCause, Long> evictions) {
+    Map<EvictionCause, Long> evictions,
+    long deletions) {
 
   /** Copies {@code evictions}, filling absent causes with 0. */
   public StoreStats {

@@ -409,6 +409,7 @@ abstract class InboxStoreContractTest {
     assertThat(empty.distinctBytes()).isZero();
     assertThat(empty.storedBytes()).as("back to the empty store's").isEqualTo(emptyBytes);
     assertThat(empty.totalEvictions()).as("a delete is not an eviction").isZero();
+    assertThat(empty.deletions()).as("two deletes, not the one of an absent entry").isEqualTo(2);
   }
 
   // ---- listing ----

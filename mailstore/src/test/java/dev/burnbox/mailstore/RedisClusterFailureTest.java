@@ -149,6 +149,7 @@ class RedisClusterFailureTest {
     assertThat(subjects(down)).containsExactly("after");
     assertThat(store.get(downId)).isEmpty();
     assertThat(store.stats().messages()).isEqualTo(1 + subjects(up).size());
+    assertThat(store.stats().deletions()).as("the undoing of a refused delivery").isZero();
     List<Jedis> masters = cluster.connectAll();
     try {
       RedisStoreKeys.checkInvariants(masters, InboxStore.Builder.DEFAULT_KEY_PREFIX);

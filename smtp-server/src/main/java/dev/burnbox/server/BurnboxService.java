@@ -2,6 +2,7 @@ package dev.burnbox.server;
 
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreSnapshot;
+import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.IntakePipeline;
 import dev.burnbox.server.pipeline.PipelineSettings;
@@ -157,6 +158,8 @@ public final class BurnboxService implements AutoCloseable {
    *
    * @throws IOException if a port cannot be bound or the term file cannot be read
    * @throws IllegalArgumentException if the term file holds an invalid term
+   * @throws IllegalStateException if the Redis store records another partition count than this
+   *     node's
    */
   public static BurnboxService start(ServiceSettings settings) throws IOException {
     Objects.requireNonNull(settings, "settings");
@@ -214,6 +217,7 @@ public final class BurnboxService implements AutoCloseable {
   }
 
   private void startAll() throws IOException {
+    checkSharedStore();
     Path terms = settings.pipeline().terms();
     if (terms != null) {
       try {
@@ -247,6 +251,24 @@ public final class BurnboxService implements AutoCloseable {
         intake.port(),
         web.port(),
         web.metricsPort().isPresent() ? " metrics=" + web.metricsPort().getAsInt() : "");
+  }
+
+  /**
+   * Refuses to start on a shared store that records other settings than this node's (the Redis
+   * store's partition count), which would split the mail between the nodes; starts when the store
+   * cannot be reached now, answering 451 and 503 until it can (it checks its settings then).
+   *
+   * @throws IllegalStateException if the settings disagree
+   */
+  private void checkSharedStore() {
+    try {
+      store.checkSharedSettings();
+    } catch (StoreUnavailableException e) {
+      log.warn(
+          "starting without the store: {}; mail gets 451 until it answers (its partition count is"
+              + " checked then)",
+          e.getMessage());
+    }
   }
 
   /** The SMTP port listened on. */

@@ -106,7 +106,9 @@ public record StoreSettings(
                     + " `--store-max-bytes`/N (evicting its own oldest mail first; at least"
                     + " `--max-message-size`), stores a body shared by inboxes of several partitions"
                     + " once in each, and takes a delivery atomically for its inboxes only. All nodes"
-                    + " must use the same N")
+                    + " must use the same N: the first records it in Redis, and a node of another N"
+                    + " refuses to start (started while Redis is down: answers 451 and 503 once it"
+                    + " can tell)")
         int redisPartitions) {
 
   /** Where mail is kept. */

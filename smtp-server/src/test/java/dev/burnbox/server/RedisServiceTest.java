@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.RedisServerProcess;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -22,7 +27,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /**
  * The service on the Redis store ({@code --store=redis}), end to end on a real redis-server: mail
@@ -54,15 +63,18 @@ class RedisServiceTest {
     nodeA = startNode();
   }
 
-  private BurnboxService startNode() throws Exception {
-    return BurnboxService.start(
-        ServiceSettings.of(
-            "--smtp-port=0",
-            "--hostname=burnbox.test",
-            "--http-port=0",
-            "--shutdown-grace=2s",
-            "--store=redis",
-            "--redis-url=" + redis.url()));
+  private BurnboxService startNode(String... more) throws Exception {
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--http-port=0",
+                "--shutdown-grace=2s",
+                "--store=redis",
+                "--redis-url=" + redis.url()));
+    options.addAll(List.of(more));
+    return BurnboxService.start(ServiceSettings.of(options.toArray(String[]::new)));
   }
 
   @AfterEach
@@ -168,6 +180,10 @@ class RedisServiceTest {
     HttpResponse<String> down = get(nodeA, "/api/v1/inboxes/dave");
     assertThat(down.statusCode()).isEqualTo(503);
     assertThat(JSON.readTree(down.body()).get("error").asText()).contains("unavailable");
+    assertThat(down.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(Files.readString(Path.of("..", "README.md")).replaceAll("\\s+", " "))
+        .as("the README names the Retry-After the node sends")
+        .contains("with `Retry-After: 5` when the Redis store is unreachable");
     assertThat(get(nodeA, "/api/v1/stats").statusCode()).isEqualTo(503);
     HttpResponse<String> metrics = get(nodeA, "/metrics");
     assertThat(metrics.statusCode()).as("metrics stay up in an outage").isEqualTo(200);
@@ -181,5 +197,60 @@ class RedisServiceTest {
     JsonNode dave = json(get(nodeA, "/api/v1/inboxes/dave"));
     assertThat(dave.get("messages")).hasSize(1);
     assertThat(dave.get("messages").get(0).get("subject").asText()).isEqualTo("after the outage");
+  }
+
+  @Test
+  void aNodeOfAnotherPartitionCountRefusesToStartNamingBothCounts() {
+    // node A, with the default 16, recorded its count as it started
+    assertThatThrownBy(() -> nodeB = startNode("--redis-partitions=4"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("holds a store of 16 partitions")
+        .hasMessageContaining("this node is set to 4 (--redis-partitions)");
+  }
+
+  @Test
+  void aNodeStartedWhileRedisIsDownNeverTakesMailIfRedisRecordsAnotherCount() throws Exception {
+    redis.stop();
+    nodeB = startNode("--redis-partitions=4"); // starts: Redis cannot say yet
+    redis.restart(); // empty, until node A delivers and so records its 16
+    send(nodeA, "to A", "x", "erin@any.test");
+
+    assertThatThrownBy(() -> send(nodeB, "to B", "y", "erin@any.test"))
+        .isInstanceOfSatisfying(
+            SMTPSendFailedException.class, e -> assertThat(e.getReturnCode()).isEqualTo(451));
+    HttpResponse<String> refused = get(nodeB, "/api/v1/inboxes/erin");
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(json(get(nodeA, "/api/v1/inboxes/erin")).get("messages")).hasSize(1);
+  }
+
+  /**
+   * The event subscriber's warnings go through the service's logging, one line each: one when the
+   * subscription is lost, none for each retry (they come every 0.1 to 5 s), one when it is back.
+   * (They came out in java.util.logging's two-line format, one pair per retry.)
+   */
+  @Test
+  void aLostEventSubscriptionLogsOneLineAndOneWhenItIsBack() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.burnbox.mailstore.RedisInboxStore");
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try {
+      nodeA.store().subscribe(InboxName.of("frank"), summary -> {}).close(); // subscriber started
+      redis.stop();
+      Thread.sleep(3_000); // about five retries: 0.1, 0.2, 0.4, 0.8 and 1.6 s apart
+      redis.restart();
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> lines.list.stream().anyMatch(e -> e.getLevel() == Level.INFO));
+    } finally {
+      logger.detachAppender(lines);
+    }
+    assertThat(lines.list)
+        .extracting(e -> e.getLevel() + " " + e.getFormattedMessage())
+        .hasSize(2)
+        .satisfiesExactly(
+            lost -> assertThat(lost).startsWith("WARN Redis event subscription at 127.0.0.1:"),
+            back -> assertThat(back).startsWith("INFO Redis event subscription back at 127.0.0.1:"))
+        .allSatisfy(line -> assertThat(line).doesNotContain("\n"));
   }
 }

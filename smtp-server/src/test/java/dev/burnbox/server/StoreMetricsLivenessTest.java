@@ -112,6 +112,8 @@ class StoreMetricsLivenessTest {
           .isEqualTo((double) byCause);
       evicted += byCause;
     }
+    assertThat(stats.get("deletions").asLong()).isEqualTo(deleted);
+    assertThat(meters.get("burnbox_store_deletions_total")).isEqualTo((double) deleted);
     assertThat(meters.get("burnbox_messages_stored_total")).isEqualTo((double) accepted);
     assertThat(stats.get("messages").asLong() + evicted + deleted).isEqualTo(accepted);
   }

@@ -16,11 +16,18 @@ import java.util.function.ToDoubleFunction;
  * Publishes an {@link InboxStore}'s {@link dev.burnbox.mailstore.StoreStats} as metrics: gauges
  * {@code burnbox.store.messages}, {@code .inboxes}, the byte counts {@code .logical.bytes}, {@code
  * .distinct.bytes}, {@code .message.bytes}, {@code .index.bytes}, {@code .codec.bytes} and {@code
- * .stored.bytes} (their documented sum) and the counter {@code burnbox.store.evictions} tagged by
- * {@code cause}. Values are read from the store when the registry is scraped, once per scrape (a
- * result or failure is reused for {@value #STATS_REUSE_MILLIS} ms, so a scrape costs a Redis store
- * one round trip, and one timeout, not one per meter); while the store is unavailable the meters
- * read NaN. Thread-safe.
+ * .stored.bytes} (their documented sum), and the counters {@code burnbox.store.evictions} tagged by
+ * {@code cause} and {@code burnbox.store.deletions}. Values are read from the store when the
+ * registry is scraped, once per scrape (a result or failure is reused for {@value
+ * #STATS_REUSE_MILLIS} ms from the end of the read, so a scrape costs a Redis store one stats read,
+ * and a frozen Redis one timeout, not one per meter); while the store is unavailable the gauges
+ * read NaN.
+ *
+ * <p>The counters follow the store's counts, which a Redis store keeps in Redis: they grow as those
+ * grow, keep their value while the store cannot be read, and count on from there when the counts
+ * start again from 0 (Redis restarted without its data), so they never read NaN and never go down,
+ * as a Prometheus counter must not. What was counted between their last read and such a restart is
+ * missed. Thread-safe.
  *
  * <p>Micrometer holds a meter's object weakly unless told otherwise: the gauges hold this object
  * strongly, so the registry keeps it (and the eviction counters, which can only hold it weakly)
@@ -31,22 +38,43 @@ public final class StoreMetrics implements MeterBinder {
 
   private final InboxStore store;
   private final ReentrantLock statsLock = new ReentrantLock(); // not synchronized: never pins
-  private long statsReadAt = Long.MIN_VALUE; // System.nanoTime() of the last read; guarded
+  private long statsReadAt = Long.MIN_VALUE; // System.nanoTime() at the end of the last read
   private StoreStats lastStats; // guarded by statsLock; null if the last read failed
   private RuntimeException lastFailure; // guarded by statsLock
+
+  /**
+   * A counter's value that follows a count read from the store: it grows by what the count grew
+   * since the last read and ignores a count that went down or could not be read. Guarded by {@link
+   * #statsLock}.
+   */
+  private static final class RunningTotal {
+    private double lastRead;
+    private double value;
+
+    double follow(double read) {
+      if (!Double.isNaN(read)) {
+        value += Math.max(0, read - lastRead);
+        lastRead = read;
+      }
+      return value;
+    }
+  }
 
   /** Metrics of {@code store}. */
   public StoreMetrics(InboxStore store) {
     this.store = Objects.requireNonNull(store, "store");
   }
 
-  /** The store's stats, read at most once per {@link #STATS_REUSE_MILLIS}. */
+  /**
+   * The store's stats, read again only {@link #STATS_REUSE_MILLIS} after the last read ended: a
+   * read that took the whole timeout serves every meter of its scrape (counted from its start, each
+   * meter read afresh and waited again).
+   */
   private StoreStats stats() {
     statsLock.lock();
     try {
-      long now = System.nanoTime();
-      if (statsReadAt == Long.MIN_VALUE || now - statsReadAt > STATS_REUSE_MILLIS * 1_000_000) {
-        statsReadAt = now;
+      if (statsReadAt == Long.MIN_VALUE
+          || System.nanoTime() - statsReadAt > STATS_REUSE_MILLIS * 1_000_000) {
         try {
           lastStats = store.stats();
           lastFailure = null;
@@ -54,6 +82,7 @@ public final class StoreMetrics implements MeterBinder {
           lastStats = null;
           lastFailure = e;
         }
+        statsReadAt = System.nanoTime();
       }
       if (lastFailure != null) {
         throw lastFailure;
@@ -73,6 +102,17 @@ public final class StoreMetrics implements MeterBinder {
       return figure.applyAsDouble(stats());
     } catch (RuntimeException e) {
       return Double.NaN;
+    }
+  }
+
+  /** {@code figure} of the store's stats as a counter's value: see the type's description. */
+  private double count(RunningTotal total, ToDoubleFunction<StoreStats> figure) {
+    double read = read(figure);
+    statsLock.lock();
+    try {
+      return total.follow(read);
+    } finally {
+      statsLock.unlock();
     }
   }
 
@@ -116,12 +156,27 @@ public final class StoreMetrics implements MeterBinder {
         "what the byte budget counts: message + index + cache + codec bytes",
         StoreStats::storedBytes);
     for (EvictionCause cause : EvictionCause.values()) {
-      FunctionCounter.builder(
-              "burnbox.store.evictions", this, m -> m.read(s -> s.evictions().get(cause)))
-          .description("entries evicted, by cause")
+      counter(
+              "burnbox.store.evictions",
+              "entries the store's limits evicted, by cause (the store's count, shared by every"
+                  + " node on Redis; kept while it cannot be read, never decreasing)",
+              s -> s.evictions().get(cause))
           .tag("cause", cause.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
+    counter(
+            "burnbox.store.deletions",
+            "entries deleted through the API or the pages, not evictions (the store's count, like"
+                + " the evictions')",
+            StoreStats::deletions)
+        .register(registry);
+  }
+
+  private FunctionCounter.Builder<StoreMetrics> counter(
+      String name, String description, ToDoubleFunction<StoreStats> figure) {
+    RunningTotal total = new RunningTotal();
+    return FunctionCounter.builder(name, this, m -> m.count(total, figure))
+        .description(description);
   }
 
   private void gauge(

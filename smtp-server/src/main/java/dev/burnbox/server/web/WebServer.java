@@ -393,6 +393,7 @@ public final class WebServer implements AutoCloseable {
     json.put("codecBytes", stats.codecBytes());
     json.put("storedBytes", stats.storedBytes());
     json.put("evictions", evictions);
+    json.put("deletions", stats.deletions());
     return json;
   }
 

@@ -102,8 +102,9 @@ class ServeIT {
 
   @Test
   void exitsOneWhenTheSnapshotCannotBeSavedOnSigterm() throws Exception {
-    // the snapshot's "directory" is a file: the store starts empty, and saving it must fail
-    Path snapshot = Files.writeString(dir.resolve("a-file"), "").resolve("store.snapshot");
+    // the snapshot's folder is there at start (which checks it) and a file by the time it is saved
+    Path folder = Files.createDirectory(dir.resolve("snapshots"));
+    Path snapshot = folder.resolve("store.snapshot");
     Path log = dir.resolve("log");
     Process process =
         new ProcessBuilder(
@@ -122,6 +123,8 @@ class ServeIT {
             .start();
     try {
       awaitLine(log, process);
+      Files.delete(folder);
+      Files.writeString(folder, "no longer a folder");
     } finally {
       process.destroy(); // SIGTERM
     }

@@ -52,7 +52,7 @@ class SignUpTest(unittest.TestCase):
         _, codes = get("/messages/%s/codes" % mail["id"])
 
         self.assertEqual(links["links"][0]["url"], "https://app.example/verify?token=abc&user=ann")
-        self.assertEqual(codes["codes"][0]["code"], "604112")
+        self.assertEqual(codes["codes"][0]["value"], "604112")
 
 
 if __name__ == "__main__":

@@ -177,7 +177,11 @@ final class InboxApi {
     OpenedMessage opened = open(ctx);
     List<Map<String, Object>> codes = new ArrayList<>();
     for (VerificationCodes.Code code : VerificationCodes.of(opened.mail())) {
-      codes.add(Map.of("code", code.code(), "context", code.context()));
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("code", code.code());
+      entry.put("value", code.value());
+      entry.put("context", code.context());
+      codes.add(entry);
     }
     ctx.json(Map.of("id", opened.summary().id().value(), "codes", codes));
   }

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The README's "from a test over HTTP" example, end to end: an application sends an HTML sign-up
- * mail over SMTP (quoted-printable, an entity in its link), and the test waits for it, takes its
- * verification link and its code through the JSON API, as a test in any language would.
+ * mail over SMTP (quoted-printable, an entity in its link, its code in two groups), and the test
+ * waits for it, takes its verification link and the code to type through the JSON API, as a test in
+ * any language would.
  */
 class SignUpOverHttpTest {
   @RegisterExtension static final BurnboxExtension burnbox = BurnboxExtension.perClass();
@@ -38,7 +39,7 @@ class SignUpOverHttpTest {
     message.setRecipient(Message.RecipientType.TO, new InternetAddress(address));
     message.setSubject("Verify your address");
     message.setContent(
-        "<p>Welcome! Your verification code is <b>604112</b>.</p>"
+        "<p>Welcome! Your verification code is <b>604&nbsp;112</b>.</p>"
             + "<p><a href=\"https://app.example/verify?token=abc&amp;user=ann\">Verify my"
             + " address</a> &middot; <a href=\"https://app.example/help\">Help</a></p>",
         "text/html; charset=utf-8");
@@ -69,7 +70,8 @@ class SignUpOverHttpTest {
         .isEqualTo("https://app.example/verify?token=abc&user=ann");
     assertThat(links.get(0).get("text").asText()).isEqualTo("Verify my address");
     assertThat(links).hasSize(2);
-    assertThat(codes.get(0).get("code").asText()).isEqualTo("604112");
+    assertThat(codes.get(0).get("code").asText()).isEqualTo("604 112");
+    assertThat(codes.get(0).get("value").asText()).as("to type").isEqualTo("604112");
 
     String page =
         HTTP.send(
@@ -80,7 +82,7 @@ class SignUpOverHttpTest {
             .body();
     assertThat(page)
         .as("the message page shows them too")
-        .contains("<code>604112</code>")
+        .contains("<code>604 112</code>")
         .contains(
             "<a href=\"https://app.example/verify?token=abc&amp;user=ann\""
                 + " rel=\"noopener noreferrer nofollow\" target=\"_blank\">Verify my address</a>");

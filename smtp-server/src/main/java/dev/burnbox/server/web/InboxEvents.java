@@ -29,10 +29,11 @@ import java.util.concurrent.TimeUnit;
  * the event is sent).
  *
  * <p>Each stream holds one store subscription and one (virtual) request thread, and closes the
- * subscription when the client goes: a comment line is written every heartbeat, so a closed
- * connection is noticed within about two heartbeats. The subscription exists before the response
- * headers are sent, so a client that has seen them misses no later mail. A client that reads too
- * slowly to keep up with {@value #BACKLOG} pending events misses the newer ones.
+ * subscription, ending its response, as soon as the client goes ({@link ClientHangups}); a comment
+ * line is still written every heartbeat, for proxies and clients that drop idle connections. The
+ * subscription exists before the response headers are sent, so a client that has seen them misses
+ * no later mail. A client that reads too slowly to keep up with {@value #BACKLOG} pending events
+ * misses the newer ones.
  *
  * <p>A client that reconnects with {@code Last-Event-ID} (as browsers' {@code EventSource} does) is
  * first sent the mail that came after that message, oldest first, from the inbox's newest {@value
@@ -46,17 +47,27 @@ final class InboxEvents implements AutoCloseable {
 
   private static final Object END = new Object();
 
+  /** Put in a stream's queue when its client has gone. */
+  private static final Object CLIENT_GONE = new Object();
+
   private final InboxStore store;
   private final SpamScanner scanner;
   private final ObjectMapper json;
   private final Duration heartbeat;
+  private final ClientHangups hangups;
   private final Set<BlockingQueue<Object>> streams = ConcurrentHashMap.newKeySet();
 
-  InboxEvents(InboxStore store, SpamScanner scanner, ObjectMapper json, Duration heartbeat) {
+  InboxEvents(
+      InboxStore store,
+      SpamScanner scanner,
+      ObjectMapper json,
+      Duration heartbeat,
+      ClientHangups hangups) {
     this.store = Objects.requireNonNull(store, "store");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.json = Objects.requireNonNull(json, "json");
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+    this.hangups = Objects.requireNonNull(hangups, "hangups");
   }
 
   /**
@@ -65,7 +76,8 @@ final class InboxEvents implements AutoCloseable {
    */
   void stream(Context ctx, InboxName inbox) throws IOException {
     BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
+    try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary));
+        ClientHangups.Watch watch = hangups.watch(ctx, () -> queue.add(CLIENT_GONE))) {
       streams.add(queue);
       HttpServletResponse response = ctx.res();
       streamHeaders(response);
@@ -74,7 +86,7 @@ final class InboxEvents implements AutoCloseable {
       Set<MessageId> replayed = replay(out, inbox, ctx.header("Last-Event-ID"));
       while (true) {
         Object next = queue.poll(heartbeat.toMillis(), TimeUnit.MILLISECONDS);
-        if (next == END) {
+        if (next == END || next == CLIENT_GONE) {
           return;
         }
         if (next == null) {

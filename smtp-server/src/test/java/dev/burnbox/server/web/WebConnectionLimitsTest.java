@@ -53,6 +53,11 @@ class WebConnectionLimitsTest {
   }
 
   private int start(WebLimits limits, InboxStore store) {
+    return start(limits, store, Duration.ofMillis(200));
+  }
+
+  /** A server whose idle event streams send a comment every {@code heartbeat}. */
+  private int start(WebLimits limits, InboxStore store, Duration heartbeat) {
     server =
         new WebServer(
             "127.0.0.1",
@@ -64,7 +69,7 @@ class WebConnectionLimitsTest {
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),
             registry,
-            Duration.ofMillis(200));
+            heartbeat);
     server.start();
     return server.port();
   }
@@ -326,6 +331,37 @@ class WebConnectionLimitsTest {
     assertThat(client("127.0.1.5", port, 5_000).closedByServer()).as("a third").isTrue();
     assertThat(refusals("head_timeout")).isZero();
     assertThat(refusals("too_many_connections_per_ip")).isEqualTo(1);
+  }
+
+  /**
+   * Event streams that their client closed stop counting against the per-address cap at once: they
+   * counted until a heartbeat failed to be written, the address locked out of the port meanwhile.
+   * The heartbeat here is an hour, so only noticing the client going frees them.
+   */
+  @Test
+  void closedEventStreamsStopCountingAgainstTheCapAtOnce() throws Exception {
+    int port =
+        start(
+            new WebLimits(100, 3, Duration.ofSeconds(30), NOBODY),
+            InboxStore.memory().build(),
+            Duration.ofHours(1));
+    for (int i = 0; i < 3; i++) {
+      RawHttp stream = client("127.0.1.10", port, 10_000);
+      stream.send("GET /api/v1/inboxes/alice/events HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(stream.replyHead().status()).isEqualTo(200);
+      stream.close();
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              assertThat(server.openEventStreams()).as("streams").isZero();
+              assertThat(server.openConnections()).as("connections").isZero();
+            });
+    assertThat(client("127.0.1.10", port, 10_000).send(REQUEST).reply().status())
+        .as("the address is served again")
+        .isEqualTo(200);
+    assertThat(refusals("too_many_connections_per_ip")).isZero();
   }
 
   @Test

@@ -45,9 +45,10 @@ import java.util.function.Predicate;
  * <p>The waiter subscribes to the inbox before it looks, so mail arriving meanwhile is not missed;
  * it waits on a virtual thread (no platform thread is held) and is woken by the store's events,
  * which on the Redis store come from whichever node took the mail. One untrusted address may wait
- * on {@value #MAX_WAITS_PER_ADDRESS} requests at once; more get 429. A client that goes while it
- * waits (closes or resets the connection) ends its wait at once ({@link ClientHangups}): its place,
- * thread and subscription are freed, not held until the timeout. Thread-safe.
+ * on {@value #MAX_WAITS_PER_ADDRESS} requests at once; more get 429, counted as {@link
+ * WebRefusal#TOO_MANY_WAITS}. A client that goes while it waits (closes or resets the connection)
+ * ends its wait at once ({@link ClientHangups}): its place, thread and subscription are freed, not
+ * held until the timeout. Thread-safe.
  */
 final class InboxWaits {
   static final int DEFAULT_TIMEOUT_SECONDS = 30;
@@ -65,6 +66,7 @@ final class InboxWaits {
   private final SpamScanner scanner;
   private final NetworkList trusted;
   private final ClientHangups hangups;
+  private final WebRefusals refusals;
   private final Map<InetAddress, Integer> waiting = new ConcurrentHashMap<>();
 
   InboxWaits(
@@ -72,12 +74,14 @@ final class InboxWaits {
       MailReader reader,
       SpamScanner scanner,
       NetworkList trusted,
-      ClientHangups hangups) {
+      ClientHangups hangups,
+      WebRefusals refusals) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.trusted = Objects.requireNonNull(trusted, "trusted");
     this.hangups = Objects.requireNonNull(hangups, "hangups");
+    this.refusals = Objects.requireNonNull(refusals, "refusals");
   }
 
   /** Serves one wait on {@code inbox}, which the request may read. */
@@ -89,6 +93,10 @@ final class InboxWaits {
     Instant since = since(ctx.queryParam("since"));
     InetAddress client = address(ctx.req().getRemoteAddr());
     if (!enter(client)) {
+      refusals.record(
+          WebRefusal.TOO_MANY_WAITS,
+          client,
+          "holds " + MAX_WAITS_PER_ADDRESS + " waits: answered 429");
       ctx.status(429).header("Retry-After", "1");
       ctx.json(
           Map.of("error", "too many waits from your address; at most " + MAX_WAITS_PER_ADDRESS));

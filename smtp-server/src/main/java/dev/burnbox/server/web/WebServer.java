@@ -208,7 +208,7 @@ public final class WebServer implements AutoCloseable {
             reader,
             scanner,
             events,
-            new InboxWaits(store, reader, scanner, limits.trustedNetworks(), hangups),
+            new InboxWaits(store, reader, scanner, limits.trustedNetworks(), hangups, refusals),
             access,
             threads);
     MessagePages pages = new MessagePages(store, reader, scanner, access, signer);

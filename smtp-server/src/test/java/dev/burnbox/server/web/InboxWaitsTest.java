@@ -182,6 +182,9 @@ class InboxWaitsTest {
       }
       assertThat(statuses).containsOnly(204, 429);
       assertThat(statuses.stream().filter(s -> s == 429).count()).isEqualTo(1);
+      assertThat(get(server, "/metrics").body())
+          .as("the 429 is a refusal, counted")
+          .contains("burnbox_refusals_total{reason=\"too_many_waits\",stage=\"web\"} 1.0");
       HttpResponse<String> afterwards =
           http.send(
               HttpRequest.newBuilder(

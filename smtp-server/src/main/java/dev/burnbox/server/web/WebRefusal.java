@@ -20,8 +20,13 @@ enum WebRefusal {
       "the web port holds `--http-max-connections`: new clients wait in the listen queue until one"
           + " closes (counted once each time it fills)"),
   TOO_MANY_CONNECTIONS_PER_IP(
-      0,
-      "connection closed",
+      HttpStatus.TOO_MANY_REQUESTS_429,
+      "429 Too Many Requests, `Retry-After: 1`, connection closed (one without a request head"
+          + " within "
+          + ConnectionGate.REFUSED_HEAD_TIMEOUT.toSeconds()
+          + " s, or past "
+          + ConnectionGate.ANSWERED_PAST_CAP
+          + " such connections of the address at once: closed unanswered)",
       "a connection from an untrusted address that has `--http-max-connections-per-ip` open"),
   HEAD_TIMEOUT(
       0,

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -21,23 +23,29 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code GET /api/v1/inboxes/{name}/events}: a Server-Sent Events stream with one {@code mail}
- * event per message delivered to the inbox while the stream is open; its {@code id} is the message
- * id and its {@code data} the entry's JSON (as in a listing, with the spam threshold in use when
- * the event is sent).
+ * event per message delivered to the inbox while the stream is open; its {@code data} is the
+ * entry's JSON (as in a listing, with the spam threshold in use when the event is sent) and its
+ * {@code id} the message id, a dot and the message's {@code receivedAt} ({@link #eventId}).
  *
  * <p>Each stream holds one store subscription and one (virtual) request thread, and closes the
- * subscription when the client goes: a comment line is written every heartbeat, so a closed
- * connection is noticed within about two heartbeats. The subscription exists before the response
- * headers are sent, so a client that has seen them misses no later mail. A client that reads too
- * slowly to keep up with {@value #BACKLOG} pending events misses the newer ones.
+ * subscription, ending its response, as soon as the client goes ({@link ClientHangups}); a comment
+ * line is still written every heartbeat, for proxies and clients that drop idle connections. The
+ * subscription exists before the response headers are sent, so a client that has seen them misses
+ * no later mail. A client that reads too slowly to keep up with {@value #BACKLOG} pending events
+ * misses the newer ones.
  *
  * <p>A client that reconnects with {@code Last-Event-ID} (as browsers' {@code EventSource} does) is
- * first sent the mail that came after that message, oldest first, from the inbox's newest {@value
- * #BACKLOG} entries: nothing is lost between two connections. If that message is no longer among
- * them (deleted, expired, or older), a comment says so and the client should list the inbox.
+ * first sent the mail that came after that event's message, oldest first, from the inbox's newest
+ * {@value #BACKLOG} entries: nothing is lost between two connections. If the message is no longer
+ * in the inbox (deleted, expired, evicted), the mail received at or after its {@code receivedAt}
+ * (from the event id) is sent instead. A bare message id (an id of before the time was added) is
+ * still taken while its message is there. When neither places the client, or more mail came than
+ * {@value #BACKLOG} entries hold, a comment says so and the client should list the inbox.
  * Thread-safe.
  */
 final class InboxEvents implements AutoCloseable {
@@ -46,17 +54,31 @@ final class InboxEvents implements AutoCloseable {
 
   private static final Object END = new Object();
 
+  /** Put in a stream's queue when its client has gone. */
+  private static final Object CLIENT_GONE = new Object();
+
+  /** An event id: a message id, a dot, and an ISO-8601 instant. */
+  private static final Pattern EVENT_ID =
+      Pattern.compile("([A-Za-z0-9_-]{" + MessageId.LENGTH + "})(?:\\.(\\S+))?");
+
   private final InboxStore store;
   private final SpamScanner scanner;
   private final ObjectMapper json;
   private final Duration heartbeat;
+  private final ClientHangups hangups;
   private final Set<BlockingQueue<Object>> streams = ConcurrentHashMap.newKeySet();
 
-  InboxEvents(InboxStore store, SpamScanner scanner, ObjectMapper json, Duration heartbeat) {
+  InboxEvents(
+      InboxStore store,
+      SpamScanner scanner,
+      ObjectMapper json,
+      Duration heartbeat,
+      ClientHangups hangups) {
     this.store = Objects.requireNonNull(store, "store");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.json = Objects.requireNonNull(json, "json");
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+    this.hangups = Objects.requireNonNull(hangups, "hangups");
   }
 
   /**
@@ -65,7 +87,8 @@ final class InboxEvents implements AutoCloseable {
    */
   void stream(Context ctx, InboxName inbox) throws IOException {
     BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary))) {
+    try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary));
+        ClientHangups.Watch watch = hangups.watch(ctx, () -> queue.add(CLIENT_GONE))) {
       streams.add(queue);
       HttpServletResponse response = ctx.res();
       streamHeaders(response);
@@ -74,7 +97,7 @@ final class InboxEvents implements AutoCloseable {
       Set<MessageId> replayed = replay(out, inbox, ctx.header("Last-Event-ID"));
       while (true) {
         Object next = queue.poll(heartbeat.toMillis(), TimeUnit.MILLISECONDS);
-        if (next == END) {
+        if (next == END || next == CLIENT_GONE) {
           return;
         }
         if (next == null) {
@@ -93,34 +116,61 @@ final class InboxEvents implements AutoCloseable {
   }
 
   /**
-   * Sends the mail that came after message {@code lastEventId} (a client's {@code Last-Event-ID}),
-   * oldest first, and returns the ids sent, which the subscription may deliver again.
+   * Sends the mail that came after the message of event {@code lastEventId} (a client's {@code
+   * Last-Event-ID}), oldest first, and returns the ids sent, which the subscription may deliver
+   * again.
    */
   private Set<MessageId> replay(OutputStream out, InboxName inbox, String lastEventId)
       throws IOException {
     if (lastEventId == null || lastEventId.isBlank()) {
       return Set.of();
     }
+    Matcher event = EVENT_ID.matcher(lastEventId.strip());
+    String seenId = event.matches() ? event.group(1) : lastEventId.strip();
+    Instant seenAt = event.matches() ? instant(event.group(2)) : null;
     List<MessageSummary> newest = InboxApi.newestFirst(store, inbox).limit(BACKLOG).toList();
-    List<MessageSummary> after =
-        newest.stream().takeWhile(s -> !s.id().value().equals(lastEventId.strip())).toList();
-    if (after.size() == newest.size()) {
-      send(out, ": last event id not among the inbox's newest mail; list the inbox\n\n");
-      return Set.of();
+    List<MessageSummary> missed =
+        newest.stream().takeWhile(s -> !s.id().value().equals(seenId)).toList();
+    if (missed.size() == newest.size()) { // the message is gone, or older than BACKLOG entries
+      if (seenAt == null) {
+        send(out, ": last event id not among the inbox's newest mail; list the inbox\n\n");
+        return Set.of();
+      }
+      missed = newest.stream().filter(s -> !s.receivedAt().isBefore(seenAt)).toList();
+      if (missed.size() == BACKLOG) {
+        send(out, ": more mail came than is sent again here; list the inbox\n\n");
+      }
     }
     Set<MessageId> sent = new HashSet<>();
-    for (MessageSummary summary : after.reversed()) {
+    for (MessageSummary summary : missed.reversed()) {
       sendMail(out, summary);
       sent.add(summary.id());
     }
     return sent;
   }
 
+  /**
+   * The {@code id} of the event of {@code summary}: its message id, a dot, and its {@code
+   * receivedAt} (ISO-8601), so that a reconnect after the message was deleted still knows which
+   * mail came after it.
+   */
+  static String eventId(MessageSummary summary) {
+    return summary.id().value() + "." + summary.receivedAt();
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return text == null ? null : Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
   private void sendMail(OutputStream out, MessageSummary summary) throws IOException {
     send(
         out,
         "event: mail\nid: "
-            + summary.id().value()
+            + eventId(summary)
             + "\ndata: "
             + json.writeValueAsString(MailJson.summary(summary, scanner.threshold()))
             + "\n\n");

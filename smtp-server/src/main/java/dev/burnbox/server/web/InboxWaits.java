@@ -45,7 +45,10 @@ import java.util.function.Predicate;
  * <p>The waiter subscribes to the inbox before it looks, so mail arriving meanwhile is not missed;
  * it waits on a virtual thread (no platform thread is held) and is woken by the store's events,
  * which on the Redis store come from whichever node took the mail. One untrusted address may wait
- * on {@value #MAX_WAITS_PER_ADDRESS} requests at once; more get 429. Thread-safe.
+ * on {@value #MAX_WAITS_PER_ADDRESS} requests at once; more get 429, counted as {@link
+ * WebRefusal#TOO_MANY_WAITS}. A client that goes while it waits (closes or resets the connection)
+ * ends its wait at once ({@link ClientHangups}): its place, thread and subscription are freed, not
+ * held until the timeout. Thread-safe.
  */
 final class InboxWaits {
   static final int DEFAULT_TIMEOUT_SECONDS = 30;
@@ -55,17 +58,30 @@ final class InboxWaits {
   /** Entries of an inbox looked through for the {@code after} message. */
   private static final int MAX_LOOKED_AT = 1_000;
 
+  /** Put in a wait's queue of arrivals when its client has gone. */
+  private static final Object CLIENT_GONE = new Object();
+
   private final InboxStore store;
   private final MailReader reader;
   private final SpamScanner scanner;
   private final NetworkList trusted;
+  private final ClientHangups hangups;
+  private final WebRefusals refusals;
   private final Map<InetAddress, Integer> waiting = new ConcurrentHashMap<>();
 
-  InboxWaits(InboxStore store, MailReader reader, SpamScanner scanner, NetworkList trusted) {
+  InboxWaits(
+      InboxStore store,
+      MailReader reader,
+      SpamScanner scanner,
+      NetworkList trusted,
+      ClientHangups hangups,
+      WebRefusals refusals) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.trusted = Objects.requireNonNull(trusted, "trusted");
+    this.hangups = Objects.requireNonNull(hangups, "hangups");
+    this.refusals = Objects.requireNonNull(refusals, "refusals");
   }
 
   /** Serves one wait on {@code inbox}, which the request may read. */
@@ -77,13 +93,18 @@ final class InboxWaits {
     Instant since = since(ctx.queryParam("since"));
     InetAddress client = address(ctx.req().getRemoteAddr());
     if (!enter(client)) {
+      refusals.record(
+          WebRefusal.TOO_MANY_WAITS,
+          client,
+          "holds " + MAX_WAITS_PER_ADDRESS + " waits: answered 429");
       ctx.status(429).header("Retry-After", "1");
       ctx.json(
           Map.of("error", "too many waits from your address; at most " + MAX_WAITS_PER_ADDRESS));
       return;
     }
-    LinkedBlockingQueue<MessageSummary> arrivals = new LinkedBlockingQueue<>();
-    try (Subscription subscription = store.subscribe(inbox, arrivals::offer)) {
+    LinkedBlockingQueue<Object> arrivals = new LinkedBlockingQueue<>();
+    try (Subscription subscription = store.subscribe(inbox, arrivals::offer);
+        ClientHangups.Watch watch = hangups.watch(ctx, () -> arrivals.offer(CLIENT_GONE))) {
       Optional<MessageSummary> found =
           afterId != null || since != null
               ? oldestAlreadyThere(inbox, afterId, since, wanted)
@@ -100,12 +121,13 @@ final class InboxWaits {
           }
         }
         long left = deadline - System.nanoTime();
-        MessageSummary next = left <= 0 ? null : arrivals.poll(left, TimeUnit.NANOSECONDS);
-        if (next == null) {
+        Object next = left <= 0 ? null : arrivals.poll(left, TimeUnit.NANOSECONDS);
+        if (next == null || next == CLIENT_GONE) { // (gone: nobody reads the answer)
           ctx.status(204);
           return;
         }
-        found = wanted.test(next) ? Optional.of(next) : Optional.empty();
+        MessageSummary arrived = (MessageSummary) next;
+        found = wanted.test(arrived) ? Optional.of(arrived) : Optional.empty();
       }
     } finally {
       leave(client);

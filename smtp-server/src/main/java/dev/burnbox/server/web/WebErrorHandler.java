@@ -54,6 +54,18 @@ final class WebErrorHandler implements Request.Handler {
     write(response, callback, refusal.status());
   }
 
+  /**
+   * Answers {@code request}, on a connection refused as it opened (and counted then), with {@code
+   * refusal}'s status, {@code Retry-After: 1} and a generic body, and closes the connection after
+   * the reply.
+   */
+  static void answerRefused(
+      Request request, Response response, Callback callback, WebRefusal refusal) {
+    response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    write(response, callback, refusal.status());
+  }
+
   private static void write(Response response, Callback callback, int status) {
     response.setStatus(status);
     HttpFields.Mutable headers = response.getHeaders();

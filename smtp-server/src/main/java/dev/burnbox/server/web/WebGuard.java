@@ -20,9 +20,11 @@ import org.eclipse.jetty.util.Callback;
  * they are added when the response is committed); an HTTP/1.0 request with a {@code
  * Transfer-Encoding} header is answered 400 and its connection closed (RFC 9112 section 6.1: such
  * framing is faulty, and a front proxy may frame the body differently, the shape of request
- * smuggling), counted as {@link WebRefusal#BAD_FRAMING}; the {@link ConnectionGate} learns when
- * each request head is complete and when its response is done, for the head deadline. Requests
- * Jetty cannot parse never get here: {@link WebErrorHandler} answers them. Thread-safe.
+ * smuggling), counted as {@link WebRefusal#BAD_FRAMING}; a request on a connection that the {@link
+ * ConnectionGate} refused (past its address's cap) is answered 429 and its connection closed; the
+ * gate learns when each request head is complete and when its response is done, for the head
+ * deadline. Requests Jetty cannot parse never get here: {@link WebErrorHandler} answers them.
+ * Thread-safe.
  */
 final class WebGuard extends Handler.Wrapper {
   private final ConnectionGate gate;
@@ -38,6 +40,11 @@ final class WebGuard extends Handler.Wrapper {
     Connection connection = request.getConnectionMetaData().getConnection();
     gate.requestStarted(connection);
     request.addHttpStreamWrapper(stream -> new GuardedStream(stream, connection));
+    if (gate.refused(connection)) {
+      WebErrorHandler.answerRefused(
+          request, response, callback, WebRefusal.TOO_MANY_CONNECTIONS_PER_IP);
+      return true;
+    }
     if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_0
         && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)) {
       errors.refuse(request, response, callback, WebRefusal.BAD_FRAMING);

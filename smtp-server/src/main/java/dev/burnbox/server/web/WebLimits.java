@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param maxConnections connections the web port holds open at once (event streams included); past
  *     it the port stops accepting until one closes, so new clients wait in the listen queue
  * @param maxConnectionsPerIp connections one untrusted address may hold open at once; one more is
- *     closed as soon as it opens
+ *     answered 429 and closed ({@link ConnectionGate})
  * @param headTimeout time from a connection's opening, or from the end of its previous response, to
  *     the end of the next request head (request line and every header line): a deadline for the
  *     whole head that a trickle of bytes does not extend; a keep-alive connection idle this long is

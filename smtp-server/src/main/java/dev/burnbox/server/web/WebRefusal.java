@@ -5,13 +5,13 @@ import org.eclipse.jetty.http.HttpStatus;
 
 /**
  * Every reason the web port refuses a connection or a request, before any route sees it or (the
- * read budget) when a route would read a message: what the client gets (an HTTP status, or the
- * connection closed or left waiting) and its {@code reason} tag on the refusal counter, {@code
- * burnbox.refusals{stage="web", reason}} ({@code burnbox_refusals_total} in Prometheus, next to the
- * SMTP intake's and the pipeline's refusals). The connection reasons use the SMTP side's tags.
- * Errors that routes answer themselves (a bad inbox name, an unknown message) are answers, not
- * refusals, and are not counted. Tags are unique snake_case; docs/security.md lists every constant,
- * checked by {@code WebRefusalTableTest}.
+ * read budget, the waits) when a route would read a message or wait for one: what the client gets
+ * (an HTTP status, or the connection closed or left waiting) and its {@code reason} tag on the
+ * refusal counter, {@code burnbox.refusals{stage="web", reason}} ({@code burnbox_refusals_total} in
+ * Prometheus, next to the SMTP intake's and the pipeline's refusals). The connection reasons use
+ * the SMTP side's tags. Errors that routes answer themselves (a bad inbox name, an unknown message)
+ * are answers, not refusals, and are not counted. Tags are unique snake_case; docs/security.md
+ * lists every constant, checked by {@code WebRefusalTableTest}.
  */
 enum WebRefusal {
   TOO_MANY_CONNECTIONS(
@@ -20,8 +20,13 @@ enum WebRefusal {
       "the web port holds `--http-max-connections`: new clients wait in the listen queue until one"
           + " closes (counted once each time it fills)"),
   TOO_MANY_CONNECTIONS_PER_IP(
-      0,
-      "connection closed",
+      HttpStatus.TOO_MANY_REQUESTS_429,
+      "429 Too Many Requests, `Retry-After: 1`, connection closed (one without a request head"
+          + " within "
+          + ConnectionGate.REFUSED_HEAD_TIMEOUT.toSeconds()
+          + " s, or past "
+          + ConnectionGate.ANSWERED_PAST_CAP
+          + " such connections of the address at once: closed unanswered)",
       "a connection from an untrusted address that has `--http-max-connections-per-ip` open"),
   HEAD_TIMEOUT(
       0,
@@ -57,7 +62,14 @@ enum WebRefusal {
       "a request that reads a message of 64 KiB or more while such messages held for other"
           + " requests leave no room for it (1/64 of the heap, at least 16 MiB, each counted at"
           + " twice its raw size; one untrusted address at most half of it; one request always"
-          + " fits alone)");
+          + " fits alone)"),
+  TOO_MANY_WAITS(
+      HttpStatus.TOO_MANY_REQUESTS_429,
+      "429 Too Many Requests, `Retry-After: 1`",
+      "a wait for the next message (`/api/v1/inboxes/{name}/next`) from an untrusted address that"
+          + " already has "
+          + InboxWaits.MAX_WAITS_PER_ADDRESS
+          + " open");
 
   /** The value of the {@code stage} tag of every web refusal. */
   static final String STAGE = "web";

@@ -66,12 +66,16 @@ public final class WebServer implements AutoCloseable {
     presetJettyCacheLine();
   }
 
-  /** How often an idle event stream sends a comment, to notice clients that have gone. */
+  /**
+   * How often an idle event stream sends a comment, for proxies and clients that drop idle
+   * connections (clients that go are noticed at once, by {@link ClientHangups}).
+   */
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
 
   private final Javalin app;
   private final InboxEvents events;
   private final WebThreads threads = new WebThreads("burnbox-web");
+  private final ClientHangups hangups = new ClientHangups("burnbox-web-hangups");
   private final WebReadBudget readBudget;
   private final ConnectionGate gate;
   private final MetricsServer metricsServer;
@@ -197,14 +201,14 @@ public final class WebServer implements AutoCloseable {
         new WebReadBudget(limits.readBudgetBytes(), limits.trustedNetworks(), registry, refusals);
     InlineImageSigner signer = new InlineImageSigner(access);
     MailReader reader = new MailReader(store, decoder, new MailHtmlSanitizer(), readBudget, signer);
-    this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat);
+    this.events = new InboxEvents(store, scanner, new ObjectMapper(), heartbeat, hangups);
     InboxApi api =
         new InboxApi(
             store,
             reader,
             scanner,
             events,
-            new InboxWaits(store, reader, scanner, limits.trustedNetworks()),
+            new InboxWaits(store, reader, scanner, limits.trustedNetworks(), hangups, refusals),
             access,
             threads);
     MessagePages pages = new MessagePages(store, reader, scanner, access, signer);
@@ -371,6 +375,7 @@ public final class WebServer implements AutoCloseable {
       }
       app.stop();
     } finally {
+      hangups.close();
       readBudget.unregister();
       gate.close();
     }

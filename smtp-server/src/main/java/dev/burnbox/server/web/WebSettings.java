@@ -40,8 +40,8 @@ public record WebSettings(
             paramLabel = "N",
             defaultValue = "50",
             description =
-                "connections one untrusted address holds open on the web port; one more is closed as it"
-                    + " opens (a browser uses a handful per page, one more per open inbox tab);"
+                "connections one untrusted address holds open on the web port; one more is answered"
+                    + " 429 and closed (a browser uses a handful per page, one more per open inbox tab);"
                     + " `--trusted-networks` are exempt, so put a reverse proxy there")
         int maxConnectionsPerIp,
     @Option(

@@ -1,6 +1,7 @@
 package dev.burnbox.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.MessageId;
@@ -181,6 +182,9 @@ class InboxWaitsTest {
       }
       assertThat(statuses).containsOnly(204, 429);
       assertThat(statuses.stream().filter(s -> s == 429).count()).isEqualTo(1);
+      assertThat(get(server, "/metrics").body())
+          .as("the 429 is a refusal, counted")
+          .contains("burnbox_refusals_total{reason=\"too_many_waits\",stage=\"web\"} 1.0");
       HttpResponse<String> afterwards =
           http.send(
               HttpRequest.newBuilder(
@@ -196,5 +200,58 @@ class InboxWaitsTest {
     } finally {
       server.close();
     }
+  }
+
+  /**
+   * Clients that give up on their waits (a {@code curl -m 1}) free their places at once: they held
+   * them until the wait's timeout, 429 for every new wait from the address meanwhile.
+   */
+  @Test
+  void waitsWhoseClientsWentGiveTheirPlacesBackAtOnce() throws Exception {
+    WebServer server = WebFixture.startedServer(NetworkList.parse("10.9.9.9"), CorsPolicy.NONE);
+    List<RawHttp> gone = new ArrayList<>();
+    try {
+      for (int i = 0; i < InboxWaits.MAX_WAITS_PER_ADDRESS; i++) {
+        gone.add(
+            RawHttp.connect("127.0.0.1", server.port(), 10_000)
+                .send("GET /api/v1/inboxes/bob/next?timeout=60s HTTP/1.1\r\nHost: x\r\n\r\n"));
+      }
+      await()
+          .alias("every place taken")
+          .until(() -> get(server, "/api/v1/inboxes/bob/next?timeout=100ms").statusCode() == 429);
+      for (RawHttp client : gone) {
+        client.close();
+      }
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(get(server, "/api/v1/inboxes/bob/next?timeout=100ms").statusCode())
+                      .as("a place is free again")
+                      .isEqualTo(204));
+    } finally {
+      for (RawHttp client : gone) {
+        client.close();
+      }
+      server.close();
+    }
+  }
+
+  /** A wait whose client went lets go of its store subscription then, not at its timeout. */
+  @Test
+  void aWaitWhoseClientWentLetsGoOfItsSubscription() throws Exception {
+    try (RawHttp client = RawHttp.connect(web.server.port())) {
+      client.send("GET /api/v1/inboxes/alice/next?timeout=60s HTTP/1.1\r\nHost: x\r\n\r\n");
+      await().until(() -> web.openSubscriptions.get() == 1);
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(() -> assertThat(web.openSubscriptions.get()).isZero());
+  }
+
+  private HttpResponse<String> get(WebServer server, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -53,6 +53,11 @@ class WebConnectionLimitsTest {
   }
 
   private int start(WebLimits limits, InboxStore store) {
+    return start(limits, store, Duration.ofMillis(200));
+  }
+
+  /** A server whose idle event streams send a comment every {@code heartbeat}. */
+  private int start(WebLimits limits, InboxStore store, Duration heartbeat) {
     server =
         new WebServer(
             "127.0.0.1",
@@ -64,7 +69,7 @@ class WebConnectionLimitsTest {
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),
             registry,
-            Duration.ofMillis(200));
+            heartbeat);
     server.start();
     return server.port();
   }
@@ -84,8 +89,12 @@ class WebConnectionLimitsTest {
         .count();
   }
 
+  /**
+   * A connection past the cap is told why: its request is answered 429 with {@code Retry-After} and
+   * the connection closed (it was closed unanswered as it opened, an empty reply to curl).
+   */
   @Test
-  void aConnectionPastThePerAddressCapIsClosedAtOnceAndItsSlotComesBack() throws Exception {
+  void aConnectionPastThePerAddressCapIsAnswered429AndClosedAndItsSlotComesBack() throws Exception {
     int port = start(new WebLimits(100, 3, Duration.ofSeconds(30), NOBODY));
     List<RawHttp> held = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -93,6 +102,11 @@ class WebConnectionLimitsTest {
     }
     await().until(() -> server.openConnections() == 3);
     RawHttp oneTooMany = client("127.0.1.1", port, 5_000);
+    RawHttp.Reply refused = oneTooMany.send(REQUEST).reply();
+    assertThat(refused.status()).isEqualTo(429);
+    assertThat(refused.header("Retry-After")).isEqualTo("1");
+    assertThat(refused.header("Connection")).isEqualTo("close");
+    assertThat(refused.header("Content-Security-Policy")).as("security headers").isNotNull();
     assertThat(oneTooMany.closedByServer()).isTrue();
     assertThat(refusals("too_many_connections_per_ip")).isEqualTo(1);
 
@@ -105,6 +119,35 @@ class WebConnectionLimitsTest {
     assertThat(client("127.0.1.1", port, 10_000).send(REQUEST).reply().status())
         .as("a freed slot")
         .isEqualTo(200);
+  }
+
+  /**
+   * Connections past the cap wait for their request's 429 only a few at a time and briefly: one
+   * address cannot hold many more connections than its cap by opening them and sending nothing.
+   */
+  @Test
+  void onlyAFewConnectionsPastTheCapWaitBrieflyForTheir429TheRestAreClosedAtOnce()
+      throws Exception {
+    int port = start(new WebLimits(100, 2, Duration.ofSeconds(30), NOBODY));
+    for (int i = 0; i < 2; i++) {
+      client("127.0.1.11", port, 10_000);
+    }
+    List<RawHttp> waiting = new ArrayList<>();
+    for (int i = 0; i < ConnectionGate.ANSWERED_PAST_CAP; i++) {
+      waiting.add(client("127.0.1.11", port, 10_000));
+    }
+    await().until(() -> server.openConnections() == 2 + ConnectionGate.ANSWERED_PAST_CAP);
+    assertThat(client("127.0.1.11", port, 5_000).closedByServer()).as("one more").isTrue();
+    for (RawHttp silent : waiting) {
+      assertThat(silent.closedByServer()).as("cut: no request head in time").isTrue();
+    }
+    await().until(() -> server.openConnections() == 2);
+    assertThat(client("127.0.1.11", port, 10_000).send(REQUEST).reply().status())
+        .as("answered again")
+        .isEqualTo(429);
+    assertThat(refusals("too_many_connections_per_ip"))
+        .isEqualTo(ConnectionGate.ANSWERED_PAST_CAP + 2);
+    assertThat(refusals("head_timeout")).as("counted once, as refused").isZero();
   }
 
   /** Delivers {@code raw} to {@code inbox} and returns its id. */
@@ -323,9 +366,42 @@ class WebConnectionLimitsTest {
     Thread.sleep(1500); // three deadlines
     assertThat(stream.readsWithin()).as("heartbeats still arrive").isTrue();
     assertThat(second.readsWithin()).as("heartbeats still arrive").isTrue();
-    assertThat(client("127.0.1.5", port, 5_000).closedByServer()).as("a third").isTrue();
+    assertThat(client("127.0.1.5", port, 5_000).send(REQUEST).reply().status())
+        .as("a third")
+        .isEqualTo(429);
     assertThat(refusals("head_timeout")).isZero();
     assertThat(refusals("too_many_connections_per_ip")).isEqualTo(1);
+  }
+
+  /**
+   * Event streams that their client closed stop counting against the per-address cap at once: they
+   * counted until a heartbeat failed to be written, the address locked out of the port meanwhile.
+   * The heartbeat here is an hour, so only noticing the client going frees them.
+   */
+  @Test
+  void closedEventStreamsStopCountingAgainstTheCapAtOnce() throws Exception {
+    int port =
+        start(
+            new WebLimits(100, 3, Duration.ofSeconds(30), NOBODY),
+            InboxStore.memory().build(),
+            Duration.ofHours(1));
+    for (int i = 0; i < 3; i++) {
+      RawHttp stream = client("127.0.1.10", port, 10_000);
+      stream.send("GET /api/v1/inboxes/alice/events HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(stream.replyHead().status()).isEqualTo(200);
+      stream.close();
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              assertThat(server.openEventStreams()).as("streams").isZero();
+              assertThat(server.openConnections()).as("connections").isZero();
+            });
+    assertThat(client("127.0.1.10", port, 10_000).send(REQUEST).reply().status())
+        .as("the address is served again")
+        .isEqualTo(200);
+    assertThat(refusals("too_many_connections_per_ip")).isZero();
   }
 
   @Test

@@ -61,6 +61,9 @@ class WebRefusalTableTest {
       if (refusal == WebRefusal.READ_BUDGET_FULL) { // answered by the routes, not by Jetty
         assertThat(refusal.status()).isEqualTo(503);
         assertThat(WebRefusal.ofStatus(503)).as("a 503 of Jetty's is no refusal").isNull();
+      } else if (refusal == WebRefusal.TOO_MANY_WAITS // answered by the route
+          || refusal == WebRefusal.TOO_MANY_CONNECTIONS_PER_IP) { // by WebGuard
+        assertThat(refusal.status()).isEqualTo(429);
       } else if (refusal.status() != 0) {
         assertThat(refusal.status()).isIn(400, 414, 426, 431, 505);
         assertThat(WebRefusal.ofStatus(refusal.status())).isNotNull();

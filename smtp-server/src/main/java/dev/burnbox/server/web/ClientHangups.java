@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -134,8 +135,12 @@ final class ClientHangups implements AutoCloseable {
         for (SelectionKey key : selector.selectedKeys()) {
           Watched watched = (Watched) key.attachment();
           key.cancel(); // either way, this socket has told what it had to tell
-          if (nothingToRead(watched.channel)) {
-            watched.gone();
+          try {
+            if (nothingToRead(watched.channel)) {
+              watched.gone();
+            }
+          } catch (RuntimeException e) { // one socket's trouble stops no other's watch
+            log.debug("a waiting client's socket could not be read for its end", e);
           }
         }
         selector.selectedKeys().clear();
@@ -168,6 +173,8 @@ final class ClientHangups implements AutoCloseable {
         watched.key = watched.channel.register(selector, SelectionKey.OP_READ, watched);
       } catch (ClosedChannelException e) {
         watched.gone();
+      } catch (IllegalBlockingModeException e) {
+        watched.key = null; // a blocking socket cannot be watched: its client is noticed late
       } catch (CancelledKeyException e) {
         starting.add(watched); // its earlier key is dropped at the next select; try again then
         selector.wakeup();

@@ -55,8 +55,8 @@ final class OperatorMonitor {
       ctx.status(401).json(Map.of("error", "operator token required (Authorization: Bearer)"));
       return;
     }
-    int limit = InboxApi.limit(ctx.queryParam("limit"));
-    String query = ctx.queryParam("q");
+    int limit = InboxApi.limit(QueryParameters.optional(ctx, "limit"));
+    String query = QueryParameters.optional(ctx, "q");
     MailReader.Found found =
         query == null || query.isBlank()
             ? new MailReader.Found(store.newest(limit), 0)

@@ -13,23 +13,29 @@ import java.util.Objects;
  * other domains), the local part, {@code @} and that domain: {@code bob@team.example}.
  *
  * <p>Names are case-insensitive ({@code Bob} and {@code bob} are one inbox) and made of letters and
- * digits of any script (with their combining marks: {@code jörg}, {@code 张伟}, {@code иван}, as
- * SMTPUTF8 addresses have them), {@code .}, {@code -}, {@code _} and {@code +}; 1 to {@value
- * #MAX_LENGTH} characters; no leading or trailing dot and no two dots in a row. A name is the local
- * part in Unicode NFC, lower-cased ({@link Locale#ROOT}), so precomposed and decomposed {@code ö}
- * are one inbox. Controls, spaces, separators, symbols and punctuation other than those four are
- * refused. Non-ASCII names need percent-encoding in a URL. A {@code +tag} (everything from the
- * first {@code +}) is part of the name; {@link #withoutTag()} drops it, which a store does for
- * every name when built with {@link InboxStore.Builder#stripPlusTags(boolean)}. The part before the
- * first {@code +} obeys the same rules as the whole name, so it is never empty. A domain is
- * lower-cased ASCII (an internationalised domain in its {@code xn--} form): labels of 1 to {@value
- * #MAX_LABEL_LENGTH} letters, digits and inner hyphens, separated by single dots, at most {@value
- * #MAX_DOMAIN_LENGTH} characters.
+ * digits of any script ({@code jörg}, {@code 张伟}, {@code иван}, as SMTPUTF8 addresses have them),
+ * combining marks anywhere but first (so a letter may carry several: {@code ẹ́}, Yoruba, has no
+ * precomposed form), {@code .}, {@code -}, {@code _} and {@code +}; no leading or trailing dot and
+ * no two dots in a row; 1 to {@value #MAX_LENGTH} characters, counted as Unicode code points of the
+ * name's final (NFC) form, so every script has as many ({@code 𐐀}, outside the Basic Multilingual
+ * Plane, counts one). A name is the local part in Unicode NFC, lower-cased ({@link Locale#ROOT}),
+ * so precomposed and decomposed {@code ö} are one inbox. Controls, spaces, separators, symbols and
+ * punctuation other than those four are refused. Non-ASCII names need percent-encoding in a URL. A
+ * {@code +tag} (everything from the first {@code +}) is part of the name; {@link #withoutTag()}
+ * drops it, which a store does for every name when built with {@link
+ * InboxStore.Builder#stripPlusTags(boolean)}. The part before the first {@code +} obeys the same
+ * rules as the whole name, so it is never empty. A domain is lower-cased ASCII (an
+ * internationalised domain in its {@code xn--} form): labels of 1 to {@value #MAX_LABEL_LENGTH}
+ * letters, digits and inner hyphens, separated by single dots, at most {@value #MAX_DOMAIN_LENGTH}
+ * characters.
  *
  * <p>Immutable and thread-safe; equal names have equal {@link #value()}s.
  */
 public final class InboxName implements Comparable<InboxName> {
-  /** The longest name accepted, in characters (the SMTP limit on a local part). */
+  /**
+   * The longest name accepted, in code points (the SMTP limit on a local part, which RFC 5321
+   * counts in octets, counted per character so that no script gets fewer).
+   */
   public static final int MAX_LENGTH = 64;
 
   /** The longest domain accepted in a name, in characters (the DNS limit on a name). */
@@ -148,12 +154,16 @@ public final class InboxName implements Comparable<InboxName> {
       validate(localPart.substring(0, plus), "inbox name before '+'");
     }
     // NFC before and after lower-casing, which may decompose or turn letters into ASCII (the Kelvin
-    // sign becomes k): validated on the final form too
+    // sign becomes k): validated on the final form too, whose code points are what is counted
     String name =
         Normalizer.normalize(
             Normalizer.normalize(localPart, Normalizer.Form.NFC).toLowerCase(Locale.ROOT),
             Normalizer.Form.NFC);
     validate(name, "inbox name");
+    if (name.codePointCount(0, name.length()) > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "inbox name is longer than " + MAX_LENGTH + " characters: " + excerpt(name));
+    }
     return name;
   }
 
@@ -178,13 +188,10 @@ public final class InboxName implements Comparable<InboxName> {
     return new InboxName(localName(address.substring(0, at)));
   }
 
+  /** Checks the characters and dots of {@code s}; the length is checked on the final form. */
   private static void validate(String s, String what) {
     if (s.isEmpty()) {
       throw new IllegalArgumentException(what + " is empty");
-    }
-    if (s.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException(
-          what + " is longer than " + MAX_LENGTH + " characters: " + excerpt(s));
     }
     for (int i = 0; i < s.length(); ) {
       int c = s.codePointAt(i);

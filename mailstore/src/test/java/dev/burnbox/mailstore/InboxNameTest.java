@@ -73,6 +73,34 @@ class InboxNameTest {
         .hasMessageContaining("longer than 64");
   }
 
+  /**
+   * 64 is counted in code points of the normalised name, not in UTF-16 units: a letter outside the
+   * Basic Multilingual Plane counts one, and a decomposed name counts as its composed form does.
+   */
+  @Test
+  void countsCodePointsOfTheNormalisedName() {
+    String deseret = "\uD801\uDC00"; // 𐐀, a capital letter outside the BMP
+    InboxName name = InboxName.of(deseret.repeat(64));
+    assertThat(name.value()).isEqualTo("\uD801\uDC28".repeat(64)).hasSize(128); // 𐐨, lower case
+    assertThatThrownBy(() -> InboxName.of(deseret.repeat(65)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("longer than 64");
+    assertThat(InboxName.of("e\u0301".repeat(64))).isEqualTo(InboxName.of("\u00e9".repeat(64)));
+  }
+
+  /**
+   * A letter may carry several marks (Yoruba ẹ́ has no precomposed form; so é with a second acute
+   * stays two code points), but a name cannot start with one.
+   */
+  @Test
+  void aLetterMayCarrySeveralMarksButANameCannotStartWithOne() {
+    assertThat(InboxName.of("\u1eb9\u0301").value()).isEqualTo("\u1eb9\u0301");
+    assertThat(InboxName.of("\u00e9\u0301").value()).hasSize(2);
+    assertThatThrownBy(() -> InboxName.of("\u0301"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("U+0301 (index 0)");
+  }
+
   @Test
   void comesFromAFullAddress() {
     assertThat(InboxName.fromAddress("Bob+X@Example.COM")).isEqualTo(InboxName.of("bob+x"));

@@ -190,6 +190,21 @@ class ServiceProtocolAbuseTest {
     assertThat(service.store().stats().messages()).isEqualTo(1);
   }
 
+  /** {@code "bob"@} needs no quotes, so it is {@code bob@} (RFC 5321 4.1.2): inbox bob. */
+  @Test
+  void aQuotedLocalPartThatNeedsNoQuotesIsDeliveredToItsInbox() throws IOException {
+    try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.3")) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250 2.1.0");
+      assertThat(smtp.send("RCPT TO:<\"Bob\"@burnbox.test>")).isEqualTo("250 2.1.5 Recipient ok");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("Subject: quoted\r\n\r\nhello\r\n."))
+          .startsWith("250 2.0.0 Ok: delivered to 1 inbox as ");
+    }
+    assertThat(service.store().list(InboxName.of("bob"), 10, null).messages())
+        .extracting(MessageSummary::subject)
+        .containsExactly("quoted");
+  }
+
   @Test
   void refusesMailboxNamesThatAreNotInboxNamesOrThatTryToRelayAndNonAsciiWithoutSmtputf8()
       throws IOException {
@@ -201,6 +216,8 @@ class ServiceProtocolAbuseTest {
       assertThat(smtp.send("RCPT TO:<a\u001bb@burnbox.test>"))
           .isEqualTo("501 5.1.3 Bad recipient address syntax");
       assertThat(smtp.send("RCPT TO:<a..b@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"a..b\"@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"john doe\"@burnbox.test>")).isEqualTo(notAllowed);
       assertThat(smtp.send("RCPT TO:<" + "a".repeat(65) + "@burnbox.test>")).isEqualTo(notAllowed);
       // relay through local-part syntax (percent hack, UUCP bang path) is no inbox name either
       assertThat(smtp.send("RCPT TO:<victim%elsewhere.test@burnbox.test>")).isEqualTo(notAllowed);

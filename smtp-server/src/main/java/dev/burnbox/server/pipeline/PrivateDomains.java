@@ -1,9 +1,8 @@
 package dev.burnbox.server.pipeline;
 
 import dev.burnbox.mailstore.InboxName;
-import java.net.IDN;
+import dev.burnbox.server.smtp.IntakeSettings;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -15,8 +14,10 @@ import java.util.TreeSet;
  * private domain, goes to inbox {@code bob@team.example}, which the web port opens only to a token
  * that grants {@code team.example} (see {@code web.ApiTokens}).
  *
- * <p>Domains are compared in lower-case ASCII: an internationalised domain as its {@code xn--} form
- * ({@code bücher.example} is {@code xn--bcher-kva.example}). Immutable and thread-safe.
+ * <p>Domains are compared in the form served domains are ({@link IntakeSettings#canonicalDomain}):
+ * lower-case ASCII, an internationalised domain as its {@code xn--} form ({@code bücher.example} is
+ * {@code xn--bcher-kva.example}), without a trailing dot ({@code team.example.} is {@code
+ * team.example}, so its mail stays private). Immutable and thread-safe.
  *
  * @param domains the private domains, lower-case ASCII
  */
@@ -30,7 +31,7 @@ public record PrivateDomains(Set<String> domains) {
   public PrivateDomains {
     Set<String> ascii = new TreeSet<>();
     for (String domain : domains) {
-      ascii.add(InboxName.domainName(toAscii(domain)));
+      ascii.add(InboxName.domainName(IntakeSettings.canonicalDomain(domain)));
     }
     domains = Set.copyOf(ascii);
   }
@@ -60,11 +61,7 @@ public record PrivateDomains(Set<String> domains) {
     if (domains.isEmpty() || domain == null) {
       return false;
     }
-    try {
-      return domains.contains(toAscii(domain).toLowerCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      return false; // not a domain IDNA can write in ASCII, so none of ours
-    }
+    return domains.contains(IntakeSettings.canonicalDomain(domain));
   }
 
   /**
@@ -78,7 +75,8 @@ public record PrivateDomains(Set<String> domains) {
     Objects.requireNonNull(address, "address");
     int at = address.lastIndexOf('@');
     if (at > 0 && isPrivate(address.substring(at + 1))) {
-      return InboxName.of(address.substring(0, at), toAscii(address.substring(at + 1)));
+      return InboxName.of(
+          address.substring(0, at), IntakeSettings.canonicalDomain(address.substring(at + 1)));
     }
     return InboxName.fromAddress(address);
   }
@@ -98,9 +96,5 @@ public record PrivateDomains(Set<String> domains) {
   @Override
   public String toString() {
     return String.join(",", domains);
-  }
-
-  private static String toAscii(String domain) {
-    return IDN.toASCII(domain.strip(), IDN.ALLOW_UNASSIGNED);
   }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,17 +36,25 @@ import org.subethamail.smtp.server.Session;
 final class IntakeCommands {
   private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
 
-  /** {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. */
-  private static final Pattern PATH = Pattern.compile("(?i)(FROM|TO):\\s*<([^<>]*)>(?:\\s+(.*))?");
+  /**
+   * {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. A
+   * quoted string in the address may hold brackets ({@code <"a>b"@x>}); the groups are atomic and
+   * possessive, so a line with many quotes is matched in one pass.
+   */
+  private static final Pattern PATH =
+      Pattern.compile("(?i)(FROM|TO):\\s*<((?>\"(?:[^\"\\\\]|\\\\.)*+\"|[^<>])*+)>(?:\\s+(.*))?");
+
+  /** A domain, or an address literal in brackets, without white space or control characters. */
+  private static final String DOMAIN = "(?:[^\\s\\p{Cc}<>@\\[\\]]+|\\[[^\\s\\p{Cc}<>\\[\\]]+\\])";
+
+  private static final Pattern DOMAIN_PART = Pattern.compile(DOMAIN);
 
   /**
    * A mailbox {@code local@domain} without white space, brackets or control characters ({@code
    * \p{Cc}}: C0 controls such as NUL and ESC, DEL, C1 controls), which have no place in an address
    * and would reach the envelope, the store and the web pages otherwise.
    */
-  private static final Pattern MAILBOX =
-      Pattern.compile(
-          "[^\\s\\p{Cc}<>@]+@[^\\s\\p{Cc}<>@\\[\\]]+|[^\\s\\p{Cc}<>@]+@\\[[^\\s\\p{Cc}<>\\[\\]]+\\]");
+  private static final Pattern MAILBOX = Pattern.compile("[^\\s\\p{Cc}<>@]+@" + DOMAIN);
 
   private final IntakeSettings settings;
   private final Refusals refusals;
@@ -389,7 +398,13 @@ final class IntakeCommands {
         // RFC 5321 4.5.1: <postmaster> without a domain must be taken; it names ours
         recipient = "postmaster@" + settings.postmasterDomain();
       }
-      if (!MAILBOX.matcher(recipient).matches()) {
+      Optional<QuotedMailbox> quoted =
+          QuotedMailbox.parse(recipient).filter(q -> DOMAIN_PART.matcher(q.domain()).matches());
+      boolean needsQuotes = quoted.isPresent() && quoted.get().needsQuotes();
+      if (quoted.isPresent() && !needsQuotes) {
+        recipient = quoted.get().unquoted(); // "bob"@qa.test is bob@qa.test
+      }
+      if (!needsQuotes && !MAILBOX.matcher(recipient).matches()) {
         transaction(session).recipientRefused();
         refuse(session, Refusal.BAD_RECIPIENT_ADDRESS, recipient);
         return;
@@ -397,6 +412,14 @@ final class IntakeCommands {
       if (!transaction(session).smtputf8() && !isAscii(recipient)) {
         transaction(session).recipientRefused();
         refuse(session, Refusal.NON_ASCII_ADDRESS, recipient);
+        return;
+      }
+      if (needsQuotes) {
+        // white space, quotes, @ ...: no inbox name has them, so the refusal of any local part
+        // that is no inbox name (after the one of a domain not served, as for the others)
+        transaction(session).recipientRefused();
+        boolean served = settings.serves(quoted.get().domain());
+        refuse(session, served ? Refusal.BAD_MAILBOX_NAME : Refusal.UNSERVED_DOMAIN, recipient);
         return;
       }
       try {

@@ -315,10 +315,11 @@ public record IntakeSettings(
   }
 
   /**
-   * Lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
-   * xn--bcher-kva.test}).
+   * The one form in which Burnbox compares domains (served domains, private domains, webhook
+   * scopes): lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
+   * xn--bcher-kva.test}); what IDNA cannot convert is only lower-cased.
    */
-  static String canonicalDomain(String domain) {
+  public static String canonicalDomain(String domain) {
     String lower = domain.strip().toLowerCase(Locale.ROOT);
     if (lower.endsWith(".")) {
       lower = lower.substring(0, lower.length() - 1);

@@ -98,12 +98,16 @@ final class InboxApi {
 
   private void list(Context ctx) {
     InboxName inbox = access.inbox(ctx);
-    String query = ctx.queryParam("q");
+    String query = QueryParameters.optional(ctx, "q");
     if (query != null && !query.isBlank()) {
       search(ctx, inbox, query.strip().toLowerCase(Locale.ROOT));
       return;
     }
-    InboxPage page = store.list(inbox, limit(ctx.queryParam("limit")), ctx.queryParam("cursor"));
+    InboxPage page =
+        store.list(
+            inbox,
+            limit(QueryParameters.optional(ctx, "limit")),
+            QueryParameters.optional(ctx, "cursor"));
     double threshold = scanner.threshold();
     List<Map<String, Object>> messages = new ArrayList<>();
     page.messages().forEach(summary -> messages.add(MailJson.summary(summary, threshold)));
@@ -122,7 +126,11 @@ final class InboxApi {
   private void search(Context ctx, InboxName inbox, String query) {
     MailReader.Found found =
         reader.search(
-            ctx, newestFirst(store, inbox), query, MAX_SEARCHED, limit(ctx.queryParam("limit")));
+            ctx,
+            newestFirst(store, inbox),
+            query,
+            MAX_SEARCHED,
+            limit(QueryParameters.optional(ctx, "limit")));
     double threshold = scanner.threshold();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());

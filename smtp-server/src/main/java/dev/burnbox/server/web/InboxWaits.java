@@ -86,11 +86,12 @@ final class InboxWaits {
 
   /** Serves one wait on {@code inbox}, which the request may read. */
   void next(Context ctx, InboxName inbox) throws InterruptedException {
-    Duration timeout = timeout(ctx.queryParam("timeout"));
-    Predicate<MessageSummary> wanted = filter(ctx.queryParam("from"), ctx.queryParam("subject"));
-    String after = ctx.queryParam("after");
+    Duration timeout = timeout(QueryParameters.optional(ctx, "timeout"));
+    Predicate<MessageSummary> wanted =
+        filter(QueryParameters.optional(ctx, "from"), QueryParameters.optional(ctx, "subject"));
+    String after = QueryParameters.optional(ctx, "after");
     MessageId afterId = after == null ? null : MessageId.parse(after);
-    Instant since = since(ctx.queryParam("since"));
+    Instant since = since(QueryParameters.optional(ctx, "since"));
     InetAddress client = address(ctx.req().getRemoteAddr());
     if (!enter(client)) {
       refusals.record(

@@ -209,15 +209,16 @@ final class MessagePages {
   }
 
   private void goToInbox(Context ctx) {
-    String typed = Objects.requireNonNullElse(ctx.queryParam("name"), "").strip();
+    String typed = Objects.requireNonNullElse(QueryParameters.optional(ctx, "name"), "").strip();
     InboxName name = access.privateDomains().inboxNamed(typed);
     ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
   }
 
   private void inbox(Context ctx) {
     InboxName name = access.inbox(ctx);
-    boolean older = ctx.queryParam("cursor") != null;
-    InboxPage page = store.list(name, InboxApi.DEFAULT_LIMIT, ctx.queryParam("cursor"));
+    boolean older = QueryParameters.optional(ctx, "cursor") != null;
+    InboxPage page =
+        store.list(name, InboxApi.DEFAULT_LIMIT, QueryParameters.optional(ctx, "cursor"));
     Instant now = Instant.now();
     StringBuilder body = new StringBuilder();
     // inbox.js adds live mail to the top of the newest page only; an older page says it came
@@ -322,7 +323,7 @@ final class MessagePages {
           .append("</pre></section>\n");
     }
     if (!opened.safeHtml().isEmpty()) {
-      body.append(htmlView(summary.id(), "1".equals(ctx.queryParam("images"))));
+      body.append(htmlView(summary.id(), "1".equals(QueryParameters.optional(ctx, "images"))));
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(codesAndLinks(mail));
@@ -512,7 +513,7 @@ final class MessagePages {
     OpenedMessage opened = open(ctx);
     SecurityHeaders.mailView(
         ctx,
-        "1".equals(ctx.queryParam("images")),
+        "1".equals(QueryParameters.optional(ctx, "images")),
         opened.inlineImages() ? InlineImages.pathPrefix(opened.summary().id().value()) : "");
     ctx.html(
         """
@@ -537,7 +538,11 @@ final class MessagePages {
     int index = InboxApi.attachmentIndex(ctx.pathParam("n"));
     MessageId id = InboxApi.id(ctx);
     StoredMessage stored = reader.stored(ctx, id).orElseThrow(InboxApi::noSuchMessage);
-    if (!signer.allows(id.value(), index, ctx.queryParam("exp"), ctx.queryParam("sig"))) {
+    if (!signer.allows(
+        id.value(),
+        index,
+        QueryParameters.optional(ctx, "exp"),
+        QueryParameters.optional(ctx, "sig"))) {
       access.require(ctx, stored.summary().inbox());
     }
     Attachment part =

@@ -15,10 +15,11 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code GET /api/v1/messages?q=&limit=}: the newest messages of the whole store, newest
- *       first (at most {@code limit}, default 50, up to 200); with {@code q}, those among the
- *       newest {@value InboxApi#MAX_SEARCHED} whose subject, sender or text contains it. Needs
- *       {@code Authorization: Bearer TOKEN}: 401 without it or with another token, 404 when no
- *       token is configured (the endpoint is off).
+ *       first (at most {@code limit}, default {@value InboxApi#DEFAULT_LIMIT}, up to {@value
+ *       InboxApi#MAX_LIMIT}, as an inbox's listing); with {@code q}, those among the newest {@value
+ *       InboxApi#MAX_SEARCHED} whose subject, sender or text contains it. Needs {@code
+ *       Authorization: Bearer TOKEN}: 401 without it or with another token, 404 when no token is
+ *       configured (the endpoint is off).
  *   <li>{@code GET /monitor}: a page that asks for the token once (kept in the tab's session
  *       storage, never in a URL or cookie) and lists new mail as it arrives, asking the API every 2
  *       s; 404 (an HTML page saying so) when no token is configured.
@@ -55,8 +56,8 @@ final class OperatorMonitor {
       ctx.status(401).json(Map.of("error", "operator token required (Authorization: Bearer)"));
       return;
     }
-    int limit = InboxApi.limit(ctx.queryParam("limit"));
-    String query = ctx.queryParam("q");
+    int limit = InboxApi.limit(QueryParameters.optional(ctx, "limit"));
+    String query = QueryParameters.optional(ctx, "q");
     MailReader.Found found =
         query == null || query.isBlank()
             ? new MailReader.Found(store.newest(limit), 0)

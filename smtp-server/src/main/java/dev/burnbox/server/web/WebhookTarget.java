@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.server.smtp.IntakeSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -12,7 +13,11 @@ import java.util.regex.Pattern;
  * <p>Written {@code URL} (every delivery) or {@code SCOPE=URL}, where the scope is a domain ({@code
  * ci.example.test}: every address at it) or an address glob ({@code signup-*@example.test}, {@code
  * *@*.example.test}; {@code *} is any run of characters, {@code ?} any one), matched against the
- * recipient address without regard to case. The URL is {@code http} or {@code https} with a host.
+ * recipient address without regard to case and with both domains in the one form Burnbox compares
+ * domains in ({@link IntakeSettings#canonicalDomain}: an internationalised domain as its {@code
+ * xn--} form), so {@code bücher.test} covers mail to {@code xn--bcher-kva.test} and the other way
+ * round. A wildcard cannot stand inside a domain label that has non-ASCII letters (that label's
+ * {@code xn--} form depends on all of it). The URL is {@code http} or {@code https} with a host.
  * Immutable and thread-safe; {@link #covers} is one regular-expression match.
  */
 public final class WebhookTarget {
@@ -24,7 +29,7 @@ public final class WebhookTarget {
    * @param url where the JSON is posted
    * @param scope an address glob ({@code *} for every address)
    * @throws IllegalArgumentException if the URL is not absolute http(s) with a host, or the scope
-   *     is blank
+   *     is blank or has a wildcard inside a non-ASCII domain label
    */
   public WebhookTarget(URI url, String scope) {
     Objects.requireNonNull(url, "url");
@@ -36,8 +41,15 @@ public final class WebhookTarget {
     if (scope.isBlank()) {
       throw new IllegalArgumentException("a webhook scope is blank");
     }
+    for (String label : scope.substring(scope.lastIndexOf('@') + 1).split("\\.")) {
+      if (label.matches(".*[*?].*") && !label.chars().allMatch(c -> c < 0x80)) {
+        throw new IllegalArgumentException(
+            "a webhook scope's wildcard cannot be inside an internationalised domain label: "
+                + label);
+      }
+    }
     this.url = url;
-    this.scope = scope.strip().toLowerCase(Locale.ROOT);
+    this.scope = canonical(scope);
     this.pattern = globPattern(this.scope);
   }
 
@@ -77,14 +89,26 @@ public final class WebhookTarget {
     return url;
   }
 
-  /** The address glob, lower-cased ({@code *@domain} for a bare domain, {@code *} for all). */
+  /**
+   * The address glob, lower-cased, its domain in ASCII ({@code *@domain} for a bare domain, {@code
+   * *} for all).
+   */
   public String scope() {
     return scope;
   }
 
   /** Whether mail to {@code address} is posted here. */
   public boolean covers(String address) {
-    return pattern.matcher(address.toLowerCase(Locale.ROOT)).matches();
+    return pattern.matcher(canonical(address)).matches();
+  }
+
+  /** An address or a glob of them, lower-cased, with its domain in canonical form. */
+  private static String canonical(String address) {
+    String lower = address.strip().toLowerCase(Locale.ROOT);
+    int at = lower.lastIndexOf('@');
+    return at < 0
+        ? lower
+        : lower.substring(0, at + 1) + IntakeSettings.canonicalDomain(lower.substring(at + 1));
   }
 
   private static Pattern globPattern(String scope) {

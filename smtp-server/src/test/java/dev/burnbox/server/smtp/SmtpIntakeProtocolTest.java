@@ -290,6 +290,35 @@ class SmtpIntakeProtocolTest {
     assertThat(acceptor.only().envelope().recipients()).containsExactly("postmaster@burnbox.test");
   }
 
+  /**
+   * A quoted local part that needs no quotes is the mailbox written plainly (RFC 5321 4.1.2); one
+   * that needs them (a space, an @, a quote) can be no inbox name: 553 5.1.3, as for any local part
+   * that is none, after the 550 of a domain not served. Never a 501: the address is well-formed.
+   */
+  @Test
+  void aQuotedLocalPartIsTheMailboxItQuotesOrNoInboxName() throws IOException {
+    String notAllowed =
+        "553 5.1.3 Mailbox name not allowed: letters, digits and . _ + - only, at most 64";
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      assertThat(smtp.send("RCPT TO:<\"bob\"@burnbox.test>")).isEqualTo("250 2.1.5 Recipient ok");
+      assertThat(smtp.send("RCPT TO:<\"a.b\\+c\"@Other.Test>")).startsWith("250 2.1.5");
+      assertThat(smtp.send("RCPT TO:<\"john doe\"@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"victim@elsewhere.test\"@burnbox.test>"))
+          .isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"a>b\"@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"a..b\"@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"\"@burnbox.test>")).isEqualTo(notAllowed);
+      assertThat(smtp.send("RCPT TO:<\"john doe\"@elsewhere.test>")).startsWith("550 5.7.1");
+      assertThat(smtp.send("RCPT TO:<\"a\u001bb\"@burnbox.test>")).startsWith("501 5.1.3");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().envelope().recipients())
+        .containsExactly("bob@burnbox.test", "a.b+c@Other.Test");
+    assertThat(refusals("bad_mailbox_name")).isEqualTo(5);
+  }
+
   @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {

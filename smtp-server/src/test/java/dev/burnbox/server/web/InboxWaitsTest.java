@@ -159,6 +159,20 @@ class InboxWaitsTest {
     assertThat(waitFor("?since=yesterday").get().statusCode()).isEqualTo(400);
   }
 
+  /**
+   * The README's URL template with every optional parameter left empty, as a script writes {@code
+   * after=${LAST:-}} before it has read anything: an ordinary wait, not a 400.
+   */
+  @Test
+  void emptyOptionalParametersAreAsIfNotGiven() throws Exception {
+    HttpResponse<String> none = waitFor("?after=&since=&from=&subject=&timeout=300ms").get();
+    assertThat(none.statusCode()).as(none.body()).isEqualTo(204);
+    web.deliver("alice", WebFixture.textMail("here", "x"));
+    HttpResponse<String> found =
+        waitFor("?after=&since=1970-01-01T00:00:00Z&from=&subject=&timeout=").get();
+    assertThat(subject(found)).isEqualTo("here");
+  }
+
   @Test
   void oneUntrustedAddressMayHoldOnlySoManyWaits() throws Exception {
     // a server that trusts nobody on loopback

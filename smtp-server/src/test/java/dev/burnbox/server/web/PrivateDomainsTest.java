@@ -260,6 +260,10 @@ class PrivateDomainsTest {
     assertThat(domains.inboxOf("Bob+ci@TEAM.test").value()).isEqualTo("bob+ci@team.test");
     assertThat(domains.inboxOf("jörg@bücher.test").value()).isEqualTo("jörg@xn--bcher-kva.test");
     assertThat(domains.inboxOf("bob@public.test").value()).isEqualTo("bob");
+    // a trailing dot (the root) names the same domain, as it does for the served domains
+    assertThat(domains.inboxOf("bob@team.test.").value()).isEqualTo("bob@team.test");
+    assertThat(domains.inboxOf("bob@xn--bcher-kva.test.").value())
+        .isEqualTo("bob@xn--bcher-kva.test");
     assertThat(domains.inboxNamed("bob").value()).isEqualTo("bob");
     assertThat(PrivateDomains.parse("").isEmpty()).isTrue();
     assertThat(MessagePages.localPath("/inbox/x")).isEqualTo("/inbox/x");

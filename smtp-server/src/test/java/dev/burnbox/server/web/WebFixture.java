@@ -9,6 +9,7 @@ import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.mailstore.StoreStats;
+import dev.burnbox.mailstore.StoreUnavailableException;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.mailstore.Subscription;
 import dev.burnbox.server.mime.DecodedMail;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -40,7 +42,7 @@ import java.util.function.Consumer;
  * A started {@link WebServer} on a free port over a fresh in-memory store, with helpers to deliver
  * mail the way the intake pipeline does (decoded From and Subject in the listing, and if asked the
  * scanner's verdict) and to call it. Counts open store subscriptions, so tests can see event
- * streams let go of theirs.
+ * streams let go of theirs, and can make its store unreachable ({@link #storeDown}).
  */
 final class WebFixture implements AutoCloseable {
   /**
@@ -51,6 +53,12 @@ final class WebFixture implements AutoCloseable {
 
   final MailDecoder decoder = MailDecoder.withDefaults();
   final AtomicInteger openSubscriptions = new AtomicInteger();
+
+  /**
+   * While set, the store throws {@link StoreUnavailableException}, as an unreachable Redis does.
+   */
+  final AtomicBoolean storeDown = new AtomicBoolean();
+
   final InboxStore store;
   final SpamScanner scanner;
 
@@ -72,13 +80,23 @@ final class WebFixture implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
 
   WebFixture(Duration heartbeat, SpamScanner scanner) {
-    this.store = new SubscriptionCountingStore(InboxStore.memory().build(), openSubscriptions);
+    this(heartbeat, scanner, IntakeSettings.defaults().trustedNetworks());
+  }
+
+  /** A fixture whose server exempts {@code trusted} from the per-address limits. */
+  WebFixture(NetworkList trusted) {
+    this(Duration.ofMillis(200), plainListScanner(), trusted);
+  }
+
+  private WebFixture(Duration heartbeat, SpamScanner scanner, NetworkList trusted) {
+    this.store =
+        new SubscriptionCountingStore(InboxStore.memory().build(), openSubscriptions, storeDown);
     this.scanner = scanner;
     this.server =
         new WebServer(
             "127.0.0.1",
             0,
-            WebLimits.defaults(IntakeSettings.defaults().trustedNetworks()),
+            WebLimits.defaults(trusted),
             MetricsEndpoint.webPort(),
             access,
             store,
@@ -216,37 +234,47 @@ final class WebFixture implements AutoCloseable {
         + "\r\n";
   }
 
-  /** A store that counts the subscriptions its delegate holds open. */
-  private record SubscriptionCountingStore(InboxStore delegate, AtomicInteger open)
-      implements InboxStore {
+  /**
+   * A store that counts the subscriptions its delegate holds open, and that throws {@link
+   * StoreUnavailableException} from every call but {@code deliver} while {@code down} is set.
+   */
+  private record SubscriptionCountingStore(
+      InboxStore delegate, AtomicInteger open, AtomicBoolean down) implements InboxStore {
+    private InboxStore reachable() {
+      if (down.get()) {
+        throw new StoreUnavailableException("the fixture's store is down", null);
+      }
+      return delegate;
+    }
+
     @Override
     public DeliveryResult deliver(IncomingMessage message) {
-      return delegate.deliver(message);
+      return delegate.deliver(message); // deliver answers refusals, never throws this
     }
 
     @Override
     public InboxPage list(InboxName inbox, int limit, String cursor) {
-      return delegate.list(inbox, limit, cursor);
+      return reachable().list(inbox, limit, cursor);
     }
 
     @Override
     public List<MessageSummary> newest(int limit) {
-      return delegate.newest(limit);
+      return reachable().newest(limit);
     }
 
     @Override
     public Optional<StoredMessage> get(MessageId id) {
-      return delegate.get(id);
+      return reachable().get(id);
     }
 
     @Override
     public boolean delete(MessageId id) {
-      return delegate.delete(id);
+      return reachable().delete(id);
     }
 
     @Override
     public Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener) {
-      Subscription subscription = delegate.subscribe(inbox, listener);
+      Subscription subscription = reachable().subscribe(inbox, listener);
       open.incrementAndGet();
       return new Subscription() {
         private boolean closed;
@@ -264,7 +292,7 @@ final class WebFixture implements AutoCloseable {
 
     @Override
     public StoreStats stats() {
-      return delegate.stats();
+      return reachable().stats();
     }
   }
 }

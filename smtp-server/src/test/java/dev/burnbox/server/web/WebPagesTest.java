@@ -107,6 +107,15 @@ class WebPagesTest {
     assertThat(web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/html").statusCode()).isEqualTo(404);
   }
 
+  /** A form or a script that writes {@code cursor=} with nothing after it means the newest page. */
+  @Test
+  void anInboxPageWithAnEmptyCursorIsTheNewestPage() throws Exception {
+    web.deliver("eve", WebFixture.textMail("newest", "x"));
+    HttpResponse<String> page = web.get("/inbox/eve?cursor=");
+    assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    assertThat(page.body()).contains("newest").isEqualTo(web.get("/inbox/eve").body());
+  }
+
   @Test
   void deletingFromThePageGoesBackToTheInbox() throws Exception {
     MessageId id = web.deliver("eve", WebFixture.textMail("bye", "x"));

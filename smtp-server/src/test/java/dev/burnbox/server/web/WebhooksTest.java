@@ -316,6 +316,29 @@ class WebhooksTest {
     assertThat(count(service, name, outcome)).as(name + " " + outcome).isEqualTo(n);
   }
 
+  /**
+   * A domain in Unicode or in its ASCII ({@code xn--}) form is one domain, as for private domains:
+   * a scope written either way covers mail to either form, domain and address glob alike.
+   */
+  @Test
+  void aScopeCoversItsDomainInUnicodeAndInAsciiForm() {
+    for (String scope : List.of("bücher.test", "xn--bcher-kva.test", "BÜCHER.test.")) {
+      WebhookTarget domain = WebhookTarget.parse(scope + "=http://127.0.0.1:9/x");
+      assertThat(domain.scope()).as(scope).isEqualTo("*@xn--bcher-kva.test");
+      assertThat(domain.covers("y@bücher.test")).as(scope).isTrue();
+      assertThat(domain.covers("x@xn--bcher-kva.test")).as(scope).isTrue();
+      assertThat(domain.covers("x@XN--BCHER-KVA.test.")).as(scope).isTrue();
+      assertThat(domain.covers("x@bucher.test")).as(scope).isFalse();
+    }
+    WebhookTarget glob = WebhookTarget.parse("signup-*@*.bücher.test=http://h/");
+    assertThat(glob.covers("signup-7@ci.xn--bcher-kva.test")).isTrue();
+    assertThat(glob.covers("Signup-7@CI.Bücher.test")).isTrue();
+    assertThat(glob.covers("login-7@ci.bücher.test")).isFalse();
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> WebhookTarget.parse("*@bü*.test=http://h/"))
+        .withMessageContaining("internationalised domain label");
+  }
+
   @Test
   void targetsParseScopesAndRefuseWhatIsNotAnHttpUrl() {
     WebhookTarget all = WebhookTarget.parse("https://ci.example/hook?a=b");

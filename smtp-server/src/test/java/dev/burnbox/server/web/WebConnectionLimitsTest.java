@@ -132,6 +132,8 @@ class WebConnectionLimitsTest {
     for (int i = 0; i < 2; i++) {
       client("127.0.1.11", port, 10_000);
     }
+    // the two are admitted before any other opens: Jetty may open connections out of order
+    await().until(() -> server.openConnections() == 2);
     List<RawHttp> waiting = new ArrayList<>();
     for (int i = 0; i < ConnectionGate.ANSWERED_PAST_CAP; i++) {
       waiting.add(client("127.0.1.11", port, 10_000));

@@ -2,6 +2,7 @@ package dev.burnbox.server.mime;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
@@ -61,9 +62,10 @@ final class HeaderEnd {
    * its part's end, or if finding them would read more than a few times the message's bytes.
    *
    * <p>Linear in the message, whatever the sender declared: a line is looked up as a delimiter only
-   * if it starts with {@code --}, by hashing the few boundaries it could end with (none longer than
-   * the longest declared), and every byte read (the candidates hashed, the part headers walked) is
-   * counted against a budget of {@value #WORK_PER_BYTE} times the message's length.
+   * if it starts with {@code --}, by hashing what it could end with at the lengths of declared
+   * boundaries, and every byte read (each looked at, each hashed, the part headers walked) is
+   * counted against a budget of {@value #WORK_PER_BYTE} times the message's length, checked as it
+   * is spent.
    */
   static int[] firstLinesNotAFieldInParts(byte[] raw, Collection<String> boundaries) {
     Delimiters delimiters = new Delimiters(raw, boundaries);
@@ -96,13 +98,15 @@ final class HeaderEnd {
   private static final class Delimiters {
     private final byte[] raw;
     private final Set<String> boundaries;
+    private final BitSet lengths = new BitSet(); // the boundaries' lengths
     private final int longest;
     long budget;
 
     Delimiters(byte[] raw, Collection<String> boundaries) {
       this.raw = raw;
       this.boundaries = new HashSet<>(boundaries);
-      this.longest = boundaries.stream().mapToInt(String::length).max().orElse(-1);
+      boundaries.forEach(boundary -> lengths.set(boundary.length()));
+      this.longest = lengths.length() - 1;
       this.budget = (long) WORK_PER_BYTE * raw.length + 4096;
     }
 
@@ -117,11 +121,14 @@ final class HeaderEnd {
       int from = line + 2;
       int last = (int) Math.min(raw.length, (long) from + longest);
       for (int after = from; after <= last; after++) {
+        if (--budget < 0) {
+          return null; // every byte looked at counts: a long line of a long boundary too
+        }
         boolean part = after == raw.length || " \t\r\n".indexOf(raw[after]) >= 0;
         boolean close =
             !part && after + 1 < raw.length && raw[after] == '-' && raw[after + 1] == '-';
-        if (part || close) {
-          budget -= after - from + 1;
+        if ((part || close) && lengths.get(after - from)) {
+          budget -= after - from;
           String boundary = new String(raw, from, after - from, StandardCharsets.ISO_8859_1);
           if (boundaries.contains(boundary)) {
             return new Delimiter(boundary, close);

@@ -39,6 +39,24 @@ class HeaderEndTest {
   }
 
   /**
+   * A long boundary and long lines of white space after {@code --}: each line was read as every
+   * prefix up to the boundary's length, copied and hashed, quadratic in the line.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aLongBoundaryAndLongLinesCostNoMoreThanTheirBytes() {
+    String boundary = "x".repeat(100_000);
+    String message =
+        "--"
+            + boundary
+            + "\nContent-Type: text/plain\nhi\n"
+            + ("--" + " ".repeat(100_000) + "\n").repeat(20);
+
+    assertThat(HeaderEnd.firstLinesNotAFieldInParts(ascii(message), List.of(boundary)))
+        .containsExactly(message.indexOf("hi\n"));
+  }
+
+  /**
    * A sender may declare as many boundaries and write as many lines as it likes: finding the part
    * headers to repair reads each line once. Each line was compared with every boundary, and each
    * part read on to its next delimiter: this message took hours.

@@ -149,6 +149,8 @@ final class ClientHangups implements AutoCloseable {
       if (!closed) {
         log.warn("watching waiting clients failed; a client that goes is noticed late", e);
       }
+    } finally {
+      closed = true; // watch() then watches nothing more, rather than queueing for nobody
     }
   }
 

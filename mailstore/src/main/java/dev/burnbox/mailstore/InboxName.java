@@ -2,6 +2,7 @@ package dev.burnbox.mailstore;
 
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
+import java.net.IDN;
 import java.security.SecureRandom;
 import java.text.Normalizer;
 import java.util.Locale;
@@ -109,6 +110,24 @@ public final class InboxName implements Comparable<InboxName> {
   public static InboxName of(String localPart, String domain) {
     Objects.requireNonNull(localPart, "localPart");
     return new InboxName(localName(localPart) + "@" + domainName(domain));
+  }
+
+  /**
+   * The one form in which Burnbox compares domains (served domains, private domains, webhook
+   * scopes): lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
+   * xn--bcher-kva.test}); what IDNA cannot convert is only lower-cased. Not checked: {@link
+   * #domainName} checks.
+   */
+  public static String canonicalDomain(String domain) {
+    String lower = domain.strip().toLowerCase(Locale.ROOT);
+    if (lower.endsWith(".")) {
+      lower = lower.substring(0, lower.length() - 1);
+    }
+    try {
+      return IDN.toASCII(lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException notAnIdn) {
+      return lower;
+    }
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.burnbox.server.pipeline;
 
 import dev.burnbox.mailstore.InboxName;
-import dev.burnbox.server.smtp.IntakeSettings;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
@@ -14,7 +13,7 @@ import java.util.TreeSet;
  * private domain, goes to inbox {@code bob@team.example}, which the web port opens only to a token
  * that grants {@code team.example} (see {@code web.ApiTokens}).
  *
- * <p>Domains are compared in the form served domains are ({@link IntakeSettings#canonicalDomain}):
+ * <p>Domains are compared in the form served domains are ({@link InboxName#canonicalDomain}):
  * lower-case ASCII, an internationalised domain as its {@code xn--} form ({@code bücher.example} is
  * {@code xn--bcher-kva.example}), without a trailing dot ({@code team.example.} is {@code
  * team.example}, so its mail stays private). Immutable and thread-safe.
@@ -31,7 +30,7 @@ public record PrivateDomains(Set<String> domains) {
   public PrivateDomains {
     Set<String> ascii = new TreeSet<>();
     for (String domain : domains) {
-      ascii.add(InboxName.domainName(IntakeSettings.canonicalDomain(domain)));
+      ascii.add(InboxName.domainName(InboxName.canonicalDomain(domain)));
     }
     domains = Set.copyOf(ascii);
   }
@@ -61,7 +60,7 @@ public record PrivateDomains(Set<String> domains) {
     if (domains.isEmpty() || domain == null) {
       return false;
     }
-    return domains.contains(IntakeSettings.canonicalDomain(domain));
+    return domains.contains(InboxName.canonicalDomain(domain));
   }
 
   /**
@@ -76,7 +75,7 @@ public record PrivateDomains(Set<String> domains) {
     int at = address.lastIndexOf('@');
     if (at > 0 && isPrivate(address.substring(at + 1))) {
       return InboxName.of(
-          address.substring(0, at), IntakeSettings.canonicalDomain(address.substring(at + 1)));
+          address.substring(0, at), InboxName.canonicalDomain(address.substring(at + 1)));
     }
     return InboxName.fromAddress(address);
   }

@@ -4,14 +4,12 @@ import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.server.config.OptionRecord;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
-import java.net.IDN;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -218,7 +216,7 @@ public record IntakeSettings(
     check(hostName.chars().noneMatch(c -> c <= ' '), "--hostname must be one word: " + hostName);
     domains =
         Objects.requireNonNullElse(domains, Set.<String>of()).stream()
-            .map(IntakeSettings::canonicalDomain)
+            .map(InboxName::canonicalDomain)
             .filter(domain -> !domain.isEmpty())
             .map(IntakeSettings::domainName)
             .collect(
@@ -302,7 +300,7 @@ public record IntakeSettings(
    * case-insensitively and with internationalized names in their ASCII (punycode) form.
    */
   public boolean serves(String domain) {
-    return domains.isEmpty() || domains.contains(canonicalDomain(domain));
+    return domains.isEmpty() || domains.contains(InboxName.canonicalDomain(domain));
   }
 
   /**
@@ -312,23 +310,6 @@ public record IntakeSettings(
    */
   public String postmasterDomain() {
     return domains.isEmpty() ? hostName : domains.iterator().next();
-  }
-
-  /**
-   * The one form in which Burnbox compares domains (served domains, private domains, webhook
-   * scopes): lower case, no trailing dot, IDNs as punycode ({@code bücher.test} → {@code
-   * xn--bcher-kva.test}); what IDNA cannot convert is only lower-cased.
-   */
-  public static String canonicalDomain(String domain) {
-    String lower = domain.strip().toLowerCase(Locale.ROOT);
-    if (lower.endsWith(".")) {
-      lower = lower.substring(0, lower.length() - 1);
-    }
-    try {
-      return IDN.toASCII(lower, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
-    } catch (IllegalArgumentException notAnIdn) {
-      return lower;
-    }
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.burnbox.server.web;
 
-import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.mailstore.InboxName;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
  * ci.example.test}: every address at it) or an address glob ({@code signup-*@example.test}, {@code
  * *@*.example.test}; {@code *} is any run of characters, {@code ?} any one), matched against the
  * recipient address without regard to case and with both domains in the one form Burnbox compares
- * domains in ({@link IntakeSettings#canonicalDomain}: an internationalised domain as its {@code
- * xn--} form), so {@code bücher.test} covers mail to {@code xn--bcher-kva.test} and the other way
- * round. A wildcard cannot stand inside a domain label that has non-ASCII letters (that label's
- * {@code xn--} form depends on all of it). The URL is {@code http} or {@code https} with a host.
- * Immutable and thread-safe; {@link #covers} is one regular-expression match.
+ * domains in ({@link InboxName#canonicalDomain}: an internationalised domain as its {@code xn--}
+ * form), so {@code bücher.test} covers mail to {@code xn--bcher-kva.test} and the other way round.
+ * A wildcard cannot stand inside a domain label that has non-ASCII letters (that label's {@code
+ * xn--} form depends on all of it). The URL is {@code http} or {@code https} with a host. Immutable
+ * and thread-safe; {@link #covers} is one regular-expression match.
  */
 public final class WebhookTarget {
   private final URI url;
@@ -108,7 +108,7 @@ public final class WebhookTarget {
     int at = lower.lastIndexOf('@');
     return at < 0
         ? lower
-        : lower.substring(0, at + 1) + IntakeSettings.canonicalDomain(lower.substring(at + 1));
+        : lower.substring(0, at + 1) + InboxName.canonicalDomain(lower.substring(at + 1));
   }
 
   private static Pattern globPattern(String scope) {

@@ -555,6 +555,9 @@ public final class MailDecoder {
      * HeaderEnd}), or null if the walk found none or there is no line to put one before.
      */
     static Separated of(byte[] raw, TopLevel top, PartHeaders parts) {
+      if (!top.skippedHeaderLine && !parts.skippedLine) {
+        return null; // nearly every mail: nothing to look for, on every decode
+      }
       IntStream.Builder bodies = IntStream.builder(); // where the bodies start
       List<String> problems = new ArrayList<>();
       int body = top.skippedHeaderLine ? HeaderEnd.firstLineNotAField(raw) : -1;

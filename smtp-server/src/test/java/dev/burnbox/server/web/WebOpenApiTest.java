@@ -83,34 +83,25 @@ class WebOpenApiTest {
   @Test
   void anEmptyOptionalQueryParameterIsTakenAsAbsent() throws Exception {
     List<String> checked = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> paths = spec.get("paths").fields();
-        paths.hasNext(); ) {
-      Map.Entry<String, JsonNode> path = paths.next();
-      JsonNode get = path.getValue().get("get");
-      if (get == null || !get.has("parameters")) {
+    for (QueryParameter query : queryParametersOfGets()) {
+      JsonNode parameter = query.parameter();
+      if (parameter.path("required").asBoolean()) {
         continue;
       }
-      for (JsonNode parameter : get.get("parameters")) {
-        parameter = resolve(parameter);
-        if (!parameter.get("in").asText().equals("query")
-            || parameter.path("required").asBoolean()) {
+      String name = parameter.get("name").asText();
+      // the first success whose example does not set the parameter already
+      for (Iterator<Map.Entry<String, JsonNode>> responses = query.get().get("responses").fields();
+          responses.hasNext(); ) {
+        Map.Entry<String, JsonNode> documented = responses.next();
+        int status = Integer.parseInt(documented.getKey());
+        String url = example(query.path(), status);
+        if (status / 100 != 2 || url.matches(".*[?&]" + name + "=.*")) {
           continue;
         }
-        String name = parameter.get("name").asText();
-        // the first success whose example does not set the parameter already
-        for (Iterator<Map.Entry<String, JsonNode>> responses = get.get("responses").fields();
-            responses.hasNext(); ) {
-          Map.Entry<String, JsonNode> documented = responses.next();
-          int status = Integer.parseInt(documented.getKey());
-          String url = example(path.getKey(), status);
-          if (status / 100 != 2 || url.matches(".*[?&]" + name + "=.*")) {
-            continue;
-          }
-          url += (url.contains("?") ? "&" : "?") + name + "=";
-          check("GET", url, status, resolve(documented.getValue()));
-          checked.add(url);
-          break;
-        }
+        url += (url.contains("?") ? "&" : "?") + name + "=";
+        check("GET", url, status, resolve(documented.getValue()));
+        checked.add(url);
+        break;
       }
     }
     assertThat(checked).as("every optional query parameter").hasSizeGreaterThanOrEqualTo(10);
@@ -169,6 +160,36 @@ class WebOpenApiTest {
   @Test
   void documentedParameterRangesAreTheServersRanges() throws Exception {
     List<String> checked = new ArrayList<>();
+    for (QueryParameter query : queryParametersOfGets()) {
+      JsonNode schema = query.parameter().get("schema");
+      if (!schema.path("type").asText().equals("integer")) {
+        continue;
+      }
+      JsonNode responses = query.get().get("responses");
+      assertThat(responses.has("400"))
+          .as("GET " + query.path() + " documents the 400 of a value out of range")
+          .isTrue();
+      JsonNode badRequest = resolve(responses.get("400"));
+      JsonNode ok = resolve(responses.get("200"));
+      String url = example(query.path(), 200);
+      url += (url.contains("?") ? "&" : "?") + query.parameter().get("name").asText() + "=";
+      int minimum = schema.get("minimum").asInt();
+      int maximum = schema.get("maximum").asInt();
+      check("GET", url + minimum, 200, ok);
+      check("GET", url + maximum, 200, ok);
+      check("GET", url + (minimum - 1), 400, badRequest);
+      check("GET", url + (maximum + 1), 400, badRequest);
+      checked.add(url);
+    }
+    assertThat(checked).as("the limits of a listing and of the operator's list").hasSize(2);
+  }
+
+  /** A query parameter of a documented GET: its path template, the operation, the parameter. */
+  private record QueryParameter(String path, JsonNode get, JsonNode parameter) {}
+
+  /** Every query parameter of every documented GET, references resolved, in document order. */
+  private List<QueryParameter> queryParametersOfGets() {
+    List<QueryParameter> all = new ArrayList<>();
     for (Iterator<Map.Entry<String, JsonNode>> paths = spec.get("paths").fields();
         paths.hasNext(); ) {
       Map.Entry<String, JsonNode> path = paths.next();
@@ -178,28 +199,12 @@ class WebOpenApiTest {
       }
       for (JsonNode parameter : get.get("parameters")) {
         parameter = resolve(parameter);
-        JsonNode schema = parameter.get("schema");
-        if (!parameter.get("in").asText().equals("query")
-            || !schema.path("type").asText().equals("integer")) {
-          continue;
+        if (parameter.get("in").asText().equals("query")) {
+          all.add(new QueryParameter(path.getKey(), get, parameter));
         }
-        assertThat(get.get("responses").has("400"))
-            .as("GET " + path.getKey() + " documents the 400 of a value out of range")
-            .isTrue();
-        JsonNode badRequest = resolve(get.get("responses").get("400"));
-        JsonNode ok = resolve(get.get("responses").get("200"));
-        String url = example(path.getKey(), 200);
-        url += (url.contains("?") ? "&" : "?") + parameter.get("name").asText() + "=";
-        int minimum = schema.get("minimum").asInt();
-        int maximum = schema.get("maximum").asInt();
-        check("GET", url + minimum, 200, ok);
-        check("GET", url + maximum, 200, ok);
-        check("GET", url + (minimum - 1), 400, badRequest);
-        check("GET", url + (maximum + 1), 400, badRequest);
-        checked.add(url);
       }
     }
-    assertThat(checked).as("the limits of a listing and of the operator's list").hasSize(2);
+    return all;
   }
 
   /** A concrete URL for {@code template} that should answer {@code status}. */

@@ -153,10 +153,7 @@ final class HeaderEnd {
         if (delimiter != null && delimiter.boundary().equals(opening.boundary())) {
           return -1; // the part ends with its header
         }
-        int fieldEnd = RawMessage.lineAfter(raw, line);
-        while (fieldEnd < raw.length && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
-          fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
-        }
+        int fieldEnd = fieldEnd(raw, line, raw.length);
         budget -= fieldEnd - line;
         if (!hasFieldName(raw, line, fieldEnd)) {
           return line;
@@ -174,16 +171,24 @@ final class HeaderEnd {
   private static int firstLineNotAField(byte[] raw, int start, int end) {
     int line = start;
     while (line < end && !isBlank(raw, line)) {
-      int fieldEnd = RawMessage.lineAfter(raw, line);
-      while (fieldEnd < end && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
-        fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
-      }
+      int fieldEnd = fieldEnd(raw, line, end);
       if (!hasFieldName(raw, line, fieldEnd)) {
         return line;
       }
       line = fieldEnd;
     }
     return -1;
+  }
+
+  /**
+   * Where the field whose first line starts at {@code line} ends: after its folds, by {@code end}.
+   */
+  private static int fieldEnd(byte[] raw, int line, int end) {
+    int fieldEnd = RawMessage.lineAfter(raw, line);
+    while (fieldEnd < end && (raw[fieldEnd] == ' ' || raw[fieldEnd] == '\t')) {
+      fieldEnd = RawMessage.lineAfter(raw, fieldEnd); // a fold of the field
+    }
+    return fieldEnd;
   }
 
   /** True if the field in {@code raw[start, end)} has a colon after a name mime4j accepts. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -22,6 +23,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.ConnectionProvider;
 
@@ -30,8 +32,8 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * server (or a primary), {@code redis-cluster://host:port,host:port,...} a Redis Cluster found
  * through those seed nodes. Runs the store's scripts, routed by their one key (on a cluster, to the
  * master of the key's slot), loading a script again where a server does not have it, and turns
- * every way Redis can be unreachable, slow or unable to write into {@link
- * StoreUnavailableException} within about the timeout, never a hang.
+ * every way Redis can be unreachable, slow, too busy (no pooled connection free) or unable to write
+ * into {@link StoreUnavailableException} within about the timeout, never a hang.
  *
  * <p>Connects lazily: building connects nowhere (the cluster client, which learns the slot map as
  * it starts, is made by the first call). Thread-safe.
@@ -41,6 +43,9 @@ final class RedisConnections implements AutoCloseable {
   private static final String CLUSTER = "redis-cluster";
   private static final List<String> CANNOT_RUN_NOW =
       List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
+
+  /** Connections kept per server (per node on a cluster). */
+  static final int MAX_CONNECTIONS = 64;
 
   private final List<HostAndPort> nodes; // the server, or the cluster's seed nodes
   private final boolean cluster;
@@ -53,7 +58,8 @@ final class RedisConnections implements AutoCloseable {
   private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
   private boolean closed; // guarded by lock
 
-  private RedisConnections(List<HostAndPort> nodes, boolean cluster, Duration timeout) {
+  private RedisConnections(
+      List<HostAndPort> nodes, boolean cluster, Duration timeout, int maxConnections) {
     this.nodes = List.copyOf(nodes);
     this.cluster = cluster;
     this.timeout = timeout;
@@ -66,10 +72,10 @@ final class RedisConnections implements AutoCloseable {
             .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
             .build();
     this.poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64); // per node on a cluster
+    poolConfig.setMaxTotal(maxConnections); // per node on a cluster
     // keep every connection once opened: with 16 kept, 100 busy SMTP sessions made the pool close
     // and reopen connections all the time (connect, CLIENT SETNAME: 10% of the node's CPU)
-    poolConfig.setMaxIdle(64);
+    poolConfig.setMaxIdle(maxConnections);
     poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
     poolConfig.setJmxEnabled(false);
     if (cluster) {
@@ -148,7 +154,13 @@ final class RedisConnections implements AutoCloseable {
    * @throws IllegalArgumentException unless {@code url} is one {@link #nodes} takes
    */
   static RedisConnections of(URI url, Duration timeout) {
-    return new RedisConnections(nodes(url), CLUSTER.equals(url.getScheme()), timeout);
+    return of(url, timeout, MAX_CONNECTIONS);
+  }
+
+  /** As {@link #of(URI, Duration)}, keeping at most {@code maxConnections} per server. */
+  static RedisConnections of(URI url, Duration timeout, int maxConnections) {
+    return new RedisConnections(
+        nodes(url), CLUSTER.equals(url.getScheme()), timeout, maxConnections);
   }
 
   /**
@@ -286,7 +298,8 @@ final class RedisConnections implements AutoCloseable {
    * @param what the script and partition, for messages
    * @param beforeRetry what to check on a Redis that may have restarted before running the script
    *     there; it may throw {@link StoreUnavailableException} to give up
-   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
+   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write, or
+   *     no pooled connection comes free within the timeout
    */
   Object run(
       RedisScripts.Script script,
@@ -317,6 +330,19 @@ final class RedisConnections implements AutoCloseable {
     }
   }
 
+  /**
+   * One server only, for tests that fill the pool: one of its connections, taken from the pool
+   * until closed (closed {@linkplain Connection#setBroken broken}, it is dropped instead).
+   */
+  Connection borrowConnection() {
+    return server.getConnection();
+  }
+
+  /** One server only, for tests: how many callers wait for a connection of the full pool. */
+  int callersWaitingForConnection() {
+    return server.pool.getNumWaiters();
+  }
+
   private Object runOnce(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
     UnifiedJedis redis = client();
     List<byte[]> keys = List.of(key);
@@ -336,6 +362,20 @@ final class RedisConnections implements AutoCloseable {
           throw new StoreUnavailableException(
               describe() + " cannot run the " + what + " now: " + message, e);
         }
+      }
+      throw e;
+    } catch (JedisException e) {
+      if (e.getCause() instanceof NoSuchElementException) {
+        // the pool's wait for a free connection (as long as the timeout) ran out: as busy as a
+        // slow Redis, but not a lost connection, so nothing to check again afterwards
+        throw new StoreUnavailableException(
+            describe()
+                + " is too busy ("
+                + what
+                + "): no pooled connection came free in "
+                + timeout.toMillis()
+                + " ms",
+            e);
       }
       throw e;
     }

@@ -10,6 +10,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
@@ -39,6 +41,7 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * it starts, is made by the first call). Thread-safe.
  */
 final class RedisConnections implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisConnections.class);
   private static final String SINGLE = "redis";
   private static final String CLUSTER = "redis-cluster";
   private static final List<String> CANNOT_RUN_NOW =
@@ -92,12 +95,13 @@ final class RedisConnections implements AutoCloseable {
   }
 
   /**
-   * One server's connections: Jedis's pool, except that a connection that broke is not replaced at
-   * once. commons-pool 2.13 replaces every invalidated object on the spot, on the thread that gave
-   * it back (POOL-424; POOL-431 would make it wait for a borrower): a call that timed out on a
-   * frozen Redis then connected to it again and waited for a second timeout, so SMTP's 451 and the
-   * web's 503 took twice the timeout. This pool keeps no minimum of idle connections, so it never
-   * needs to add one ahead; a call that needs a connection makes one.
+   * One server's connections: Jedis's pool, except that a connection that broke is replaced on a
+   * thread of its own. commons-pool 2.13 replaces every invalidated connection on the spot, on the
+   * thread that gave it back (POOL-424): a call that timed out on a frozen Redis then connected to
+   * it again and waited for a second timeout, so SMTP's 451 and the web's 503 took twice the
+   * timeout. Not replacing it at all would be no better: a call waiting for a connection of the
+   * full pool wakes only when one is added to the pool, so it would wait out its whole timeout
+   * although the broken connection left room for a new one.
    */
   private static final class ServerConnections implements ConnectionProvider {
     private final HostAndPort node;
@@ -108,13 +112,7 @@ final class RedisConnections implements AutoCloseable {
         JedisClientConfig config,
         GenericObjectPoolConfig<Connection> poolConfig) {
       this.node = node;
-      this.pool =
-          new ConnectionPool(node, config, poolConfig) {
-            @Override
-            public void addObject() {
-              // called only to replace an invalidated connection (no minIdle, no addObjects)
-            }
-          };
+      this.pool = new ReplacingPool(node, config, poolConfig);
     }
 
     /** Closes every idle connection: the others died with the same server. */
@@ -145,6 +143,42 @@ final class RedisConnections implements AutoCloseable {
     @Override
     public void close() {
       pool.close();
+    }
+  }
+
+  /** Jedis's pool of one server's connections, replacing a broken one on a thread of its own. */
+  private static final class ReplacingPool extends ConnectionPool {
+    ReplacingPool(
+        HostAndPort node,
+        JedisClientConfig config,
+        GenericObjectPoolConfig<Connection> poolConfig) {
+      super(node, config, poolConfig);
+    }
+
+    /**
+     * Called by commons-pool only to replace an invalidated connection (this pool keeps no minimum
+     * of idle connections and adds none ahead): connects on a new thread, so that the caller that
+     * gave the broken connection back returns at once.
+     */
+    @Override
+    public void addObject() {
+      Thread.ofPlatform().daemon().name("burnbox-redis-replace").start(this::replace);
+    }
+
+    /**
+     * Adds a connection if the pool has room for one, which the longest waiting caller, if any,
+     * takes at once; also when none waits yet, so that a caller about to wait is not missed. Where
+     * Redis cannot be reached it adds none: a caller then connects for itself.
+     */
+    private void replace() {
+      try {
+        super.addObject();
+      } catch (Exception e) {
+        LOG.debug("could not replace a broken Redis connection: {}", e.toString());
+      }
+      if (isClosed()) {
+        clear(); // closed while connecting: close the new connection too
+      }
     }
   }
 

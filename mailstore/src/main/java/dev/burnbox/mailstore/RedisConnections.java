@@ -252,30 +252,7 @@ final class RedisConnections implements AutoCloseable {
         "redis url must be redis://host:port or redis-cluster://host:port,host:port,... ("
             + why
             + "), got "
-            + withoutPassword(url.toString()));
-  }
-
-  /**
-   * {@code url} with the password of its user information, if any, replaced by {@code (hidden)}:
-   * {@code redis://u:pw@h:1} is shown as {@code redis://u:(hidden)@h:1}. Reads the text, not a
-   * parsed {@link URI}, whose user information a cluster's list of nodes hides.
-   */
-  static String withoutPassword(String url) {
-    int authority = url.indexOf("://");
-    if (authority < 0) {
-      return url;
-    }
-    authority += 3;
-    int end = authority;
-    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
-      end++;
-    }
-    int at = url.lastIndexOf('@', end - 1);
-    int colon = url.indexOf(':', authority);
-    if (at < authority || colon < 0 || colon > at) {
-      return url; // no user information, or a user without a password
-    }
-    return url.substring(0, colon + 1) + "(hidden)" + url.substring(at);
+            + UrlPasswords.hide(url.toString()));
   }
 
   boolean isCluster() {

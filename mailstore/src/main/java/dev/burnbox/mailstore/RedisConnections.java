@@ -6,9 +6,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
@@ -22,6 +25,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.providers.ConnectionProvider;
 
@@ -30,17 +34,21 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * server (or a primary), {@code redis-cluster://host:port,host:port,...} a Redis Cluster found
  * through those seed nodes. Runs the store's scripts, routed by their one key (on a cluster, to the
  * master of the key's slot), loading a script again where a server does not have it, and turns
- * every way Redis can be unreachable, slow or unable to write into {@link
- * StoreUnavailableException} within about the timeout, never a hang.
+ * every way Redis can be unreachable, slow, too busy (no pooled connection free) or unable to write
+ * into {@link StoreUnavailableException} within about the timeout, never a hang.
  *
  * <p>Connects lazily: building connects nowhere (the cluster client, which learns the slot map as
  * it starts, is made by the first call). Thread-safe.
  */
 final class RedisConnections implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisConnections.class);
   private static final String SINGLE = "redis";
   private static final String CLUSTER = "redis-cluster";
   private static final List<String> CANNOT_RUN_NOW =
       List.of("OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
+
+  /** Connections kept per server (per node on a cluster). */
+  static final int MAX_CONNECTIONS = 64;
 
   private final List<HostAndPort> nodes; // the server, or the cluster's seed nodes
   private final boolean cluster;
@@ -53,7 +61,8 @@ final class RedisConnections implements AutoCloseable {
   private UnifiedJedis client; // guarded by lock; for a cluster made by the first call
   private boolean closed; // guarded by lock
 
-  private RedisConnections(List<HostAndPort> nodes, boolean cluster, Duration timeout) {
+  private RedisConnections(
+      List<HostAndPort> nodes, boolean cluster, Duration timeout, int maxConnections) {
     this.nodes = List.copyOf(nodes);
     this.cluster = cluster;
     this.timeout = timeout;
@@ -66,10 +75,10 @@ final class RedisConnections implements AutoCloseable {
             .protocol(RedisProtocol.RESP2) // the replies are read as RESP2 types
             .build();
     this.poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64); // per node on a cluster
+    poolConfig.setMaxTotal(maxConnections); // per node on a cluster
     // keep every connection once opened: with 16 kept, 100 busy SMTP sessions made the pool close
     // and reopen connections all the time (connect, CLIENT SETNAME: 10% of the node's CPU)
-    poolConfig.setMaxIdle(64);
+    poolConfig.setMaxIdle(maxConnections);
     poolConfig.setMaxWait(timeout); // an exhausted pool fails like a slow Redis, never hangs
     poolConfig.setJmxEnabled(false);
     if (cluster) {
@@ -86,12 +95,13 @@ final class RedisConnections implements AutoCloseable {
   }
 
   /**
-   * One server's connections: Jedis's pool, except that a connection that broke is not replaced at
-   * once. commons-pool 2.13 replaces every invalidated object on the spot, on the thread that gave
-   * it back (POOL-424; POOL-431 would make it wait for a borrower): a call that timed out on a
-   * frozen Redis then connected to it again and waited for a second timeout, so SMTP's 451 and the
-   * web's 503 took twice the timeout. This pool keeps no minimum of idle connections, so it never
-   * needs to add one ahead; a call that needs a connection makes one.
+   * One server's connections: Jedis's pool, except that a connection that broke is replaced on a
+   * thread of its own. commons-pool 2.13 replaces every invalidated connection on the spot, on the
+   * thread that gave it back (POOL-424): a call that timed out on a frozen Redis then connected to
+   * it again and waited for a second timeout, so SMTP's 451 and the web's 503 took twice the
+   * timeout. Not replacing it at all would be no better: a call waiting for a connection of the
+   * full pool wakes only when one is added to the pool, so it would wait out its whole timeout
+   * although the broken connection left room for a new one.
    */
   private static final class ServerConnections implements ConnectionProvider {
     private final HostAndPort node;
@@ -102,13 +112,7 @@ final class RedisConnections implements AutoCloseable {
         JedisClientConfig config,
         GenericObjectPoolConfig<Connection> poolConfig) {
       this.node = node;
-      this.pool =
-          new ConnectionPool(node, config, poolConfig) {
-            @Override
-            public void addObject() {
-              // called only to replace an invalidated connection (no minIdle, no addObjects)
-            }
-          };
+      this.pool = new ReplacingPool(node, config, poolConfig);
     }
 
     /** Closes every idle connection: the others died with the same server. */
@@ -142,13 +146,55 @@ final class RedisConnections implements AutoCloseable {
     }
   }
 
+  /** Jedis's pool of one server's connections, replacing a broken one on a thread of its own. */
+  private static final class ReplacingPool extends ConnectionPool {
+    ReplacingPool(
+        HostAndPort node,
+        JedisClientConfig config,
+        GenericObjectPoolConfig<Connection> poolConfig) {
+      super(node, config, poolConfig);
+    }
+
+    /**
+     * Called by commons-pool only to replace an invalidated connection (this pool keeps no minimum
+     * of idle connections and adds none ahead): connects on a new thread, so that the caller that
+     * gave the broken connection back returns at once.
+     */
+    @Override
+    public void addObject() {
+      Thread.ofPlatform().daemon().name("burnbox-redis-replace").start(this::replace);
+    }
+
+    /**
+     * Adds a connection if the pool has room for one, which the longest waiting caller, if any,
+     * takes at once; also when none waits yet, so that a caller about to wait is not missed. Where
+     * Redis cannot be reached it adds none: a caller then connects for itself.
+     */
+    private void replace() {
+      try {
+        super.addObject();
+      } catch (Exception e) {
+        LOG.debug("could not replace a broken Redis connection: {}", e.toString());
+      }
+      if (isClosed()) {
+        clear(); // closed while connecting: close the new connection too
+      }
+    }
+  }
+
   /**
    * Connections to the Redis that {@code url} names.
    *
    * @throws IllegalArgumentException unless {@code url} is one {@link #nodes} takes
    */
   static RedisConnections of(URI url, Duration timeout) {
-    return new RedisConnections(nodes(url), CLUSTER.equals(url.getScheme()), timeout);
+    return of(url, timeout, MAX_CONNECTIONS);
+  }
+
+  /** As {@link #of(URI, Duration)}, keeping at most {@code maxConnections} per server. */
+  static RedisConnections of(URI url, Duration timeout, int maxConnections) {
+    return new RedisConnections(
+        nodes(url), CLUSTER.equals(url.getScheme()), timeout, maxConnections);
   }
 
   /**
@@ -206,30 +252,7 @@ final class RedisConnections implements AutoCloseable {
         "redis url must be redis://host:port or redis-cluster://host:port,host:port,... ("
             + why
             + "), got "
-            + withoutPassword(url.toString()));
-  }
-
-  /**
-   * {@code url} with the password of its user information, if any, replaced by {@code (hidden)}:
-   * {@code redis://u:pw@h:1} is shown as {@code redis://u:(hidden)@h:1}. Reads the text, not a
-   * parsed {@link URI}, whose user information a cluster's list of nodes hides.
-   */
-  static String withoutPassword(String url) {
-    int authority = url.indexOf("://");
-    if (authority < 0) {
-      return url;
-    }
-    authority += 3;
-    int end = authority;
-    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
-      end++;
-    }
-    int at = url.lastIndexOf('@', end - 1);
-    int colon = url.indexOf(':', authority);
-    if (at < authority || colon < 0 || colon > at) {
-      return url; // no user information, or a user without a password
-    }
-    return url.substring(0, colon + 1) + "(hidden)" + url.substring(at);
+            + UrlPasswords.hide(url.toString()));
   }
 
   boolean isCluster() {
@@ -286,7 +309,8 @@ final class RedisConnections implements AutoCloseable {
    * @param what the script and partition, for messages
    * @param beforeRetry what to check on a Redis that may have restarted before running the script
    *     there; it may throw {@link StoreUnavailableException} to give up
-   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write
+   * @throws StoreUnavailableException if Redis cannot be reached in time or cannot take a write, or
+   *     no pooled connection comes free within the timeout
    */
   Object run(
       RedisScripts.Script script,
@@ -317,6 +341,19 @@ final class RedisConnections implements AutoCloseable {
     }
   }
 
+  /**
+   * One server only, for tests that fill the pool: one of its connections, taken from the pool
+   * until closed (closed {@linkplain Connection#setBroken broken}, it is dropped instead).
+   */
+  Connection borrowConnection() {
+    return server.getConnection();
+  }
+
+  /** One server only, for tests: how many callers wait for a connection of the full pool. */
+  int callersWaitingForConnection() {
+    return server.pool.getNumWaiters();
+  }
+
   private Object runOnce(RedisScripts.Script script, byte[] key, List<byte[]> args, String what) {
     UnifiedJedis redis = client();
     List<byte[]> keys = List.of(key);
@@ -336,6 +373,20 @@ final class RedisConnections implements AutoCloseable {
           throw new StoreUnavailableException(
               describe() + " cannot run the " + what + " now: " + message, e);
         }
+      }
+      throw e;
+    } catch (JedisException e) {
+      if (e.getCause() instanceof NoSuchElementException) {
+        // the pool's wait for a free connection (as long as the timeout) ran out: as busy as a
+        // slow Redis, but not a lost connection, so nothing to check again afterwards
+        throw new StoreUnavailableException(
+            describe()
+                + " is too busy ("
+                + what
+                + "): no pooled connection came free in "
+                + timeout.toMillis()
+                + " ms",
+            e);
       }
       throw e;
     }

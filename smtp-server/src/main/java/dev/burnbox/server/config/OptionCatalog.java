@@ -1,5 +1,6 @@
 package dev.burnbox.server.config;
 
+import dev.burnbox.mailstore.UrlPasswords;
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
@@ -69,33 +70,6 @@ public final class OptionCatalog {
   /** Whether an option of this parameter label holds a secret, which is never shown. */
   public static boolean isSecret(String paramLabel) {
     return SECRET_LABELS.contains(paramLabel);
-  }
-
-  /**
-   * {@code text} with the password of every URL in it hidden: {@code redis://u:pw@h:1} reads {@code
-   * redis://u:(hidden)@h:1}. A URL's user information is what comes before the last {@code @} of
-   * its authority (up to the first {@code /}, {@code ?} or {@code #}); its password, what follows
-   * the user's {@code :}. A user without a password is shown.
-   */
-  public static String withoutPassword(String text) {
-    StringBuilder shown = new StringBuilder(text.length());
-    int done = 0;
-    for (int scheme = text.indexOf("://"); scheme >= 0; scheme = text.indexOf("://", done)) {
-      int authority = scheme + 3;
-      int end = authority;
-      while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
-        end++;
-      }
-      int at = text.lastIndexOf('@', end - 1);
-      int colon = text.indexOf(':', authority);
-      if (at >= authority && colon >= 0 && colon < at) {
-        shown.append(text, done, colon + 1).append("(hidden)");
-        done = at;
-      }
-      shown.append(text, done, end);
-      done = end;
-    }
-    return shown.append(text, done, text.length()).toString();
   }
 
   /** The environment variable of {@code option}: {@code --smtp-port} gives BURNBOX_SMTP_PORT. */
@@ -248,7 +222,7 @@ public final class OptionCatalog {
       if (isSecret(option.paramLabel()) && !source.equals("default")) {
         value = "(hidden)";
       }
-      value = withoutPassword(value);
+      value = UrlPasswords.hide(value);
       if (option.type() == boolean.class && !source.equals("default")) {
         value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
       } else if (!isSecret(option.paramLabel()) && value.chars().noneMatch(Character::isDigit)) {
@@ -288,7 +262,7 @@ public final class OptionCatalog {
     String text =
         value instanceof Long bytes && "BYTES".equals(option.paramLabel())
             ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
-            : withoutPassword(String.valueOf(value));
+            : UrlPasswords.hide(String.valueOf(value));
     return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
   }
 

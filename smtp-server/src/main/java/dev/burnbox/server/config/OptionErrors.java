@@ -1,5 +1,6 @@
 package dev.burnbox.server.config;
 
+import dev.burnbox.mailstore.UrlPasswords;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * REASON}, then {@code Try 'burnbox serve --help'.}, exit code 2. SETTING is the setting as it was
  * given: its option, or its environment variable ({@code BURNBOX_TTL}) when the value came from
  * there; REASON is the converter's or the settings' own words (not picocli's "cannot convert" and
- * the exception's class), with a password in a URL hidden ({@link OptionCatalog#withoutPassword}).
- * Other mistakes (an unknown option, with picocli's suggestions; a missing value) are one line in
+ * the exception's class), with a password in a URL hidden ({@link UrlPasswords#hide}). Other
+ * mistakes (an unknown option, with picocli's suggestions; a missing value) are one line in
  * picocli's words. No usage text: {@code --help} has it. Stateless but for the environment;
  * thread-safe.
  */
@@ -70,7 +71,7 @@ public final class OptionErrors implements CommandLine.IParameterExceptionHandle
     String reason =
         refusedValue && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
     if (e.getValue() != null && !e.getValue().isEmpty()) {
-      reason = reason.replace(e.getValue(), OptionCatalog.withoutPassword(e.getValue()));
+      reason = reason.replace(e.getValue(), UrlPasswords.hide(e.getValue()));
     }
     if (!refusedValue) {
       return reason;

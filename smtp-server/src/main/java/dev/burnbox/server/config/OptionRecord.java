@@ -1,5 +1,6 @@
 package dev.burnbox.server.config;
 
+import dev.burnbox.mailstore.UrlPasswords;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -123,8 +124,8 @@ public final class OptionRecord<T extends Record> {
 
   /**
    * {@code record} as a record's {@code toString} shows it, with the values of secret options
-   * ({@link OptionCatalog#isSecret}) and the passwords in URLs ({@link
-   * OptionCatalog#withoutPassword}) hidden: for the {@code toString} of a record that has some.
+   * ({@link OptionCatalog#isSecret}) and the passwords in URLs ({@link UrlPasswords#hide}) hidden:
+   * for the {@code toString} of a record that has some.
    */
   public static String describe(Record record) {
     return Arrays.stream(record.getClass().getRecordComponents())
@@ -137,7 +138,7 @@ public final class OptionRecord<T extends Record> {
     try {
       Object value = component.getAccessor().invoke(record);
       boolean hide = value != null && option != null && OptionCatalog.isSecret(option.paramLabel());
-      return hide ? "(hidden)" : OptionCatalog.withoutPassword(String.valueOf(value));
+      return hide ? "(hidden)" : UrlPasswords.hide(String.valueOf(value));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
     }

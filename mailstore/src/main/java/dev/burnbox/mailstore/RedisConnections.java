@@ -162,7 +162,8 @@ final class RedisConnections implements AutoCloseable {
      */
     @Override
     public void addObject() {
-      Thread.ofPlatform().daemon().name("burnbox-redis-replace").start(this::replace);
+      // a virtual thread: during an outage every broken connection has one waiting on its connect
+      Thread.ofVirtual().name("burnbox-redis-replace").start(this::replace);
     }
 
     /**

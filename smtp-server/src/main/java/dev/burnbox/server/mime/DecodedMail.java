@@ -14,10 +14,15 @@ import java.util.Optional;
  * @param to the decoded recipients of the To header, one entry per address
  * @param date the Date header, if present and readable
  * @param headers every top-level header field, in order, unfolded and decoded
- * @param text the text/plain parts, each decoded with its charset, each starting on a new line;
- *     line ends are LF
- * @param html the text/html parts as decoded HTML, each starting on a new line; unsanitized: the
- *     web layer must sanitize it before showing it
+ * @param text the text/plain parts that are the message's text, each decoded with its charset, each
+ *     starting on a new line; line ends are LF
+ * @param html the text/html parts that are the message's text, as decoded HTML, each starting on a
+ *     new line; unsanitized: the web layer must sanitize it before showing it
+ * @param scannedText what the spam scan reads of the text/plain parts: those of {@code text} and
+ *     the named text parts listed as attachments but not attached by {@code Content-Disposition:
+ *     attachment} (see {@link MailDecoder}), in the message's order; the very string of {@code
+ *     text} when there are none
+ * @param scannedHtml the same of the text/html parts: {@code html} and the named HTML parts
  * @param attachments the parts that are files rather than message text, in order
  * @param malformed true if the MIME structure could not be followed and the content comes from the
  *     raw text instead
@@ -32,6 +37,8 @@ public record DecodedMail(
     List<MailHeader> headers,
     String text,
     String html,
+    String scannedText,
+    String scannedHtml,
     List<AttachmentInfo> attachments,
     boolean malformed,
     List<String> problems) {
@@ -44,17 +51,22 @@ public record DecodedMail(
     headers = List.copyOf(headers);
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(html, "html");
+    Objects.requireNonNull(scannedText, "scannedText");
+    Objects.requireNonNull(scannedHtml, "scannedHtml");
     attachments = List.copyOf(attachments);
     problems = List.copyOf(problems);
   }
 
   /**
-   * What the spam matcher scans: the subject, a newline, the text parts, then the visible text of
-   * the HTML parts (tags, comments, scripts and styles dropped, entities resolved, block elements
+   * What the spam matcher scans (and inbox search and verification codes read): the subject, a
+   * newline, the scanned text parts ({@link #scannedText()}), then the visible text of the scanned
+   * HTML parts (tags, comments, scripts and styles dropped, entities resolved, block elements
    * ending lines so that words do not run together). Zero-width characters and soft hyphens, which
    * spam uses to split words, are removed. Computed on each call.
    */
   public String scanText() {
+    String text = scannedText;
+    String html = scannedHtml;
     StringBuilder scan =
         new StringBuilder(subject.length() + text.length() + html.length() / 2 + 2);
     scan.append(subject).append('\n').append(text);
@@ -83,11 +95,14 @@ public record DecodedMail(
 
   /**
    * The text of each part the spam model scores, as decoded (not yet normalised): the subject; the
-   * body, text parts then the visible text of the HTML parts (as in {@link #scanText()}); and the
-   * markup of the HTML parts, which a reader does not see (tag and attribute names, presentation
-   * values, link and image hosts). Computed on each call; parses the HTML once.
+   * body, the scanned text parts then the visible text of the scanned HTML parts (as in {@link
+   * #scanText()}); and the markup of the scanned HTML parts, which a reader does not see (tag and
+   * attribute names, presentation values, link and image hosts). Computed on each call; parses the
+   * HTML once.
    */
   public ScanParts scanParts() {
+    String text = scannedText;
+    String html = scannedHtml;
     if (html.isEmpty()) {
       return new ScanParts(subject, text, ""); // no HTML to read: the body is the text as it is
     }
@@ -106,7 +121,8 @@ public record DecodedMail(
    * The texts of a mail that the spam model scores, one per part.
    *
    * @param subject the decoded subject
-   * @param body what a reader sees: text parts, then the visible text of the HTML parts
+   * @param body the scanned text parts, then the visible text of the scanned HTML parts: what a
+   *     reader sees of the message's text and of its named text parts listed as attachments
    * @param markup what the HTML says that a reader does not see
    */
   public record ScanParts(String subject, String body, String markup) {

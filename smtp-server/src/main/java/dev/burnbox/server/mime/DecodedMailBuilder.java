@@ -2,6 +2,7 @@ package dev.burnbox.server.mime;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +30,10 @@ public final class DecodedMailBuilder {
   private final List<MailHeader> headers = new ArrayList<>();
   private final Gathered text = new Gathered();
   private final Gathered html = new Gathered();
+  // what the spam scan reads: null while it is text and html, until a text part is a file
+  private Gathered scannedText;
+  private Gathered scannedHtml;
+  private boolean hasMessageText; // a text or HTML part (or raw text) came as the message's text
   private final List<AttachmentInfo> attachments = new ArrayList<>();
   private final Set<String> problems = new LinkedHashSet<>();
   private String subject;
@@ -86,12 +91,50 @@ public final class DecodedMailBuilder {
 
   /** Reads a text/plain body, decoded with its declared charset (null: sniffed). */
   public void text(InputStream body, String charsetName) throws IOException {
-    append(text, body, charsetName);
+    append(text, scannedText, body, charsetName);
   }
 
   /** Reads a text/html body. */
   public void html(InputStream body, String charsetName) throws IOException {
-    append(html, body, charsetName);
+    append(html, scannedHtml, body, charsetName);
+  }
+
+  /** Whether a text or HTML part came before as the message's own text, shown as its body. */
+  boolean hasMessageText() {
+    return hasMessageText;
+  }
+
+  /**
+   * Lists a text/plain or text/html part that is a file (it names one) as an attachment, and reads
+   * its text, decoded with its charset and within the text budget, into what the spam scan reads
+   * ({@link DecodedMail#scannedText()} or {@link DecodedMail#scannedHtml()}) but not into the text
+   * shown: the scan reads such a part as it read it when it was shown as body text.
+   */
+  void textFile(
+      String filename, String contentType, String contentId, InputStream body, String charsetName)
+      throws IOException {
+    if (attachments.size() == wantedAttachment) {
+      attachment(filename, contentType, contentId, body); // its bytes: no text is built
+      return;
+    }
+    if (scannedText == null) { // the first: what the scan read so far is the text shown
+      scannedText = new Gathered();
+      scannedText.addLines(text.value());
+      scannedHtml = new Gathered();
+      scannedHtml.addLines(html.value());
+    }
+    Charset charset = charset(charsetName);
+    int length = readUpToBudget(body);
+    budget -= length;
+    long rest = body.transferTo(OutputStream.nullOutputStream());
+    if (budget == 0 && rest > 0) {
+      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+    }
+    if (length > 0) {
+      String decoded = TextCharsets.decode(scratch, 0, length, charset);
+      (contentType.equals("text/html") ? scannedHtml : scannedText).add(decoded);
+    }
+    list(filename, contentType, length + rest, contentId);
   }
 
   /** Appends raw text (of a message that could not be walked) to the text parts. */
@@ -101,22 +144,43 @@ public final class DecodedMailBuilder {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     budget -= kept;
-    text.add(TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
+    hasMessageText = true;
+    add(text, scannedText, TextCharsets.decodeUtf8OrWindows1252(bytes, offset, kept));
   }
 
-  private void append(Gathered into, InputStream body, String charsetName) throws IOException {
-    Charset charset = TextCharsets.lookup(charsetName);
-    if (charset == null && !TextCharsets.isKnown(charsetName)) {
-      problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
-    }
+  /**
+   * Reads a part of the message's text into {@code shown}, and into {@code scanned} too unless it
+   * is null (the scan then reads what is shown).
+   */
+  private void append(Gathered shown, Gathered scanned, InputStream body, String charsetName)
+      throws IOException {
+    hasMessageText = true;
+    Charset charset = charset(charsetName);
     int length = readUpToBudget(body);
     budget -= length;
     if (budget == 0 && body.read() >= 0) {
       problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
     }
     if (length > 0) {
-      into.add(TextCharsets.decode(scratch, 0, length, charset));
+      add(shown, scanned, TextCharsets.decode(scratch, 0, length, charset));
     }
+  }
+
+  private static void add(Gathered shown, Gathered scanned, String part) {
+    String lines = part.replace("\r\n", "\n"); // the part itself if it has no CRLF
+    shown.addLines(lines);
+    if (scanned != null) {
+      scanned.addLines(lines);
+    }
+  }
+
+  /** The charset named {@code charsetName}, or null to sniff (said as a problem if unknown). */
+  private Charset charset(String charsetName) {
+    Charset charset = TextCharsets.lookup(charsetName);
+    if (charset == null && !TextCharsets.isKnown(charsetName)) {
+      problem("unknown charset \"" + charsetName + "\": read as UTF-8 or windows-1252");
+    }
+    return charset;
   }
 
   /**
@@ -156,19 +220,28 @@ public final class DecodedMailBuilder {
    */
   public void attachment(String filename, String contentType, String contentId, InputStream body)
       throws IOException {
-    int index = attachments.size();
-    String type = contentType == null ? "application/octet-stream" : contentType;
-    type = type.toLowerCase(Locale.ROOT);
-    String name = filename == null ? "" : HeaderText.decodeEncodedWords(filename).strip();
-    long size;
-    if (index == wantedAttachment) {
+    if (attachments.size() == wantedAttachment) {
       byte[] content = body.readAllBytes();
-      captured = new Attachment(name, type, content);
-      size = content.length;
+      AttachmentInfo info = list(filename, contentType, content.length, contentId);
+      captured = new Attachment(info.filename(), info.contentType(), content);
     } else {
-      size = body.transferTo(java.io.OutputStream.nullOutputStream());
+      list(filename, contentType, body.transferTo(OutputStream.nullOutputStream()), contentId);
     }
-    attachments.add(new AttachmentInfo(index, name, type, size, bareContentId(contentId)));
+  }
+
+  /** Lists the next attachment: its file name decoded, its type in lower case. */
+  private AttachmentInfo list(String filename, String contentType, long size, String contentId) {
+    String type = contentType == null ? "application/octet-stream" : contentType;
+    String name = filename == null ? "" : HeaderText.decodeEncodedWords(filename).strip();
+    AttachmentInfo info =
+        new AttachmentInfo(
+            attachments.size(),
+            name,
+            type.toLowerCase(Locale.ROOT),
+            size,
+            bareContentId(contentId));
+    attachments.add(info);
+    return info;
   }
 
   /** {@code <logo@x>} as {@code logo@x}: the Content-ID as a {@code cid:} URL names it. */
@@ -205,6 +278,12 @@ public final class DecodedMailBuilder {
   void body(DecodedBody body) {
     text.addLines(body.text());
     html.addLines(body.html());
+    if (body.scannedText() != body.text() || body.scannedHtml() != body.html()) {
+      scannedText = new Gathered();
+      scannedText.addLines(body.scannedText());
+      scannedHtml = new Gathered();
+      scannedHtml.addLines(body.scannedHtml());
+    }
     attachments.addAll(body.attachments());
   }
 
@@ -244,11 +323,28 @@ public final class DecodedMailBuilder {
     }
   }
 
-  /** What a message's body decoded to, apart from its header. */
-  record DecodedBody(String text, String html, List<AttachmentInfo> attachments) {
+  /**
+   * What a message's body decoded to, apart from its header; its scanned text and HTML are the very
+   * strings of its text and HTML when the scan reads what is shown.
+   */
+  record DecodedBody(
+      String text,
+      String html,
+      String scannedText,
+      String scannedHtml,
+      List<AttachmentInfo> attachments) {
+    /** What {@code mail}'s body decoded to. */
+    static DecodedBody of(DecodedMail mail) {
+      return new DecodedBody(
+          mail.text(), mail.html(), mail.scannedText(), mail.scannedHtml(), mail.attachments());
+    }
+
     /** About what it holds, in chars, for weighing a cache of them. */
     int weight() {
-      return text.length() + html.length() + 64 * attachments.size();
+      int scanned =
+          (scannedText == text ? 0 : scannedText.length())
+              + (scannedHtml == html ? 0 : scannedHtml.length());
+      return text.length() + html.length() + scanned + 64 * attachments.size();
     }
   }
 
@@ -259,14 +355,18 @@ public final class DecodedMailBuilder {
 
   /** The decoded mail: everything added so far. */
   public DecodedMail build() {
+    String shownText = text.value();
+    String shownHtml = html.value();
     return new DecodedMail(
         subject == null ? "" : subject,
         from == null ? "" : from,
         to,
         date,
         headers,
-        text.value(),
-        html.value(),
+        shownText,
+        shownHtml,
+        scannedText == null ? shownText : scannedText.value(),
+        scannedHtml == null ? shownHtml : scannedHtml.value(),
         attachments,
         malformed,
         List.copyOf(problems));

@@ -51,9 +51,14 @@ import org.apache.james.mime4j.util.ByteSequence;
  * without a problem are kept, and a copy whose header has a problem is decoded in full.
  *
  * <p>Which parts are what: text/plain and text/html parts not marked {@code Content-Disposition:
- * attachment} are message text; every other leaf part is an attachment, including attached messages
- * (message/rfc822), whose own text is also decoded into the text and HTML and whose attachments are
- * listed after it.
+ * attachment} are message text, except that, as mail clients show them, one that names a file (a
+ * {@code filename} in its Content-Disposition, {@code inline} or none, or a {@code name} in its
+ * Content-Type) is an attachment under that name, unless it is the message's first text part or a
+ * part of a multipart/alternative (forms of the message's text). Such a named text part's text is
+ * not shown as the message's, but the spam scan reads it as before, where it stood among the text
+ * parts ({@link DecodedMail#scannedText()}). Every other leaf part is an attachment, including
+ * attached messages (message/rfc822), whose own text is also decoded into the text and HTML and
+ * whose attachments are listed after it.
  */
 public final class MailDecoder {
   private static final MimeConfig PERMISSIVE =
@@ -131,8 +136,7 @@ public final class MailDecoder {
       boolean keep = top.key != null && !top.reused && mail.problemCount() == 0;
       DecodedMail decoded = mail.build();
       if (keep) { // the built mail's strings: not a second copy of the text and HTML
-        recentBodies.put(
-            top.key, new DecodedBody(decoded.text(), decoded.html(), decoded.attachments()));
+        recentBodies.put(top.key, DecodedBody.of(decoded));
       }
       return decoded;
     } catch (NoHeaderBlock e) {
@@ -277,7 +281,10 @@ public final class MailDecoder {
         }
         case T_START_MULTIPART -> {
           depth++;
-          multiparts.push(new Multipart());
+          multiparts.push(
+              new Multipart(
+                  "multipart/alternative"
+                      .equals(mediaType(stream.getBodyDescriptor().getMimeType()))));
           String boundary = stream.getBodyDescriptor().getBoundary();
           if (boundary != null) {
             parts.boundaries.add(boundary);
@@ -302,12 +309,14 @@ public final class MailDecoder {
           if (depth > limits.maxDepth()) {
             mail.problem("parts nested deeper than " + limits.maxDepth() + " levels were skipped");
           } else {
+            Multipart parent = multiparts.peek();
             body(
                 stream,
                 mail,
                 depth,
                 declaredType,
                 new FileNameFields(contentType, disposition),
+                parent != null && parent.alternative,
                 parts);
           }
         }
@@ -322,18 +331,25 @@ public final class MailDecoder {
       int depth,
       String declaredType,
       FileNameFields fileNameFields,
+      boolean alternative,
       PartHeaders parts)
       throws IOException {
     MaximalBodyDescriptor part = (MaximalBodyDescriptor) stream.getBodyDescriptor();
     String type = mediaType(part.getMimeType());
     String charset = part.getContentTypeParameters().get("charset");
     boolean attachment = "attachment".equalsIgnoreCase(part.getContentDispositionType());
+    boolean text = type.equals("text/plain") || type.equals("text/html");
     if (declaredType.startsWith("multipart/") && !type.startsWith("multipart/")) {
       multipartWithoutBoundary(stream.getInputStream().readAllBytes(), mail, depth, parts);
-    } else if (!attachment && type.equals("text/plain")) {
-      mail.text(stream.getDecodedInputStream(), charset);
-    } else if (!attachment && type.equals("text/html")) {
-      mail.html(stream.getDecodedInputStream(), charset);
+    } else if (text && !attachment) {
+      // the message's first text part, or one of alternative forms of it, is its text all the
+      // same; after it, a text part that names a file is that file
+      String fileName = alternative || !mail.hasMessageText() ? null : fileNameFields.fileName();
+      if (fileName == null || fileName.isBlank()) {
+        messageText(stream, mail, type, charset);
+      } else {
+        mail.textFile(fileName, type, part.getContentId(), stream.getDecodedInputStream(), charset);
+      }
     } else if (type.equals("message/rfc822") || type.equals("message/global")) {
       byte[] message = stream.getDecodedInputStream().readAllBytes();
       mail.attachment(fileNameFields.fileName(), type, new ByteArrayInputStream(message));
@@ -341,6 +357,17 @@ public final class MailDecoder {
     } else {
       mail.attachment(
           fileNameFields.fileName(), type, part.getContentId(), stream.getDecodedInputStream());
+    }
+  }
+
+  /** Reads a text/plain or text/html part into the message's text. */
+  private static void messageText(
+      MimeTokenStream stream, DecodedMailBuilder mail, String type, String charset)
+      throws IOException {
+    if (type.equals("text/plain")) {
+      mail.text(stream.getDecodedInputStream(), charset);
+    } else {
+      mail.html(stream.getDecodedInputStream(), charset);
     }
   }
 
@@ -587,10 +614,18 @@ public final class MailDecoder {
     }
   }
 
-  /** A multipart being walked: its body parts so far and the start of its preamble. */
+  /**
+   * A multipart being walked: whether it is multipart/alternative, its body parts so far and the
+   * start of its preamble.
+   */
   private static final class Multipart {
+    final boolean alternative;
     int parts;
     byte[] preamble = new byte[0];
+
+    Multipart(boolean alternative) {
+      this.alternative = alternative;
+    }
   }
 
   /**

@@ -233,7 +233,7 @@ public final class SpamScanner {
   /**
    * {@link #scan(ScanParts)} of {@code mail}'s {@link DecodedMail#scanParts()}, which are worked
    * out (its HTML parsed, the costliest step for HTML mail) only when no verdict is kept for its
-   * decoded subject, text and HTML.
+   * decoded subject, scanned text and scanned HTML.
    */
   public SpamVerdict scan(DecodedMail mail) {
     CompiledModel model = model();
@@ -241,8 +241,8 @@ public final class SpamScanner {
         new RecentText(
             true,
             model.reads(Part.SUBJECT) ? mail.subject() : "",
-            model.reads(Part.BODY) ? mail.text() : "",
-            model.reads(Part.BODY) || model.reads(Part.MARKUP) ? mail.html() : "");
+            model.reads(Part.BODY) ? mail.scannedText() : "",
+            model.reads(Part.BODY) || model.reads(Part.MARKUP) ? mail.scannedHtml() : "");
     return scan(model, key, () -> model.readPartsOf(mail.scanParts()));
   }
 
@@ -263,7 +263,7 @@ public final class SpamScanner {
   /**
    * What a kept verdict is kept under: the three texts the model reads, either a mail's parts as
    * scanned ({@code decoded} false: subject, body, markup) or its decoded texts ({@code decoded}
-   * true: subject, text, HTML); the two never share a key.
+   * true: subject, scanned text, scanned HTML); the two never share a key.
    */
   private record RecentText(boolean decoded, String subject, String second, String third) {
     int chars() {

@@ -146,6 +146,105 @@ class MailDecoderTest {
   }
 
   @Test
+  void aNamedTextPartIsListedAndFetchedUnderItsNameAndOnlyTheScanStillReadsIt() {
+    byte[] raw = MimeCorpus.read("34-named-text-parts.eml");
+    DecodedMail mail = DECODER.decode(raw);
+
+    assertThat(mail.text()).isEqualTo("See attached.");
+    assertThat(mail.html()).isEmpty();
+    assertThat(mail.attachments())
+        .containsExactly(
+            new AttachmentInfo(0, "файл.txt", "text/plain", 12),
+            new AttachmentInfo(1, "notes.txt", "text/plain", 17),
+            new AttachmentInfo(2, "page.html", "text/html", 22));
+    assertThat(DECODER.attachment(raw, 0).orElseThrow())
+        .isEqualTo(
+            new Attachment("файл.txt", "text/plain", "привет".getBytes(StandardCharsets.UTF_8)));
+    // the spam scan reads them where they stood among the text parts, as when they were shown
+    assertThat(mail.scannedText()).isEqualTo("See attached.\nпривет\nApple notes words");
+    assertThat(mail.scannedHtml()).isEqualTo("<p>html file words</p>");
+    assertThat(mail.scanParts().body())
+        .isEqualTo("See attached.\nпривет\nApple notes words\nhtml file words");
+  }
+
+  /**
+   * Which text/plain and text/html parts are the message's text and which are files, as mail
+   * clients show them: one that names a file is that file, unless it is the message's first text
+   * part or an alternative form of the text; one marked {@code attachment} always is.
+   */
+  @Test
+  void aTextPartThatNamesAFileAfterTheMessagesTextIsAnAttachment() {
+    record Case(String what, String parts, String text, String html, List<String> files) {}
+    String body = "--b\nContent-Type: text/plain\n\nbody\n";
+    List<Case> cases =
+        List.of(
+            new Case(
+                "a name in the Content-Type, no disposition",
+                body + "--b\nContent-Type: text/plain; name*=utf-8''%D1%84.txt\n\nfile\n",
+                "body",
+                "",
+                List.of("ф.txt")),
+            new Case(
+                "an inline disposition with a file name (Apple Mail)",
+                body
+                    + "--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=n.txt"
+                    + "\n\nfile\n",
+                "body",
+                "",
+                List.of("n.txt")),
+            new Case(
+                "named HTML",
+                body + "--b\nContent-Type: text/html; name=\"p.html\"\n\n<p>file</p>\n",
+                "body",
+                "",
+                List.of("p.html")),
+            new Case(
+                "the first text part, named",
+                "--b\nContent-Type: application/pdf\n\n%PDF\n"
+                    + "--b\nContent-Type: text/plain; name=a.txt\n\nbody\n"
+                    + "--b\nContent-Type: text/plain; name=b.txt\n\nfile\n",
+                "body",
+                "",
+                List.of("", "b.txt")),
+            new Case(
+                "alternative forms of the text, named",
+                "--b\nContent-Type: multipart/alternative; boundary=a\n\n"
+                    + "--a\nContent-Type: text/plain; name=a.txt\n\nbody\n"
+                    + "--a\nContent-Type: text/html; name=a.html\n\n<p>body</p>\n--a--\n",
+                "body",
+                "<p>body</p>",
+                List.of()),
+            new Case(
+                "no name, or a blank one",
+                body
+                    + "--b\nContent-Type: text/plain; name=\"\"\n\nmore\n"
+                    + "--b\nContent-Type: text/plain\nContent-Disposition: inline\n\nend\n",
+                "body\nmore\nend",
+                "",
+                List.of()),
+            new Case(
+                "marked attachment, even unnamed and first",
+                "--b\nContent-Type: text/plain\nContent-Disposition: attachment\n\nfile\n" + body,
+                "body",
+                "",
+                List.of("")));
+    for (Case c : cases) {
+      DecodedMail mail =
+          decode(
+              "Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n" + c.parts() + "--b--\n");
+      assertThat(mail.text()).as(c.what()).isEqualTo(c.text());
+      assertThat(mail.html()).as(c.what()).isEqualTo(c.html());
+      assertThat(mail.attachments())
+          .as(c.what())
+          .extracting(AttachmentInfo::filename)
+          .containsExactlyElementsOf(c.files());
+    }
+    DecodedMail single = decode("Subject: s\nContent-Type: text/plain; name=only.txt\n\nbody\n");
+    assertThat(single.text()).as("a single-part message").isEqualTo("body\n");
+    assertThat(single.attachments()).isEmpty();
+  }
+
+  @Test
   void fileNamesInEveryFormAreDecodedByTheSameCharsetRules() {
     String raw =
         "Subject: names\nContent-Type: multipart/mixed; boundary=b\n\n"

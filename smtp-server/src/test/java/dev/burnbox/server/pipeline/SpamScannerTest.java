@@ -460,6 +460,29 @@ class SpamScannerTest {
     assertThat(scanner.scoredVerdicts()).isEqualTo(2);
   }
 
+  /**
+   * A named text part is listed as an attachment, not shown as the message's text, and the verdict
+   * still reads it as it did when it was: two mails that differ only there are two verdicts.
+   */
+  @Test
+  void aNamedTextPartListedAsAnAttachmentStillCountsInTheVerdict() {
+    SpamScanner scanner = plain(null, "viagra");
+    MailDecoder decoder = MailDecoder.withDefaults();
+    String mail =
+        "Subject: notes\nContent-Type: multipart/mixed; boundary=b\n\n"
+            + "--b\nContent-Type: text/plain\n\nSee attached.\n"
+            + "--b\nContent-Type: text/plain\nContent-Disposition: inline; filename=notes.txt\n\n%s\n"
+            + "--b--\n";
+    DecodedMail spam = decoder.decode(mail.formatted("cheap viagra").getBytes(UTF_8));
+    DecodedMail ham = decoder.decode(mail.formatted("lunch at noon").getBytes(UTF_8));
+    assertThat(spam.text()).isEqualTo(ham.text()).isEqualTo("See attached.");
+
+    assertThat(scanner.scan(spam).terms()).containsExactly("viagra");
+    assertThat(scanner.scan(spam))
+        .isEqualTo(scanner.score(new ScanParts("notes", "See attached.\ncheap viagra", "")));
+    assertThat(scanner.scan(ham).terms()).isEmpty();
+  }
+
   @Test
   void aCopyWhoseOnlyDifferenceIsAPartTheModelDoesNotReadGetsTheSameVerdict() throws IOException {
     Path file = dir.resolve("model.txt");

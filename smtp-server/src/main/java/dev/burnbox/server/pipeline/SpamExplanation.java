@@ -34,8 +34,9 @@ public record SpamExplanation(
    * @param weight its weight in the model
    * @param contribution what it added to the score (negative: towards ham)
    * @param word the word of the message it stands for: for a character n-gram, the first word
-   *     (letters and digits) of its part's normalised text that holds it, as a stored verdict names
-   *     it; for a whole term, the term
+   *     (letters and digits) of its part's normalised text that holds it, as the mail writes it
+   *     ({@code word345} where the model read {@code wordeas}; format characters left out), as a
+   *     stored verdict names it, or the n-gram if that word is too long; for a whole term, the term
    */
   public record TermHit(
       String term, String part, int count, double weight, double contribution, String word) {

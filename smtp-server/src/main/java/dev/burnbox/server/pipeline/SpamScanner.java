@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,6 +73,13 @@ public final class SpamScanner {
 
   /** The longest word a verdict names for an n-gram; a longer one is named by the n-gram. */
   static final int WORD_MAX = 32;
+
+  /**
+   * The most chars of the mail a word named for an n-gram may span as written (its {@value
+   * #WORD_MAX} letters and digits with the separators, marks and invisible characters between
+   * them); a word written longer is named by the n-gram.
+   */
+  static final int WRITTEN_MAX = 4 * WORD_MAX;
 
   private static final double[] LOG_TF = new double[256];
 
@@ -220,8 +228,9 @@ public final class SpamScanner {
   /**
    * The stored verdict of a message's parts: score, probability, spam or not, and the {@value
    * #VERDICT_TERMS} terms that pushed it most towards spam, strongest first; for a model of
-   * character n-grams, the words that hold them, as normalised ({@code click} for its n-grams
-   * {@code clic}, {@code lick} and {@code ick}).
+   * character n-grams, the words that hold them, as the mail writes them ({@code Click} for its
+   * n-grams {@code clic}, {@code lick} and {@code ick}; {@code word345}, which the model read as
+   * {@code wordeas}), each named once however differently written.
    */
   public SpamVerdict scan(ScanParts parts) {
     CompiledModel model = model();
@@ -520,6 +529,9 @@ public final class SpamScanner {
     double[] contributions = new double[64];
     double norm; // what every contribution was divided by
     final String[] texts; // the normalised text each pass scanned, for the words of its hits
+    NormalizedText subject; // the parts as normalised, for the words as written; null if unread
+    NormalizedText body;
+    NormalizedText markup;
 
     Hits(int passTerms, int passes) {
       found = new TermCounts(passTerms);
@@ -611,13 +623,16 @@ public final class SpamScanner {
         ScanPass pass = passes[p];
         Part source = pass.source();
         if (subject == null && source.covers(Part.SUBJECT)) {
-          subject = NORMALIZER.normalize(text.subject()).text();
+          hits.subject = NORMALIZER.normalize(text.subject());
+          subject = hits.subject.text();
         }
         if (body == null && source.covers(Part.BODY)) {
-          body = NORMALIZER.normalize(text.body()).text();
+          hits.body = NORMALIZER.normalize(text.body());
+          body = hits.body.text();
         }
         if (markup == null && source.covers(Part.MARKUP)) {
-          markup = NORMALIZER.normalize(text.markup()).text();
+          hits.markup = NORMALIZER.normalize(text.markup());
+          markup = hits.markup.text();
         }
         String scanned =
             switch (source) {
@@ -658,6 +673,9 @@ public final class SpamScanner {
     void giveBack(Hits hits) {
       hits.size = 0;
       Arrays.fill(hits.texts, null); // no mail's text kept past its scan
+      hits.subject = null;
+      hits.body = null;
+      hits.markup = null;
       if (spareCount.get() < SPARE_HITS) {
         spareCount.incrementAndGet();
         spare.offer(hits);
@@ -725,40 +743,91 @@ public final class SpamScanner {
       }
       boolean ngrams = model.match() == SpamModel.Match.SUBSTRINGS;
       List<String> top = new ArrayList<>(VERDICT_TERMS);
+      // one term may count in two parts, two n-grams in one word, one word be written two ways
+      Set<String> named = new HashSet<>(); // as normalised
       for (int i = 0; i < kept && top.size() < VERDICT_TERMS; i++) {
-        String term = ngrams ? wordOf(hits, best[i]) : termOf(hits, best[i]);
-        if (!top.contains(term)) { // one term may count in two parts, two n-grams in one word
-          top.add(term);
+        String term = ngrams ? null : termOf(hits, best[i]);
+        Word word = ngrams ? wordOf(hits, best[i]) : new Word(term, term);
+        if (named.add(word.normalized())) {
+          top.add(word.written());
         }
       }
       return new SpamVerdict(top, score, probability, probability >= threshold);
     }
 
     /**
-     * The word an n-gram hit stands for on a badge: the first word (letters and digits) of its
-     * part's normalised text that holds the n-gram ({@code click} for {@code clic} and {@code
-     * lick}, {@code paypa1} for {@code ypa}), or the n-gram itself if that word is over {@value
-     * #WORD_MAX} characters.
+     * The word an n-gram hit stands for on a badge, as normalised and as the mail writes it: the
+     * first word (letters and digits) of its part's normalised text that holds the n-gram ({@code
+     * click} for {@code clic} and {@code lick}, {@code paypa1} for {@code ypa}) and the chars of
+     * the mail it was read from ({@code Click}, {@code PayPa1}); or the n-gram itself, twice, if
+     * that word is over {@value #WORD_MAX} characters or written over {@value #WRITTEN_MAX}.
      */
-    private String wordOf(Hits hits, int i) {
-      String text = hits.texts[hits.passes[i]];
-      String ngram = passes[hits.passes[i]].matcher().terms().term(hits.terms[i]);
-      int start = text.indexOf(ngram);
-      String word = start < 0 ? null : wordAround(text, start, start + ngram.length());
-      return word != null ? word : termOf(hits, i); // not found cannot happen: it was counted
+    private Word wordOf(Hits hits, int i) {
+      int pass = hits.passes[i];
+      String text = hits.texts[pass];
+      String ngram = passes[pass].matcher().terms().term(hits.terms[i]);
+      int at = text.indexOf(ngram); // found: it was counted
+      int[] word = at < 0 ? null : wordAround(text, at, at + ngram.length());
+      String written = word == null ? null : written(hits, pass, word[0], word[1]);
+      if (written == null) {
+        String term = termOf(hits, i);
+        return new Word(term, term);
+      }
+      return new Word(text.substring(word[0], word[1]), written);
+    }
+
+    /** A word of a mail as the model read it and as the mail writes it. */
+    private record Word(String normalized, String written) {}
+
+    /**
+     * How the mail writes {@code [start, end)} of pass {@code pass}'s normalised text: the chars of
+     * its part (the subject, body or markup as given) that it was read from, format characters
+     * (zero-width, bidi controls, soft hyphens: invisible, or turning the text shown around) left
+     * out; null if they span over {@value #WRITTEN_MAX} chars or are all invisible.
+     */
+    private String written(Hits hits, int pass, int start, int end) {
+      NormalizedText part;
+      int offset = 0; // where the part starts in the pass's text
+      switch (passes[pass].source()) {
+        case SUBJECT -> part = hits.subject;
+        case BODY -> part = hits.body;
+        case MARKUP -> part = hits.markup;
+        default -> { // subject, body and markup joined by line feeds, which no word holds
+          int bodyStart = hits.subject.text().length() + 1;
+          int markupStart = bodyStart + hits.body.text().length() + 1;
+          part = start < bodyStart ? hits.subject : start < markupStart ? hits.body : hits.markup;
+          offset = start < bodyStart ? 0 : start < markupStart ? bodyStart : markupStart;
+        }
+      }
+      int from = part.originalStart(start - offset);
+      int to = part.originalEnd(end - offset);
+      if (to - from > WRITTEN_MAX) {
+        return null;
+      }
+      String original = part.original();
+      StringBuilder word = new StringBuilder(to - from);
+      for (int at = from; at < to; at += Character.charCount(original.codePointAt(at))) {
+        int c = original.codePointAt(at);
+        if (Character.getType(c) != Character.FORMAT) {
+          word.appendCodePoint(c);
+        }
+      }
+      return word.isEmpty() ? null : word.toString();
     }
 
     /**
      * The word of every term of every pass, in one matcher pass over each part, indexed by pass and
-     * matcher term: the first word (letters and digits) that holds the term and is at most {@value
-     * #WORD_MAX} characters, null for a term not found or found only in longer words. Linear in the
+     * matcher term: the first word (letters and digits) of the normalised text that holds the term
+     * and is at most {@value #WORD_MAX} characters (and written in at most {@value #WRITTEN_MAX}),
+     * as the mail writes it; null for a term not found or found only in longer words. Linear in the
      * text and its matches, however long its words, where {@link #wordOf} for each of a long mail's
      * thousands of hits would read the text once per hit: a match reads at most {@value #WORD_MAX}
-     * + 1 chars either side of it.
+     * + 1 chars either side of it, and {@value #WRITTEN_MAX} of the mail.
      */
     private String[][] firstWords(Hits hits) {
       String[][] words = new String[passes.length][];
       for (int p = 0; p < passes.length; p++) {
+        int pass = p;
         String text = hits.texts[p];
         if (text == null || text.isEmpty()) {
           continue;
@@ -770,7 +839,8 @@ public final class SpamScanner {
                 text,
                 (term, start, end) -> {
                   if (first[term] == null) {
-                    first[term] = wordAround(text, start, end);
+                    int[] word = wordAround(text, start, end);
+                    first[term] = word == null ? null : written(hits, pass, word[0], word[1]);
                   }
                 });
         words[p] = first;
@@ -779,10 +849,11 @@ public final class SpamScanner {
     }
 
     /**
-     * The letters and digits around {@code text[start, end)}, or null if over {@value #WORD_MAX}
-     * characters. Reads at most {@value #WORD_MAX} + 1 chars either side, however long the word.
+     * Where the letters and digits around {@code text[start, end)} start and end, or null if over
+     * {@value #WORD_MAX} characters. Reads at most {@value #WORD_MAX} + 1 chars either side,
+     * however long the word.
      */
-    private static String wordAround(String text, int start, int end) {
+    private static int[] wordAround(String text, int start, int end) {
       int leftmost = Math.max(0, end - WORD_MAX - 1); // from there on the word is too long
       while (start > leftmost && Character.isLetterOrDigit(text.charAt(start - 1))) {
         start--;
@@ -791,7 +862,7 @@ public final class SpamScanner {
       while (end < rightmost && Character.isLetterOrDigit(text.charAt(end))) {
         end++;
       }
-      return end - start <= WORD_MAX ? text.substring(start, end) : null;
+      return end - start <= WORD_MAX ? new int[] {start, end} : null;
     }
   }
 }

@@ -173,7 +173,7 @@ class SpamScannerTest {
       assertThat(scanner.highlight(text.toString(), Part.BODY))
           .as(context)
           .isEqualTo(highlightsByDefinition(model, text.toString()));
-      String normalized = TextNormalizer.standard().normalize(text.toString()).text();
+      NormalizedText normalized = TextNormalizer.standard().normalize(text.toString());
       assertThat(scanner.explain(body(text.toString())).terms())
           .as(context)
           .allSatisfy(
@@ -255,22 +255,33 @@ class SpamScannerTest {
 
   /**
    * The word an n-gram's hit is named by, by its definition: the letters and digits around the
-   * first of its occurrences in {@code normalized} whose word is at most {@link
-   * SpamScanner#WORD_MAX} characters, else the term.
+   * first of its occurrences in the normalised text whose word is at most {@link
+   * SpamScanner#WORD_MAX} characters and written in at most {@link SpamScanner#WRITTEN_MAX}, as the
+   * original text writes it (format characters left out); else the term.
    */
-  private static String wordByDefinition(String normalized, String term) {
+  private static String wordByDefinition(NormalizedText normalized, String term) {
     String ngram = TextNormalizer.standard().normalizeTerm(term);
-    for (int at = normalized.indexOf(ngram); at >= 0; at = normalized.indexOf(ngram, at + 1)) {
+    String text = normalized.text();
+    for (int at = text.indexOf(ngram); at >= 0; at = text.indexOf(ngram, at + 1)) {
       int start = at;
-      while (start > 0 && Character.isLetterOrDigit(normalized.charAt(start - 1))) {
+      while (start > 0 && Character.isLetterOrDigit(text.charAt(start - 1))) {
         start--;
       }
       int end = at + ngram.length();
-      while (end < normalized.length() && Character.isLetterOrDigit(normalized.charAt(end))) {
+      while (end < text.length() && Character.isLetterOrDigit(text.charAt(end))) {
         end++;
       }
-      if (end - start <= SpamScanner.WORD_MAX) {
-        return normalized.substring(start, end);
+      int from = normalized.originalStart(start);
+      int to = normalized.originalEnd(end);
+      if (end - start <= SpamScanner.WORD_MAX && to - from <= SpamScanner.WRITTEN_MAX) {
+        StringBuilder written = new StringBuilder();
+        normalized
+            .original()
+            .substring(from, to)
+            .codePoints()
+            .filter(c -> Character.getType(c) != Character.FORMAT)
+            .forEach(written::appendCodePoint);
+        return written.toString();
       }
     }
     return term;
@@ -297,15 +308,40 @@ class SpamScannerTest {
     assertThat(scanner.explain(body("you clicked")).terms())
         .extracting(hit -> hit.term() + ":" + hit.word())
         .containsExactly("clic:clicked", "lick:clicked", "you:you", "click:clicked", "ick:clicked");
-    // as the model read them (normalised), a word of the subject found in the subject
+    // as the mail writes them, a word of the subject found in the subject; a word written
+    // differently in two parts is named once
     Files.writeString(
         file,
         "#! scoring tfidf-l2\n#! intercept 0\n#! match substrings\n"
-            + "ypa\t3\tbody\t1\nurge\t2\tsubject\t1\nurge\t1\tbody\t1\n");
+            + "ypa\t3\tbody\t1\nurge\t2\tsubject\t1\nurge\t1\tbody\t1\nrify\t0.5\tany\t1\n");
     scanner.reload(file);
     assertThat(
             scanner.scan(new ScanParts("URGENT", "verify your PayPa1 account, urge", "")).terms())
-        .containsExactly("paypa1", "urgent", "urge");
+        .containsExactly("PayPa1", "URGENT", "urge", "verify");
+    assertThat(scanner.scan(new ScanParts("Urgent", "URGENT", "")).terms())
+        .containsExactly("Urgent");
+  }
+
+  /**
+   * The words that name n-grams are the mail's as written, not as the model read them through its
+   * normalisation ({@code word345} is not {@code wordeas}), on the badge and in the explanation, in
+   * any part; invisible format characters are left out.
+   */
+  @Test
+  void anNgramIsNamedByTheWordAsTheMailWritesIt() throws IOException {
+    Path file = dir.resolve("ngrams.txt");
+    Files.writeString(
+        file,
+        "#! intercept 0\n#! threshold 0.6\n#! match substrings\n"
+            + "eas\t3\tbody\ndee\t2\tbody\nclic\t1\tbody\nviag\t0.5\tany\n");
+    SpamScanner scanner = SpamScanner.fromFile(null, null, file);
+    ScanParts mail = new ScanParts("V-I-A-G-R-A", "word345 Cl\u200Bick, word33", "");
+
+    assertThat(scanner.scan(mail).terms())
+        .containsExactly("word345", "word33", "Click", "V-I-A-G-R-A");
+    assertThat(scanner.explain(mail).terms())
+        .extracting(hit -> hit.term() + ":" + hit.word())
+        .containsExactly("eas:word345", "dee:word33", "clic:Click", "viag:V-I-A-G-R-A");
   }
 
   @Test

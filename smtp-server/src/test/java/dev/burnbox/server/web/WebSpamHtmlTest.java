@@ -3,6 +3,7 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import dev.burnbox.server.pipeline.SpamExplanation.TermHit;
 import dev.burnbox.server.pipeline.SpamScanner;
@@ -158,6 +159,26 @@ class WebSpamHtmlTest {
     // a term and its count stay on one line
     assertThat(panel.selectFirst("table.for td.terms").wholeText())
         .startsWith("clic\u00A0\u00D71, ");
+  }
+
+  /**
+   * The shipped model reads {@code word345} as {@code wordeas} (leetspeak); the panel and the badge
+   * name the word as the mail writes it.
+   */
+  @Test
+  void theWhyPanelAndTheBadgeListTheWordsAsTheMailWritesThem() {
+    SpamScanner ngrams = SpamScanner.withDefaultModel(null, null);
+    ScanParts mail = new ScanParts("", "word345 click", "");
+    SpamVerdict verdict = ngrams.scan(mail);
+    Document panel = Jsoup.parseBodyFragment(SpamHtml.why(verdict, ngrams.explain(mail)));
+
+    assertThat(panel.select("td.term"))
+        .extracting(Element::text)
+        .contains("word345", "click")
+        .allSatisfy(word -> assertThat(word).isIn("word345", "click"));
+    assertThat(verdict.terms())
+        .isNotEmpty()
+        .allSatisfy(w -> assertThat(w).isIn("word345", "click"));
   }
 
   @Test

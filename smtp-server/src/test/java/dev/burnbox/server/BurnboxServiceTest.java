@@ -276,8 +276,12 @@ class BurnboxServiceTest {
         .contains("burnbox_pipeline_verdicts_total{source=\"kept\"} 1.0");
   }
 
+  /**
+   * The ban ends after {@code --subject-flood-ban}, so its refusal is temporary (RFC 5321 4.2.5):
+   * an honest sender whose subject was caught retries and gets through later.
+   */
   @Test
-  void aFloodingSubjectIsBannedForUntrustedClientsOnly() throws Exception {
+  void aFloodingSubjectIsBannedWithATemporaryRefusalForUntrustedClientsOnly() throws Exception {
     start(
         s ->
             s.with("--trusted-networks=127.0.0.1/32")
@@ -289,8 +293,8 @@ class BurnboxServiceTest {
     }
     assertThat(replies)
         .extracting(r -> r.substring(0, 3))
-        .containsExactly("250", "250", "550", "550");
-    assertThat(replies.get(2)).contains("5.7.1");
+        .containsExactly("250", "250", "450", "450");
+    assertThat(replies.get(2)).isEqualTo("450 4.7.1 Subject banned for flooding; try again later");
     assertThat(sendRaw("127.0.0.1", "Same old offer", "ivan@any.test")).startsWith("250");
     assertThat(inbox("ivan")).hasSize(3);
   }

@@ -180,10 +180,11 @@ public enum Refusal {
           + " (RFC 6531)"),
   SUBJECT_FLOOD(
       Stage.PIPELINE,
-      550,
-      "5.7.1",
+      450,
+      "4.7.1",
       "Subject banned for flooding; try again later",
-      "a message from an untrusted client whose subject is banned (`--subject-flood-*`)"),
+      "a message from an untrusted client whose subject is banned (`--subject-flood-*`):"
+          + " temporary, as the ban is, so an honest sender retries after `--subject-flood-ban`"),
   SPAM(
       Stage.PIPELINE,
       550,

@@ -38,11 +38,18 @@ final class IntakeCommands {
 
   /**
    * {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. A
-   * quoted string in the address may hold brackets ({@code <"a>b"@x>}); the groups are atomic and
-   * possessive, so a line with many quotes is matched in one pass.
+   * quoted string in the address may hold brackets ({@code <"a>b"@x>}); a quote that opens no
+   * quoted string closed within the path is a syntax error.
+   *
+   * <p>Linear in the line: outside quoted strings the second alternative takes no quote, so each
+   * quote begins one attempt at a quoted string, which either closes (the walk goes on after it) or
+   * fails, and then nothing else can take that quote and the match fails there; the groups are
+   * atomic and possessive, so nothing is walked twice. (With {@code [^<>]} there, a quote left open
+   * was taken as a plain character after its failed attempt had walked to the end of the line, and
+   * the next quote walked there again: {@code <"\"\"\"...} cost the square of its length.)
    */
   private static final Pattern PATH =
-      Pattern.compile("(?i)(FROM|TO):\\s*<((?>\"(?:[^\"\\\\]|\\\\.)*+\"|[^<>])*+)>(?:\\s+(.*))?");
+      Pattern.compile("(?i)(FROM|TO):\\s*<((?>\"(?:[^\"\\\\]|\\\\.)*+\"|[^<>\"])*+)>(?:\\s+(.*))?");
 
   /** A domain, or an address literal in brackets, without white space or control characters. */
   private static final String DOMAIN = "(?:[^\\s\\p{Cc}<>@\\[\\]]+|\\[[^\\s\\p{Cc}<>\\[\\]]+\\])";

@@ -319,6 +319,25 @@ class SmtpIntakeProtocolTest {
     assertThat(refusals("bad_mailbox_name")).isEqualTo(5);
   }
 
+  /**
+   * A quote in a path must open a quoted string that closes within it; a quote left open is a
+   * syntax error, whatever follows it. (This is what keeps {@code PATH} linear: see its comment.)
+   */
+  @Test
+  void aQuoteLeftOpenInAPathIsASyntaxError() throws IOException {
+    String mailSyntax = "501 5.5.4 Syntax: MAIL FROM:<address> [parameters]";
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<\"\\\"\\\"@example.org>")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<a\"b@example.org>")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<" + "\"\\".repeat(450) + ">")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+      assertThat(smtp.send("RCPT TO:<\"bob@burnbox.test>"))
+          .isEqualTo("501 5.5.4 Syntax: RCPT TO:<address> [parameters]");
+      assertThat(smtp.send("RCPT TO:<\"bob\"@burnbox.test>")).startsWith("250 2.1.5");
+    }
+    assertThat(refusals("syntax")).isEqualTo(4);
+  }
+
   @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {

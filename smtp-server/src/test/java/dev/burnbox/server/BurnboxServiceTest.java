@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.BodyCodec;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
@@ -274,6 +275,30 @@ class BurnboxServiceTest {
     assertThat(http("/metrics"))
         .contains("burnbox_pipeline_verdicts_total{source=\"scored\"} 1.0")
         .contains("burnbox_pipeline_verdicts_total{source=\"kept\"} 1.0");
+  }
+
+  /**
+   * A sender whose quoted local part needs its quotes is stored as written and escaped wherever it
+   * shows: as a JSON string in the listing, as HTML text on the inbox page (which shows the
+   * envelope sender of a mail without a From field).
+   */
+  @Test
+  void aQuotedSenderIsListedAsWrittenAndEscaped() throws Exception {
+    start(s -> {});
+    String sender = "\"john <b>doe</b>\"@example.com";
+    try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.1")) {
+      smtp.expectAfter("MAIL FROM:<" + sender + ">", "250");
+      smtp.expectAfter("RCPT TO:<quoted@any.test>", "250");
+      smtp.expectAfter("DATA", "354");
+      smtp.expectAfter("Subject: no From field\r\n\r\nbody\r\n.", "250");
+    }
+    String listing = http("/api/v1/inboxes/quoted");
+    assertThat(listing).contains("\"envelopeSender\":\"\\\"john <b>doe</b>\\\"@example.com\"");
+    assertThat(new ObjectMapper().readTree(listing).at("/messages/0/envelopeSender").asText())
+        .isEqualTo(sender);
+    assertThat(http("/inbox/quoted"))
+        .contains("&quot;john &lt;b&gt;doe&lt;/b&gt;&quot;@example.com")
+        .doesNotContain("<b>doe");
   }
 
   /**

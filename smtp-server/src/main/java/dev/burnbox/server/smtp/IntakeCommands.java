@@ -280,7 +280,14 @@ final class IntakeCommands {
         return;
       }
       String sender = withoutSourceRoute(path.group(2));
-      if (!sender.isEmpty() && !MAILBOX.matcher(sender).matches()) {
+      Optional<QuotedMailbox> quoted = quotedLocalPart(sender);
+      boolean keepsQuotes = quoted.isPresent() && quoted.get().needsQuotes();
+      if (quoted.isPresent() && !keepsQuotes) {
+        sender = quoted.get().unquoted(); // "bob"@example.org is bob@example.org
+      }
+      // a local part that needs its quotes ("john doe"@example.org) is kept as written: a sender
+      // names no inbox, and the quotes are how the address is written back
+      if (!sender.isEmpty() && !keepsQuotes && !MAILBOX.matcher(sender).matches()) {
         refuse(session, Refusal.BAD_SENDER_ADDRESS, sender);
         return;
       }
@@ -405,8 +412,7 @@ final class IntakeCommands {
         // RFC 5321 4.5.1: <postmaster> without a domain must be taken; it names ours
         recipient = "postmaster@" + settings.postmasterDomain();
       }
-      Optional<QuotedMailbox> quoted =
-          QuotedMailbox.parse(recipient).filter(q -> DOMAIN_PART.matcher(q.domain()).matches());
+      Optional<QuotedMailbox> quoted = quotedLocalPart(recipient);
       boolean needsQuotes = quoted.isPresent() && quoted.get().needsQuotes();
       if (quoted.isPresent() && !needsQuotes) {
         recipient = quoted.get().unquoted(); // "bob"@qa.test is bob@qa.test
@@ -438,6 +444,15 @@ final class IntakeCommands {
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
     }
+  }
+
+  /**
+   * The quoted local part of {@code mailbox} ({@link QuotedMailbox#parse}: no control characters,
+   * quoted pairs of printable ASCII only) if its domain is well-formed too; empty otherwise, for
+   * {@link #MAILBOX} to judge.
+   */
+  private static Optional<QuotedMailbox> quotedLocalPart(String mailbox) {
+    return QuotedMailbox.parse(mailbox).filter(q -> DOMAIN_PART.matcher(q.domain()).matches());
   }
 
   private static boolean isAscii(String text) {

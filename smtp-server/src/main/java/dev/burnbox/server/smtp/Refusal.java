@@ -75,7 +75,8 @@ public enum Refusal {
       501,
       "5.1.7",
       "Bad sender address syntax",
-      "a MAIL address with white space, brackets or control characters"),
+      "a MAIL address that is no mailbox: no domain, control characters, or white space or"
+          + " brackets outside a quoted local part (`\"john doe\"@example.org` is taken as written)"),
   BAD_RECIPIENT_ADDRESS(
       Stage.INTAKE,
       501,

@@ -36,8 +36,9 @@ public enum Refusal {
       421,
       "4.3.2",
       "Service shutting down, try again later",
-      "a connection or a MAIL while the service stops, or a session still waiting for its client"
-          + " when the stop closes it"),
+      "a connection or a MAIL while the service stops, a session still waiting for its client"
+          + " when the stop closes it, or a connection the stop closes before its session answered"
+          + " it"),
   RATE_LIMITED(
       Stage.INTAKE,
       450,

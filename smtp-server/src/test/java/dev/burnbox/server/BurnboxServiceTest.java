@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.BodyCodec;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxPage;
@@ -276,8 +277,36 @@ class BurnboxServiceTest {
         .contains("burnbox_pipeline_verdicts_total{source=\"kept\"} 1.0");
   }
 
+  /**
+   * A sender whose quoted local part needs its quotes is stored as written and escaped wherever it
+   * shows: as a JSON string in the listing, as HTML text on the inbox page (which shows the
+   * envelope sender of a mail without a From field).
+   */
   @Test
-  void aFloodingSubjectIsBannedForUntrustedClientsOnly() throws Exception {
+  void aQuotedSenderIsListedAsWrittenAndEscaped() throws Exception {
+    start(s -> {});
+    String sender = "\"john <b>doe</b>\"@example.com";
+    try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.1")) {
+      smtp.expectAfter("MAIL FROM:<" + sender + ">", "250");
+      smtp.expectAfter("RCPT TO:<quoted@any.test>", "250");
+      smtp.expectAfter("DATA", "354");
+      smtp.expectAfter("Subject: no From field\r\n\r\nbody\r\n.", "250");
+    }
+    String listing = http("/api/v1/inboxes/quoted");
+    assertThat(listing).contains("\"envelopeSender\":\"\\\"john <b>doe</b>\\\"@example.com\"");
+    assertThat(new ObjectMapper().readTree(listing).at("/messages/0/envelopeSender").asText())
+        .isEqualTo(sender);
+    assertThat(http("/inbox/quoted"))
+        .contains("&quot;john &lt;b&gt;doe&lt;/b&gt;&quot;@example.com")
+        .doesNotContain("<b>doe");
+  }
+
+  /**
+   * The ban ends after {@code --subject-flood-ban}, so its refusal is temporary (RFC 5321 4.2.5):
+   * an honest sender whose subject was caught retries and gets through later.
+   */
+  @Test
+  void aFloodingSubjectIsBannedWithATemporaryRefusalForUntrustedClientsOnly() throws Exception {
     start(
         s ->
             s.with("--trusted-networks=127.0.0.1/32")
@@ -289,8 +318,8 @@ class BurnboxServiceTest {
     }
     assertThat(replies)
         .extracting(r -> r.substring(0, 3))
-        .containsExactly("250", "250", "550", "550");
-    assertThat(replies.get(2)).contains("5.7.1");
+        .containsExactly("250", "250", "450", "450");
+    assertThat(replies.get(2)).isEqualTo("450 4.7.1 Subject banned for flooding; try again later");
     assertThat(sendRaw("127.0.0.1", "Same old offer", "ivan@any.test")).startsWith("250");
     assertThat(inbox("ivan")).hasSize(3);
   }

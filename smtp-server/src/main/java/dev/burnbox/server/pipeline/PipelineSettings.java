@@ -24,7 +24,7 @@ public record PipelineSettings(
             paramLabel = "N",
             defaultValue = "200",
             description =
-                "about this many mails with one subject within the window ban the subject (550 5.7.1)")
+                "about this many mails with one subject within the window ban the subject (450 4.7.1)")
         int subjectFloodCount,
     @Option(
             names = "--subject-flood-window",

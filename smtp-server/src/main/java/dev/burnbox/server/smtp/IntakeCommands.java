@@ -38,11 +38,18 @@ final class IntakeCommands {
 
   /**
    * {@code FROM:<address> params} / {@code TO:<address> params}; the brackets are required. A
-   * quoted string in the address may hold brackets ({@code <"a>b"@x>}); the groups are atomic and
-   * possessive, so a line with many quotes is matched in one pass.
+   * quoted string in the address may hold brackets ({@code <"a>b"@x>}); a quote that opens no
+   * quoted string closed within the path is a syntax error.
+   *
+   * <p>Linear in the line: outside quoted strings the second alternative takes no quote, so each
+   * quote begins one attempt at a quoted string, which either closes (the walk goes on after it) or
+   * fails, and then nothing else can take that quote and the match fails there; the groups are
+   * atomic and possessive, so nothing is walked twice. (With {@code [^<>]} there, a quote left open
+   * was taken as a plain character after its failed attempt had walked to the end of the line, and
+   * the next quote walked there again: {@code <"\"\"\"...} cost the square of its length.)
    */
   private static final Pattern PATH =
-      Pattern.compile("(?i)(FROM|TO):\\s*<((?>\"(?:[^\"\\\\]|\\\\.)*+\"|[^<>])*+)>(?:\\s+(.*))?");
+      Pattern.compile("(?i)(FROM|TO):\\s*<((?>\"(?:[^\"\\\\]|\\\\.)*+\"|[^<>\"])*+)>(?:\\s+(.*))?");
 
   /** A domain, or an address literal in brackets, without white space or control characters. */
   private static final String DOMAIN = "(?:[^\\s\\p{Cc}<>@\\[\\]]+|\\[[^\\s\\p{Cc}<>\\[\\]]+\\])";
@@ -273,7 +280,14 @@ final class IntakeCommands {
         return;
       }
       String sender = withoutSourceRoute(path.group(2));
-      if (!sender.isEmpty() && !MAILBOX.matcher(sender).matches()) {
+      Optional<QuotedMailbox> quoted = quotedLocalPart(sender);
+      boolean keepsQuotes = quoted.isPresent() && quoted.get().needsQuotes();
+      if (quoted.isPresent() && !keepsQuotes) {
+        sender = quoted.get().unquoted(); // "bob"@example.org is bob@example.org
+      }
+      // a local part that needs its quotes ("john doe"@example.org) is kept as written: a sender
+      // names no inbox, and the quotes are how the address is written back
+      if (!sender.isEmpty() && !keepsQuotes && !MAILBOX.matcher(sender).matches()) {
         refuse(session, Refusal.BAD_SENDER_ADDRESS, sender);
         return;
       }
@@ -398,8 +412,7 @@ final class IntakeCommands {
         // RFC 5321 4.5.1: <postmaster> without a domain must be taken; it names ours
         recipient = "postmaster@" + settings.postmasterDomain();
       }
-      Optional<QuotedMailbox> quoted =
-          QuotedMailbox.parse(recipient).filter(q -> DOMAIN_PART.matcher(q.domain()).matches());
+      Optional<QuotedMailbox> quoted = quotedLocalPart(recipient);
       boolean needsQuotes = quoted.isPresent() && quoted.get().needsQuotes();
       if (quoted.isPresent() && !needsQuotes) {
         recipient = quoted.get().unquoted(); // "bob"@qa.test is bob@qa.test
@@ -431,6 +444,15 @@ final class IntakeCommands {
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
     }
+  }
+
+  /**
+   * The quoted local part of {@code mailbox} ({@link QuotedMailbox#parse}: no control characters,
+   * quoted pairs of printable ASCII only) if its domain is well-formed too; empty otherwise, for
+   * {@link #MAILBOX} to judge.
+   */
+  private static Optional<QuotedMailbox> quotedLocalPart(String mailbox) {
+    return QuotedMailbox.parse(mailbox).filter(q -> DOMAIN_PART.matcher(q.domain()).matches());
   }
 
   private static boolean isAscii(String text) {

@@ -36,8 +36,9 @@ public enum Refusal {
       421,
       "4.3.2",
       "Service shutting down, try again later",
-      "a connection or a MAIL while the service stops, or a session still waiting for its client"
-          + " when the stop closes it"),
+      "a connection or a MAIL while the service stops, a session still waiting for its client"
+          + " when the stop closes it, or a connection the stop closes before its session answered"
+          + " it"),
   RATE_LIMITED(
       Stage.INTAKE,
       450,
@@ -75,7 +76,8 @@ public enum Refusal {
       501,
       "5.1.7",
       "Bad sender address syntax",
-      "a MAIL address with white space, brackets or control characters"),
+      "a MAIL address that is no mailbox: no domain, control characters, or white space or"
+          + " brackets outside a quoted local part (`\"john doe\"@example.org` is taken as written)"),
   BAD_RECIPIENT_ADDRESS(
       Stage.INTAKE,
       501,
@@ -180,10 +182,11 @@ public enum Refusal {
           + " (RFC 6531)"),
   SUBJECT_FLOOD(
       Stage.PIPELINE,
-      550,
-      "5.7.1",
+      450,
+      "4.7.1",
       "Subject banned for flooding; try again later",
-      "a message from an untrusted client whose subject is banned (`--subject-flood-*`)"),
+      "a message from an untrusted client whose subject is banned (`--subject-flood-*`):"
+          + " temporary, as the ban is, so an honest sender retries after `--subject-flood-ban`"),
   SPAM(
       Stage.PIPELINE,
       550,

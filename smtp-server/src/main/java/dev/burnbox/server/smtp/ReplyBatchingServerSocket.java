@@ -4,9 +4,14 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The intake's listening socket. Its connections hold replies back until the session next reads
@@ -24,14 +29,27 @@ import java.net.SocketException;
  * connections cost nothing extra. Thread-safe: the stall cutter may write while the session's
  * thread reads.
  *
+ * <p>No connection is closed without a word: one closed before anything was written to it first
+ * gets the reply {@code unanswered} gives for its client. Only a stop closes a connection that
+ * early: SubEtha's {@code stop()} closes every session's connection, including one accepted just
+ * before the listener closed whose session has not yet sent its greeting or the gate's refusal (or,
+ * queued for a busy pool, never will), and closes one that its shut-down executor will not run.
+ *
  * <p>{@link #accept} hands each connection out as a {@link SessionSocket}, whose output adds the
  * enhanced status codes SubEtha's own replies lack; TLS is layered over the connection underneath.
  */
 final class ReplyBatchingServerSocket extends ServerSocket {
   static final int MAX_HELD_BYTES = 16 * 1024;
 
-  ReplyBatchingServerSocket() throws IOException {
+  private final Function<InetAddress, SmtpReply> unanswered;
+
+  /**
+   * @param unanswered the reply for a connection closed before anything was written to it, given
+   *     its client's address; null from it closes the connection without one
+   */
+  ReplyBatchingServerSocket(Function<InetAddress, SmtpReply> unanswered) throws IOException {
     super();
+    this.unanswered = Objects.requireNonNull(unanswered, "unanswered");
   }
 
   @Override
@@ -42,15 +60,20 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     if (!isBound()) {
       throw new SocketException("Socket is not bound yet");
     }
-    Connection connection = new Connection();
+    Connection connection = new Connection(unanswered);
     implAccept(connection);
     return new SessionSocket(connection);
   }
 
   /** An accepted connection whose output is held until its input is read. */
   private static final class Connection extends Socket {
+    private final Function<InetAddress, SmtpReply> unanswered;
     private HeldOutput output; // guarded by this
     private InputStream input; // guarded by this
+
+    Connection(Function<InetAddress, SmtpReply> unanswered) {
+      this.unanswered = unanswered;
+    }
 
     @Override
     public synchronized OutputStream getOutputStream() throws IOException {
@@ -89,8 +112,28 @@ final class ReplyBatchingServerSocket extends ServerSocket {
 
     @Override
     public void close() throws IOException {
+      answerIfUnanswered();
       sendHeld();
       super.close();
+    }
+
+    /** Writes the reply for a connection closed unanswered, if nothing was written to it yet. */
+    private void answerIfUnanswered() {
+      if (isClosed()) {
+        return;
+      }
+      try {
+        ((HeldOutput) getOutputStream())
+            .writeIfNothingWritten(
+                () -> {
+                  SmtpReply reply = unanswered.apply(getInetAddress());
+                  return reply == null
+                      ? null
+                      : (reply + "\r\n").getBytes(StandardCharsets.US_ASCII);
+                });
+      } catch (IOException e) {
+        // the client is gone: nothing to deliver the reply to
+      }
     }
 
     private void sendHeld() {
@@ -112,6 +155,7 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     private final OutputStream socket;
     private byte[] held = NONE;
     private int count;
+    private boolean written;
 
     HeldOutput(OutputStream socket) {
       this.socket = socket;
@@ -124,6 +168,7 @@ final class ReplyBatchingServerSocket extends ServerSocket {
 
     @Override
     public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+      written |= length > 0;
       if (count + length > MAX_HELD_BYTES) {
         send();
         socket.write(bytes, offset, length);
@@ -134,6 +179,19 @@ final class ReplyBatchingServerSocket extends ServerSocket {
       }
       System.arraycopy(bytes, offset, held, count, length);
       count += length;
+    }
+
+    /**
+     * Writes what {@code bytes} gives if nothing was ever written here, atomically with respect to
+     * other writes; a null from it writes nothing.
+     */
+    synchronized void writeIfNothingWritten(Supplier<byte[]> bytes) throws IOException {
+      if (!written) {
+        byte[] first = bytes.get();
+        if (first != null) {
+          write(first, 0, first.length);
+        }
+      }
     }
 
     /** Holds: the replies go out when the session next reads (see the class comment). */

@@ -292,6 +292,16 @@ final class SessionGate implements SessionHandler {
     }
   }
 
+  /**
+   * The reply for a connection the intake closes before anything was written to it: {@code 421
+   * 4.3.2} while draining, counted as a {@code shutting_down} refusal; null otherwise. Only a stop
+   * closes a connection that early (see {@link ReplyBatchingServerSocket}): SubEtha's stop closes
+   * connections whose session has not yet sent its greeting or this gate's refusal.
+   */
+  SmtpReply closedUnanswered(InetAddress address) {
+    return draining ? refusals.record(Refusal.SHUTTING_DOWN, address, "closed unanswered") : null;
+  }
+
   /** Refuses every connection from now on. */
   void drain() {
     draining = true;

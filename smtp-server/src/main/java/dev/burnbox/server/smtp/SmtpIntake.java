@@ -54,7 +54,7 @@ public final class SmtpIntake implements AutoCloseable {
   private final MeterRegistry registry;
   private volatile SMTPServer server;
   private ExecutorService sessions;
-  private SessionGate gate;
+  private volatile SessionGate gate;
   private MessageTransactions transactions;
   private ByteBudget inflight;
   private ScheduledExecutorService stallCutter;
@@ -92,7 +92,8 @@ public final class SmtpIntake implements AutoCloseable {
     started = true;
     Inputs inputs = Inputs.read(settings, registry);
     Refusals refusals = new Refusals(registry, System::nanoTime);
-    gate = new SessionGate(settings, refusals, registry);
+    SessionGate admission = new SessionGate(settings, refusals, registry);
+    gate = admission;
     inflight =
         new ByteBudget(
             settings.maxInflightBytes(),
@@ -120,7 +121,8 @@ public final class SmtpIntake implements AutoCloseable {
             .hostName(settings.hostName())
             .softwareName("Burnbox " + BurnboxVersion.current())
             .backlog(BACKLOG)
-            .serverSocketFactory(ReplyBatchingServerSocket::new) // one write per pipelined group
+            // one write per pipelined group; a connection a stop closes unanswered hears 421
+            .serverSocketFactory(() -> new ReplyBatchingServerSocket(admission::closedUnanswered))
             .messageHandlerFactory(transactions)
             .executorService(sessions)
             .sessionHandler(gate)
@@ -205,11 +207,21 @@ public final class SmtpIntake implements AutoCloseable {
   }
 
   /**
+   * Whether {@link #stop} has begun: from then on new connections and new MAIL commands get {@code
+   * 421 4.3.2}.
+   */
+  boolean stopping() {
+    SessionGate admission = gate;
+    return admission != null && admission.draining();
+  }
+
+  /**
    * Stops gracefully: new connections and new MAIL commands get {@code 421 4.3.2} at once, messages
    * already under way get until {@code deadline} to finish, then every session waiting for its
-   * client gets {@code 421 4.3.2} too, every connection is closed and session threads still running
-   * are interrupted. Returns within about {@code deadline} plus a second; does nothing if not
-   * started or already stopped.
+   * client gets {@code 421 4.3.2} too, every connection is closed (one accepted but not yet
+   * answered gets {@code 421 4.3.2} as it closes) and session threads still running are
+   * interrupted. Returns within about {@code deadline} plus a second; does nothing if not started
+   * or already stopped.
    */
   public synchronized void stop(Duration deadline) {
     if (server == null || stopped) {

@@ -69,7 +69,7 @@ class ReplyBatchingServerSocketTest {
 
   @Test
   void aHeldReplyReachesTheClientAsSoonAsTheServerWaitsToRead() throws Exception {
-    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket()) {
+    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket(client -> null)) {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try (Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
           Socket accepted = server.accept()) {
@@ -96,7 +96,7 @@ class ReplyBatchingServerSocketTest {
 
   @Test
   void closingTheConnectionSendsWhatIsHeld() throws Exception {
-    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket()) {
+    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket(client -> null)) {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try (Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
         Socket accepted = server.accept();
@@ -108,6 +108,41 @@ class ReplyBatchingServerSocketTest {
         ByteArrayOutputStream received = new ByteArrayOutputStream();
         client.getInputStream().transferTo(received);
         assertThat(received.toString(US_ASCII)).isEqualTo("221 2.0.0 Bye\r\n");
+      }
+    }
+  }
+
+  /**
+   * A connection closed before anything was written to it (as SubEtha's stop closes one whose
+   * session has not yet answered) gets the listener's reply for it; one that was answered gets
+   * nothing more.
+   */
+  @Test
+  void aConnectionClosedBeforeAnythingWasWrittenGetsTheUnansweredReplyFirst() throws Exception {
+    List<InetAddress> asked = new ArrayList<>();
+    SmtpReply shuttingDown = new SmtpReply(421, "4.3.2", "Service shutting down, try again later");
+    try (ReplyBatchingServerSocket server =
+        new ReplyBatchingServerSocket(
+            client -> {
+              asked.add(client);
+              return shuttingDown;
+            })) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+          Socket answered = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+        server.accept().close();
+        Socket second = server.accept();
+        second.getOutputStream().write("220 hello\r\n".getBytes(US_ASCII));
+        second.close();
+
+        for (Socket client : List.of(silent, answered)) {
+          client.setSoTimeout(5000);
+        }
+        assertThat(new String(silent.getInputStream().readAllBytes(), US_ASCII))
+            .isEqualTo("421 4.3.2 Service shutting down, try again later\r\n");
+        assertThat(new String(answered.getInputStream().readAllBytes(), US_ASCII))
+            .isEqualTo("220 hello\r\n");
+        assertThat(asked).containsExactly(InetAddress.getLoopbackAddress());
       }
     }
   }

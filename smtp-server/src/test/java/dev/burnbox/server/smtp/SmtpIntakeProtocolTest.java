@@ -319,6 +319,68 @@ class SmtpIntakeProtocolTest {
     assertThat(refusals("bad_mailbox_name")).isEqualTo(5);
   }
 
+  /**
+   * A sender's local part may be a quoted string (RFC 5321 4.1.2): one that needs no quotes is the
+   * mailbox written plainly, as in RCPT; one that needs them is kept as written, quotes and quoted
+   * pairs included, since a sender names no inbox. A quoted string with a control character, or
+   * without a well-formed domain, is still no address, and a non-ASCII one needs SMTPUTF8.
+   */
+  @Test
+  void aQuotedLocalPartInTheSenderIsTakenAsWrittenOrPlainlyWhenItNeedsNoQuotes()
+      throws IOException {
+    String badSender = "501 5.1.7 Bad sender address syntax";
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<\"a\u001bb\"@example.org>")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"a\\\u001bb\"@example.org>")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"john doe\">")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"john doe\"@>")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"john doe\"@exa mple.org>")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"john doe\"x@example.org>")).isEqualTo(badSender);
+      assertThat(smtp.send("MAIL FROM:<\"jörg doe\"@example.org>")).startsWith("553 5.6.7");
+      for (String from :
+          List.of(
+              "<\"john doe\"@example.org>",
+              "<\"bob\"@example.org>",
+              "<\"a\\\"b@c\"@example.org>",
+              "<@relay.test:\"john doe\"@example.org>",
+              "<\"jörg doe\"@exämple.org> SMTPUTF8")) {
+        assertThat(smtp.send("MAIL FROM:" + from)).isEqualTo("250 2.1.0 Sender ok");
+        smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+        smtp.expectAfter("DATA", "354");
+        assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+      }
+    }
+    assertThat(acceptor.deliveries())
+        .extracting(delivery -> delivery.envelope().sender())
+        .containsExactly(
+            "\"john doe\"@example.org",
+            "bob@example.org",
+            "\"a\\\"b@c\"@example.org",
+            "\"john doe\"@example.org",
+            "\"jörg doe\"@exämple.org");
+    assertThat(refusals("bad_sender_address")).isEqualTo(6);
+    assertThat(refusals("non_ascii_address")).isEqualTo(1);
+  }
+
+  /**
+   * A quote in a path must open a quoted string that closes within it; a quote left open is a
+   * syntax error, whatever follows it. (This is what keeps {@code PATH} linear: see its comment.)
+   */
+  @Test
+  void aQuoteLeftOpenInAPathIsASyntaxError() throws IOException {
+    String mailSyntax = "501 5.5.4 Syntax: MAIL FROM:<address> [parameters]";
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("MAIL FROM:<\"\\\"\\\"@example.org>")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<a\"b@example.org>")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<" + "\"\\".repeat(450) + ">")).isEqualTo(mailSyntax);
+      assertThat(smtp.send("MAIL FROM:<s@example.org>")).startsWith("250");
+      assertThat(smtp.send("RCPT TO:<\"bob@burnbox.test>"))
+          .isEqualTo("501 5.5.4 Syntax: RCPT TO:<address> [parameters]");
+      assertThat(smtp.send("RCPT TO:<\"bob\"@burnbox.test>")).startsWith("250 2.1.5");
+    }
+    assertThat(refusals("syntax")).isEqualTo(4);
+  }
+
   @Test
   void refusesMailBeforeHelo() throws IOException {
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {

@@ -183,6 +183,40 @@ class WebBrowserTest {
   }
 
   /**
+   * Thirty mails come while the stream is down, before any live mail: the reconnect (with the
+   * position the stream sent at its opening) and the listing read back bring every one, in the
+   * order received, not the newest page of 20, and not older above newer.
+   */
+  @Test
+  void everyMailThatCameWhileTheStreamWasDownShowsInTheOrderReceived() throws Exception {
+    web.deliver("gap-test", WebFixture.textMail("before", "x"));
+    driver.get(web.url("/inbox/gap-test"));
+    waitUntilLive();
+    web.server.endEventStreams();
+    wait.until(d -> web.openSubscriptions.get() == 0);
+
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      web.deliver("gap-test", WebFixture.textMail("missed " + i, "x"));
+      expected.addFirst("missed " + i);
+    }
+    expected.add("before");
+
+    wait.until(d -> d.findElements(By.cssSelector("li.message")).size() == expected.size());
+    waitUntilLive();
+    assertThat(subjectsListed()).isEqualTo(expected);
+    assertThat(driver.findElements(By.cssSelector("li.gap"))).isEmpty();
+    assertNoDialog();
+  }
+
+  /** The subjects of the inbox page's list, top to bottom. */
+  private List<String> subjectsListed() {
+    return driver.findElements(By.cssSelector("li.message .subject")).stream()
+        .map(WebElement::getText)
+        .toList();
+  }
+
+  /**
    * An older page keeps its list when new mail comes: the mail is announced with a link to the
    * newest page, not put above mail older than the page before it.
    */

@@ -1,6 +1,8 @@
 // Live inbox: new mail from the inbox's Server-Sent Events stream is put into the list (the newest
 // page only) in the order it was received, and whenever the stream (re)opens the JSON listing is
 // read back to the mail shown when it went down, so nothing that came meanwhile is missing.
+// A stream that the server or a proxy refused (EventSource gives up for good on any answer but 200)
+// is opened again after a growing pause.
 // Text from mail is only ever set with textContent, never parsed as HTML.
 (function () {
   "use strict";
@@ -73,7 +75,9 @@
   var newest = live.querySelector("a");
   var listing = section.dataset.events.replace(/\/events$/, "");
 
-  var CATCH_UP_MAX = 200; // mail read back at most after a gap; past it the list says mail is missing
+  var RETRY_FIRST_MS = 1000; // the pause before opening a refused stream again, doubling...
+  var RETRY_MAX_MS = 30000; // ...up to this
+  var CATCH_UP_MAX = 200; // mail read back at most after a gap; past it a note says more came
 
   // receivedAt (Instant.toString: 0, 3, 6 or 9 digits of fraction) as text that sorts as the time
   function timeKey(iso) {
@@ -181,7 +185,7 @@
         if (last) announce(last);
         if (!complete) noteGap(timeKey(missed[missed.length - 1].receivedAt));
       })
-      .catch(function () { /* the next reconnection tries again */ })
+      .catch(function () { /* the next (re)connection tries again */ })
       .then(function () {
         catching = false;
         if (catchUpAgain) {
@@ -191,25 +195,53 @@
       });
   }
 
-  var events = new EventSource(section.dataset.events);
-  events.addEventListener("open", function () {
-    document.body.dataset.live = "on";
-    if (older) {
-      live.replaceChildren("Older mail. ", newest);
-    } else {
-      live.textContent = "Live: new mail appears here without reloading.";
-    }
-    catchUp();
-  });
-  events.addEventListener("error", function () {
-    if (document.body.dataset.live === "on") since = newestShown();
-    document.body.dataset.live = "off";
-    live.textContent = "Live updates paused; reconnecting\u2026";
-  });
-  events.addEventListener("mail", function (event) {
-    var mail = JSON.parse(event.data);
-    if (older || add(mail)) announce(mail);
-  });
+  var events = null; // the open (or opening) stream, if any
+  var retryTimer = null;
+  var retries = 0;
+
+  function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (events) return;
+    var source = new EventSource(section.dataset.events);
+    events = source;
+    source.addEventListener("open", function () {
+      retries = 0;
+      document.body.dataset.live = "on";
+      if (older) {
+        live.replaceChildren("Older mail. ", newest);
+      } else {
+        live.textContent = "Live: new mail appears here without reloading.";
+      }
+      catchUp();
+    });
+    source.addEventListener("error", function () {
+      if (source !== events) return;
+      if (document.body.dataset.live === "on") since = newestShown();
+      document.body.dataset.live = "off";
+      if (source.readyState !== EventSource.CLOSED) {
+        live.textContent = "Live updates paused; reconnecting\u2026";
+        return;
+      }
+      // refused (a 502 from a proxy, a 503 from Burnbox): EventSource will not try again itself
+      source.close();
+      events = null;
+      var pause = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * Math.pow(2, retries++));
+      pause = pause / 2 + Math.random() * pause / 2; // pages refused together come back spread out
+      live.textContent = "Live updates paused; trying again in "
+          + Math.max(1, Math.round(pause / 1000)) + " s\u2026";
+      retryTimer = setTimeout(function () {
+        live.textContent = "Live updates paused; reconnecting\u2026";
+        connect();
+      }, pause);
+    });
+    source.addEventListener("mail", function (event) {
+      var mail = JSON.parse(event.data);
+      if (older || add(mail)) announce(mail);
+    });
+  }
+
+  connect();
 
   setInterval(function () {
     list.querySelectorAll("time").forEach(function (time) {

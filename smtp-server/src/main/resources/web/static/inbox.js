@@ -2,7 +2,9 @@
 // page only) in the order it was received, and whenever the stream (re)opens the JSON listing is
 // read back to the mail shown when it went down, so nothing that came meanwhile is missing.
 // A stream that the server or a proxy refused (EventSource gives up for good on any answer but 200)
-// is opened again after a growing pause.
+// is opened again after a growing pause. A tab hidden for a few seconds closes its stream, since
+// every open stream holds one of the browser's six connections to the host, and looks at the
+// listing once a minute instead; it reopens the stream when it is shown again.
 // Text from mail is only ever set with textContent, never parsed as HTML.
 (function () {
   "use strict";
@@ -75,6 +77,8 @@
   var newest = live.querySelector("a");
   var listing = section.dataset.events.replace(/\/events$/, "");
 
+  var HIDDEN_GRACE_MS = 5000; // a hidden tab keeps its stream this long: quick switches keep it
+  var HIDDEN_POLL_MS = 60000; // a hidden tab's look at the listing, holding no connection
   var RETRY_FIRST_MS = 1000; // the pause before opening a refused stream again, doubling...
   var RETRY_MAX_MS = 30000; // ...up to this
   var CATCH_UP_MAX = 200; // mail read back at most after a gap; past it a note says more came
@@ -95,6 +99,9 @@
     return time ? timeKey(time.dateTime) : "";
   }
 
+  var title = document.title;
+  var unseen = 0; // mail added while the tab is hidden, counted in its title
+
   // the first (newest) row received before `key`, or also at it if `orAt`; null if none is
   function firstBefore(key, orAt) {
     var rows = list.querySelectorAll("li.message");
@@ -112,6 +119,10 @@
     var empty = document.getElementById("empty");
     if (empty) empty.remove();
     list.insertBefore(row(mail), firstBefore(timeKey(mail.receivedAt), true));
+    if (document.hidden) {
+      unseen++;
+      document.title = "(" + unseen + ") " + title;
+    }
     return true;
   }
 
@@ -184,8 +195,9 @@
         }
         if (last) announce(last);
         if (!complete) noteGap(timeKey(missed[missed.length - 1].receivedAt));
+        if (!events) since = newestShown(); // a hidden tab's look: the next starts from here
       })
-      .catch(function () { /* the next (re)connection tries again */ })
+      .catch(function () { /* the next (re)connection or look tries again */ })
       .then(function () {
         catching = false;
         if (catchUpAgain) {
@@ -198,6 +210,8 @@
   var events = null; // the open (or opening) stream, if any
   var retryTimer = null;
   var retries = 0;
+  var hiddenTimer = null;
+  var pollTimer = null;
 
   function connect() {
     clearTimeout(retryTimer);
@@ -231,8 +245,13 @@
       live.textContent = "Live updates paused; trying again in "
           + Math.max(1, Math.round(pause / 1000)) + " s\u2026";
       retryTimer = setTimeout(function () {
-        live.textContent = "Live updates paused; reconnecting\u2026";
-        connect();
+        retryTimer = null;
+        if (document.hidden) {
+          sleep();
+        } else {
+          live.textContent = "Live updates paused; reconnecting\u2026";
+          connect();
+        }
       }, pause);
     });
     source.addEventListener("mail", function (event) {
@@ -241,7 +260,43 @@
     });
   }
 
+  // a tab hidden past the grace: no stream (it holds a connection), a look at the listing instead
+  function sleep() {
+    clearTimeout(hiddenTimer);
+    hiddenTimer = null;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    retries = 0;
+    if (events) {
+      if (document.body.dataset.live === "on") since = newestShown();
+      events.close();
+      events = null;
+    }
+    document.body.dataset.live = "off";
+    live.textContent = "Live updates paused while this tab is hidden.";
+    if (!pollTimer) pollTimer = setInterval(catchUp, HIDDEN_POLL_MS);
+  }
+
+  function visibilityChanged() {
+    if (document.hidden) {
+      if (!hiddenTimer && events) hiddenTimer = setTimeout(sleep, HIDDEN_GRACE_MS);
+      return;
+    }
+    clearTimeout(hiddenTimer);
+    hiddenTimer = null;
+    clearInterval(pollTimer);
+    pollTimer = null;
+    unseen = 0;
+    document.title = title;
+    if (!events && !retryTimer) {
+      live.textContent = "Live updates paused; reconnecting\u2026";
+      connect();
+    }
+  }
+
+  document.addEventListener("visibilitychange", visibilityChanged);
   connect();
+  visibilityChanged(); // a tab opened in the background starts its grace now
 
   setInterval(function () {
     list.querySelectorAll("time").forEach(function (time) {

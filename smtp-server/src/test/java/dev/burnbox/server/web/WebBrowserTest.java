@@ -37,6 +37,7 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -285,6 +286,52 @@ class WebBrowserTest {
       driver.executeScript("arguments[0].scrollIntoView({block: 'center'})", gap);
       screenshot("inbox-gap");
       assertNoDialog();
+    }
+  }
+
+  /**
+   * Each live page holds one of the browser's six connections to the host: a hidden one (a
+   * minimized window) lets go of its stream after a few seconds, so a seventh page loads, and it
+   * shows the mail that came while it was hidden once it is shown again.
+   */
+  @Test
+  void hiddenInboxPagesLetGoOfTheirStreamsAndCatchUpWhenShownAgain() throws Exception {
+    driver.get(web.url("/"));
+    String main = driver.getWindowHandle();
+    List<String> windows = new ArrayList<>();
+    WebDriverWait slowly = new WebDriverWait(driver, Duration.ofSeconds(30));
+    try {
+      for (int i = 0; i < 6; i++) {
+        driver.switchTo().newWindow(WindowType.WINDOW);
+        windows.add(driver.getWindowHandle());
+        driver.get(web.url("/inbox/tab" + i));
+        waitUntilLive();
+        driver.manage().window().minimize();
+      }
+      slowly.until(d -> web.server.openEventStreams() == 0);
+
+      driver.switchTo().newWindow(WindowType.WINDOW);
+      windows.add(driver.getWindowHandle());
+      driver.get(web.url("/inbox/tab6"));
+      waitUntilLive();
+      assertThat(web.server.openEventStreams()).isEqualTo(1);
+
+      MessageId id = web.deliver("tab0", WebFixture.textMail("While hidden", "x"));
+      driver.switchTo().window(windows.getFirst());
+      driver.manage().window().maximize();
+      WebElement row =
+          slowly.until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("li.message[data-id='" + id + "']")));
+      assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("While hidden");
+      waitUntilLive();
+      assertThat(web.server.openEventStreams()).isEqualTo(2);
+      assertNoDialog();
+    } finally {
+      for (String window : windows) {
+        driver.switchTo().window(window).close();
+      }
+      driver.switchTo().window(main);
     }
   }
 

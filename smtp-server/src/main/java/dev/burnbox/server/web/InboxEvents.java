@@ -39,6 +39,11 @@ import java.util.regex.Pattern;
  * no later mail. A client that reads too slowly to keep up with {@value #BACKLOG} pending events
  * misses the newer ones.
  *
+ * <p>Right after the headers (and any mail sent again, below), the stream sends an event with an
+ * {@code id} and no data, which browsers take as the last event id without dispatching anything:
+ * the id of the inbox's newest mail at the opening, or {@value #EMPTY_INBOX_ID} when it has none.
+ * So a client that loses the connection before any mail came still reconnects with a position.
+ *
  * <p>A client that reconnects with {@code Last-Event-ID} (as browsers' {@code EventSource} does) is
  * first sent the mail that came after that event's message, oldest first, from the inbox's newest
  * {@value #BACKLOG} entries: nothing is lost between two connections. If the message is no longer
@@ -51,6 +56,12 @@ import java.util.regex.Pattern;
 final class InboxEvents implements AutoCloseable {
   /** Events held for one slow client before newer ones are dropped. */
   static final int BACKLOG = 256;
+
+  /**
+   * The event id of a stream's opening on an empty inbox: a reconnect with it is sent every mail of
+   * the inbox (its newest {@value #BACKLOG}), since all of it came later.
+   */
+  static final String EMPTY_INBOX_ID = "empty";
 
   private static final Object END = new Object();
 
@@ -90,11 +101,19 @@ final class InboxEvents implements AutoCloseable {
     try (Subscription subscription = store.subscribe(inbox, summary -> offer(queue, summary));
         ClientHangups.Watch watch = hangups.watch(ctx, () -> queue.add(CLIENT_GONE))) {
       streams.add(queue);
+      String lastEventId = ctx.header("Last-Event-ID");
+      // read after subscribing, so that what came later is in the queue; before the headers, so
+      // that a store that cannot answer makes a 503 rather than a broken stream
+      List<MessageSummary> newest =
+          lastEventId == null || lastEventId.isBlank()
+              ? store.list(inbox, 1, null).messages()
+              : InboxApi.newestFirst(store, inbox).limit(BACKLOG).toList();
       HttpServletResponse response = ctx.res();
       streamHeaders(response);
       OutputStream out = response.getOutputStream();
       send(out, "retry: 3000\n: subscribed to " + inbox.value() + "\n\n");
-      Set<MessageId> replayed = replay(out, inbox, ctx.header("Last-Event-ID"));
+      Set<MessageId> replayed = replay(out, newest, lastEventId);
+      send(out, "id: " + positionId(newest) + "\n\n");
       while (true) {
         Object next = queue.poll(heartbeat.toMillis(), TimeUnit.MILLISECONDS);
         if (next == END || next == CLIENT_GONE) {
@@ -120,15 +139,20 @@ final class InboxEvents implements AutoCloseable {
    * Last-Event-ID}), oldest first, and returns the ids sent, which the subscription may deliver
    * again.
    */
-  private Set<MessageId> replay(OutputStream out, InboxName inbox, String lastEventId)
+  private Set<MessageId> replay(OutputStream out, List<MessageSummary> newest, String lastEventId)
       throws IOException {
     if (lastEventId == null || lastEventId.isBlank()) {
       return Set.of();
     }
+    if (lastEventId.strip().equals(EMPTY_INBOX_ID)) {
+      if (newest.size() == BACKLOG) {
+        send(out, ": more mail came than is sent again here; list the inbox\n\n");
+      }
+      return replay(out, newest);
+    }
     Matcher event = EVENT_ID.matcher(lastEventId.strip());
     String seenId = event.matches() ? event.group(1) : lastEventId.strip();
     Instant seenAt = event.matches() ? instant(event.group(2)) : null;
-    List<MessageSummary> newest = InboxApi.newestFirst(store, inbox).limit(BACKLOG).toList();
     List<MessageSummary> missed =
         newest.stream().takeWhile(s -> !s.id().value().equals(seenId)).toList();
     if (missed.size() == newest.size()) { // the message is gone, or older than BACKLOG entries
@@ -141,12 +165,25 @@ final class InboxEvents implements AutoCloseable {
         send(out, ": more mail came than is sent again here; list the inbox\n\n");
       }
     }
+    return replay(out, missed);
+  }
+
+  /** Sends {@code missed} (newest first) oldest first, and returns their ids. */
+  private Set<MessageId> replay(OutputStream out, List<MessageSummary> missed) throws IOException {
     Set<MessageId> sent = new HashSet<>();
     for (MessageSummary summary : missed.reversed()) {
       sendMail(out, summary);
       sent.add(summary.id());
     }
     return sent;
+  }
+
+  /**
+   * The event id that places a client at the stream's opening: that of the inbox's newest mail
+   * ({@code newest}, newest first), or {@value #EMPTY_INBOX_ID} for an empty inbox.
+   */
+  private static String positionId(List<MessageSummary> newest) {
+    return newest.isEmpty() ? EMPTY_INBOX_ID : eventId(newest.getFirst());
   }
 
   /**

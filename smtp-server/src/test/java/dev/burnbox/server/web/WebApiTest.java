@@ -568,10 +568,9 @@ class WebApiTest {
     assertThat(subjects).containsExactly("missed one", "missed two");
     MessageId later = web.deliver("erin", WebFixture.textMail("new", "x"));
     String next = null;
-    while (next == null) {
-      String line = lines.next();
-      if (line.startsWith("id: ")) {
-        next = line.substring(4);
+    while (next == null) { // the next mail event's id (an id line without event is a position)
+      if (lines.next().equals("event: mail")) {
+        next = lines.next().substring(4);
       }
     }
     assertThat(next).startsWith(later.value() + ".");
@@ -639,6 +638,94 @@ class WebApiTest {
     assertThat(next.get("subject").asText()).as("nothing older came again").isEqualTo("new");
     assertThat(next.get("id").asText()).as("data's id is the message id").isEqualTo(later.value());
     again.body().close();
+  }
+
+  /**
+   * A stream places its client at once, with the id of the inbox's newest mail, not only at the
+   * first live mail: a client that loses the connection before any mail came reconnects with that
+   * id and is sent everything that came meanwhile, oldest first, more than a listing's page too.
+   */
+  @Test
+  @Timeout(30) // a stream that never sends the missed mail would block the reads for ever
+  void aStreamSendsItsPositionAtOnceSoAReconnectBeforeAnyMailGetsEverythingMissed()
+      throws Exception {
+    MessageId seen = web.deliver("gina", WebFixture.textMail("seen", "x"));
+    var first = eventLines("gina", null);
+    String position = firstIdOrHeartbeat(first.body().iterator());
+    first.body().close();
+    assertThat(position).isEqualTo("id: " + seen.value() + "." + receivedAt(seen));
+
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      sent.add("missed " + i);
+      web.deliver("gina", WebFixture.textMail("missed " + i, "x"));
+    }
+    var again = eventLines("gina", position.substring(4));
+    var lines = again.body().iterator();
+    assertThat(subjects(lines, 30)).isEqualTo(sent);
+    again.body().close();
+  }
+
+  /**
+   * On an empty inbox the position is {@code empty}: a reconnect with it is sent every mail of the
+   * inbox, which all came after.
+   */
+  @Test
+  @Timeout(30) // a stream that never sends the missed mail would block the reads for ever
+  void aStreamOnAnEmptyInboxIsPlacedBeforeAllMailThatComesLater() throws Exception {
+    var first = eventLines("hank", null);
+    String position = firstIdOrHeartbeat(first.body().iterator());
+    first.body().close();
+    assertThat(position).isEqualTo("id: " + InboxEvents.EMPTY_INBOX_ID);
+
+    web.deliver("hank", WebFixture.textMail("one", "x"));
+    MessageId two = web.deliver("hank", WebFixture.textMail("two", "x"));
+    var again = eventLines("hank", InboxEvents.EMPTY_INBOX_ID);
+    var lines = again.body().iterator();
+    assertThat(subjects(lines, 2)).containsExactly("one", "two");
+    assertThat(firstIdOrHeartbeat(lines))
+        .as("the position after the mail sent again")
+        .isEqualTo("id: " + two.value() + "." + receivedAt(two));
+    again.body().close();
+  }
+
+  /** The lines of a new event stream of {@code inbox}, sent {@code lastEventId} if not null. */
+  private HttpResponse<java.util.stream.Stream<String>> eventLines(String inbox, String lastEventId)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(web.url("/api/v1/inboxes/" + inbox + "/events")));
+    if (lastEventId != null) {
+      request.header("Last-Event-ID", lastEventId);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request.build(), HttpResponse.BodyHandlers.ofLines());
+  }
+
+  /** The next {@code id:} line or heartbeat comment, whichever comes first. */
+  private static String firstIdOrHeartbeat(java.util.Iterator<String> lines) {
+    while (true) {
+      String line = lines.next();
+      if (line.startsWith("id: ") || line.equals(": heartbeat")) {
+        return line;
+      }
+    }
+  }
+
+  /** The subjects of the next {@code count} mail events. */
+  private static List<String> subjects(java.util.Iterator<String> lines, int count)
+      throws Exception {
+    List<String> subjects = new ArrayList<>();
+    while (subjects.size() < count) {
+      String line = lines.next();
+      if (line.startsWith("data: ")) {
+        subjects.add(JSON.readTree(line.substring(6)).get("subject").asText());
+      }
+    }
+    return subjects;
+  }
+
+  private Instant receivedAt(MessageId id) {
+    return web.store.get(id).orElseThrow().summary().receivedAt();
   }
 
   @Test

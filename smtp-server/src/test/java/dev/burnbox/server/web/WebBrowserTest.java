@@ -37,6 +37,7 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -180,6 +181,165 @@ class WebBrowserTest {
     assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
     waitUntilLive();
     assertNoDialog();
+  }
+
+  /**
+   * Thirty mails come while the stream is down, before any live mail: the reconnect (with the
+   * position the stream sent at its opening) and the listing read back bring every one, in the
+   * order received, not the newest page of 20, and not older above newer.
+   */
+  @Test
+  void everyMailThatCameWhileTheStreamWasDownShowsInTheOrderReceived() throws Exception {
+    web.deliver("gap-test", WebFixture.textMail("before", "x"));
+    driver.get(web.url("/inbox/gap-test"));
+    waitUntilLive();
+    web.server.endEventStreams();
+    wait.until(d -> web.openSubscriptions.get() == 0);
+
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      web.deliver("gap-test", WebFixture.textMail("missed " + i, "x"));
+      expected.addFirst("missed " + i);
+    }
+    expected.add("before");
+
+    wait.until(d -> d.findElements(By.cssSelector("li.message")).size() == expected.size());
+    waitUntilLive();
+    assertThat(subjectsListed()).isEqualTo(expected);
+    assertThat(driver.findElements(By.cssSelector("li.gap"))).isEmpty();
+    assertNoDialog();
+  }
+
+  /**
+   * A reconnect that is answered 503 (the store is down) closes {@code EventSource} for good; the
+   * page opens a new one after a pause, and then shows the mail that came while it was down and
+   * after.
+   */
+  @Test
+  void liveUpdatesComeBackAfterTheStreamWasRefused() throws Exception {
+    driver.get(web.url("/inbox/refused-test"));
+    waitUntilLive();
+    int refusedBefore = web.refusedSubscriptions.get();
+    List<String> expected = new ArrayList<>();
+    web.storeDown.set(true);
+    try {
+      web.server.endEventStreams();
+      new WebDriverWait(driver, Duration.ofSeconds(20))
+          .until(d -> web.refusedSubscriptions.get() > refusedBefore);
+      for (int i = 0; i < 25; i++) { // more than the first page read back
+        web.deliver("refused-test", WebFixture.textMail("meanwhile " + i, "x"));
+        expected.addFirst("meanwhile " + i);
+      }
+      assertThat(driver.findElement(By.tagName("body")).getDomAttribute("data-live"))
+          .isEqualTo("off");
+    } finally {
+      web.storeDown.set(false);
+    }
+    new WebDriverWait(driver, Duration.ofSeconds(20))
+        .until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-live", "on"));
+    MessageId after = web.deliver("refused-test", WebFixture.textMail("after", "x"));
+    expected.addFirst("after");
+
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector("li.message[data-id='" + after + "']")));
+    wait.until(d -> d.findElements(By.cssSelector("li.message")).size() == expected.size());
+    assertThat(subjectsListed()).isEqualTo(expected);
+    assertThat(driver.findElement(By.id("live")).getText()).startsWith("New mail from");
+    assertNoDialog();
+  }
+
+  /**
+   * More mail came while the stream was down than the page reads back (200): the newest 200 are
+   * listed, and a note where the gap is says that more came and to reload, instead of nothing.
+   */
+  @Test
+  void moreMailThanThePageReadsBackIsSaidToBeMissing() throws Exception {
+    try (WebFixture big = WebFixture.withInboxCap(500)) {
+      big.deliver("flood", WebFixture.textMail("before", "x"));
+      driver.get(big.url("/inbox/flood"));
+      waitUntilLive();
+      big.storeDown.set(true);
+      try {
+        big.server.endEventStreams();
+        new WebDriverWait(driver, Duration.ofSeconds(20))
+            .until(d -> big.refusedSubscriptions.get() > 0);
+        for (int i = 0; i < 230; i++) {
+          big.deliver("flood", WebFixture.textMail("flood " + i, "x"));
+        }
+      } finally {
+        big.storeDown.set(false);
+      }
+
+      WebElement gap =
+          new WebDriverWait(driver, Duration.ofSeconds(30))
+              .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("li.gap")));
+      assertThat(gap.getText()).contains("More than 200", "Reload");
+      List<String> subjects = subjectsListed();
+      assertThat(subjects).hasSize(201);
+      assertThat(subjects.getFirst()).isEqualTo("flood 229");
+      assertThat(subjects.get(199)).isEqualTo("flood 30");
+      assertThat(subjects.getLast()).isEqualTo("before");
+      assertThat(driver.findElement(By.cssSelector("li.gap + li.message .subject")).getText())
+          .as("the note is where the gap is")
+          .isEqualTo("before");
+      driver.executeScript("arguments[0].scrollIntoView({block: 'center'})", gap);
+      screenshot("inbox-gap");
+      assertNoDialog();
+    }
+  }
+
+  /**
+   * Each live page holds one of the browser's six connections to the host: a hidden one (a
+   * minimized window) lets go of its stream after a few seconds, so a seventh page loads, and it
+   * shows the mail that came while it was hidden once it is shown again.
+   */
+  @Test
+  void hiddenInboxPagesLetGoOfTheirStreamsAndCatchUpWhenShownAgain() throws Exception {
+    driver.get(web.url("/"));
+    String main = driver.getWindowHandle();
+    List<String> windows = new ArrayList<>();
+    WebDriverWait slowly = new WebDriverWait(driver, Duration.ofSeconds(30));
+    try {
+      for (int i = 0; i < 6; i++) {
+        driver.switchTo().newWindow(WindowType.WINDOW);
+        windows.add(driver.getWindowHandle());
+        driver.get(web.url("/inbox/tab" + i));
+        waitUntilLive();
+        driver.manage().window().minimize();
+      }
+      slowly.until(d -> web.server.openEventStreams() == 0);
+
+      driver.switchTo().newWindow(WindowType.WINDOW);
+      windows.add(driver.getWindowHandle());
+      driver.get(web.url("/inbox/tab6"));
+      waitUntilLive();
+      assertThat(web.server.openEventStreams()).isEqualTo(1);
+
+      MessageId id = web.deliver("tab0", WebFixture.textMail("While hidden", "x"));
+      driver.switchTo().window(windows.getFirst());
+      driver.manage().window().maximize();
+      WebElement row =
+          slowly.until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("li.message[data-id='" + id + "']")));
+      assertThat(row.findElement(By.className("subject")).getText()).isEqualTo("While hidden");
+      waitUntilLive();
+      assertThat(web.server.openEventStreams()).isEqualTo(2);
+      assertNoDialog();
+    } finally {
+      for (String window : windows) {
+        driver.switchTo().window(window).close();
+      }
+      driver.switchTo().window(main);
+    }
+  }
+
+  /** The subjects of the inbox page's list, top to bottom. */
+  private List<String> subjectsListed() {
+    return driver.findElements(By.cssSelector("li.message .subject")).stream()
+        .map(WebElement::getText)
+        .toList();
   }
 
   /**

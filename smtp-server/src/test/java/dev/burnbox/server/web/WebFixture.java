@@ -59,6 +59,9 @@ final class WebFixture implements AutoCloseable {
    */
   final AtomicBoolean storeDown = new AtomicBoolean();
 
+  /** Subscriptions (event streams) refused because {@link #storeDown} was set. */
+  final AtomicInteger refusedSubscriptions = new AtomicInteger();
+
   final InboxStore store;
   final SpamScanner scanner;
 
@@ -89,8 +92,13 @@ final class WebFixture implements AutoCloseable {
   }
 
   private WebFixture(Duration heartbeat, SpamScanner scanner, NetworkList trusted) {
+    this(heartbeat, scanner, trusted, InboxStore.memory().build());
+  }
+
+  private WebFixture(
+      Duration heartbeat, SpamScanner scanner, NetworkList trusted, InboxStore memory) {
     this.store =
-        new SubscriptionCountingStore(InboxStore.memory().build(), openSubscriptions, storeDown);
+        new SubscriptionCountingStore(memory, openSubscriptions, storeDown, refusedSubscriptions);
     this.scanner = scanner;
     this.server =
         new WebServer(
@@ -136,6 +144,15 @@ final class WebFixture implements AutoCloseable {
 
   WebFixture() {
     this(Duration.ofMillis(200));
+  }
+
+  /** A fixture whose inboxes hold up to {@code inboxCap} messages (the default is 50). */
+  static WebFixture withInboxCap(int inboxCap) {
+    return new WebFixture(
+        Duration.ofMillis(200),
+        plainListScanner(),
+        IntakeSettings.defaults().trustedNetworks(),
+        InboxStore.memory().inboxCap(inboxCap).build());
   }
 
   /**
@@ -236,10 +253,12 @@ final class WebFixture implements AutoCloseable {
 
   /**
    * A store that counts the subscriptions its delegate holds open, and that throws {@link
-   * StoreUnavailableException} from every call but {@code deliver} while {@code down} is set.
+   * StoreUnavailableException} from every call but {@code deliver} while {@code down} is set,
+   * counting the subscriptions so {@code refused}.
    */
   private record SubscriptionCountingStore(
-      InboxStore delegate, AtomicInteger open, AtomicBoolean down) implements InboxStore {
+      InboxStore delegate, AtomicInteger open, AtomicBoolean down, AtomicInteger refused)
+      implements InboxStore {
     private InboxStore reachable() {
       if (down.get()) {
         throw new StoreUnavailableException("the fixture's store is down", null);
@@ -274,6 +293,9 @@ final class WebFixture implements AutoCloseable {
 
     @Override
     public Subscription subscribe(InboxName inbox, Consumer<? super MessageSummary> listener) {
+      if (down.get()) {
+        refused.incrementAndGet();
+      }
       Subscription subscription = reachable().subscribe(inbox, listener);
       open.incrementAndGet();
       return new Subscription() {

@@ -459,6 +459,48 @@ class WebBrowserTest {
     assertNoDialog();
   }
 
+  /**
+   * On the message page the subject and the sender wrap, whole: the one-line ellipsis of a list row
+   * hid the end of a long subject and, on a phone, the sender's address behind its name.
+   */
+  @Test
+  void onAPhoneTheMessagePageShowsTheWholeSubjectAndSender() throws Exception {
+    String subject = "A long subject that says a good deal more than one line of a phone can hold";
+    String from = "News From The Example Organisation <news@example.organisation.test>";
+    MessageId id =
+        web.deliver(
+            "wrap",
+            WebFixture.textMail(subject, "x").replace("Ann Example <ann@example.test>", from));
+    phoneWidth();
+    driver.get(web.url("/message/" + id));
+    WebElement heading = driver.findElement(By.cssSelector("h1.subject"));
+    WebElement sender = driver.findElement(By.cssSelector(".meta .from"));
+    assertThat(heading.getText()).isEqualTo(subject);
+    assertThat(sender.getText()).isEqualTo(from);
+    for (WebElement whole : List.of(heading, sender)) {
+      assertThat(hiddenWidth(whole)).as(whole.getText()).isZero();
+      assertThat(whole.getCssValue("text-overflow")).as(whole.getText()).isEqualTo("clip");
+    }
+    screenshot("message-long-subject-phone");
+
+    driver.get(web.url("/inbox/wrap"));
+    WebElement row = driver.findElement(By.cssSelector("li.message"));
+    assertThat(row.findElement(By.className("subject")).getCssValue("text-overflow"))
+        .isEqualTo("ellipsis");
+  }
+
+  private void phoneWidth() {
+    driver.manage().window().setSize(new Dimension(375, 800));
+  }
+
+  /** How much wider than its box {@code element}'s content is, in CSS pixels: 0 if it fits. */
+  private long hiddenWidth(WebElement element) {
+    Object wider =
+        driver.executeScript(
+            "return Math.max(0, arguments[0].scrollWidth - arguments[0].clientWidth);", element);
+    return ((Number) wider).longValue();
+  }
+
   private void waitUntilLive() {
     wait.until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-live", "on"));
   }

@@ -8,6 +8,7 @@ import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.ServiceSettings;
+import dev.burnbox.server.pipeline.SpamScanner;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -487,6 +488,56 @@ class WebBrowserTest {
     WebElement row = driver.findElement(By.cssSelector("li.message"));
     assertThat(row.findElement(By.className("subject")).getCssValue("text-overflow"))
         .isEqualTo("ellipsis");
+  }
+
+  /**
+   * On a phone nothing runs off the side of a message page, and the Why tables keep their terms
+   * readable: a long content type made the page wider than the window, and the Terms column was
+   * squeezed into fragments a few characters wide.
+   */
+  @Test
+  void onAPhoneTheMessagePageIsNoWiderThanTheWindowAndTheWhyTablesKeepTheirTermsReadable()
+      throws Exception {
+    String mail =
+        """
+        From: Prize Desk <prizes@example.test>\r
+        To: wide@burnbox.test\r
+        Subject: Claim your free prize\r
+        MIME-Version: 1.0\r
+        Content-Type: multipart/mixed; boundary="b1"\r
+        \r
+        --b1\r
+        Content-Type: text/plain; charset=utf-8\r
+        \r
+        Click here to claim your free prize now, or unsubscribe. Lottery winner!\r
+        --b1\r
+        Content-Type: application/vnd.openxmlformats-officedocument.wordprocessingml.document\r
+        Content-Disposition: attachment; filename="prize-form.docx"\r
+        Content-Transfer-Encoding: base64\r
+        \r
+        UEsDBAo=\r
+        --b1--\r
+        """;
+    // the built-in model, whose words stand for several character n-grams each
+    try (WebFixture model = new WebFixture(SpamScanner.withDefaultModel(null, null))) {
+      MessageId id = model.deliverScanned("wide", mail);
+      phoneWidth();
+      driver.get(model.url("/message/" + id));
+      WebElement page = driver.findElement(By.tagName("html"));
+      assertThat(hiddenWidth(page)).as("how much wider than the window").isZero();
+      assertThat(driver.findElement(By.cssSelector(".attachments .type")).getText())
+          .contains("wordprocessingml.document");
+      List<WebElement> terms = driver.findElements(By.cssSelector(".why td.terms"));
+      assertThat(terms).isNotEmpty();
+      for (WebElement cell : terms) {
+        WebElement table = cell.findElement(By.xpath("ancestor::table"));
+        assertThat(cell.getRect().getWidth())
+            .as("the width of terms %s", cell.getText())
+            .isGreaterThan(table.getRect().getWidth() / 2);
+      }
+      driver.manage().window().setSize(new Dimension(375, 2400));
+      screenshot("message-why-attachments-phone");
+    }
   }
 
   private void phoneWidth() {

@@ -315,7 +315,8 @@ final class MessagePages {
         """
             .formatted(escape(summary.id().value())));
     if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
-      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\">")
+      // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
+      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\" dir=\"auto\">")
           .append(
               mail.text().isEmpty()
                   ? "(this message has no text)"

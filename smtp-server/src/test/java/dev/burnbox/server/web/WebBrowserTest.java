@@ -540,6 +540,48 @@ class WebBrowserTest {
     }
   }
 
+  /**
+   * The text view lays each line out in its own direction: a Hebrew line starts at the right, the
+   * English around it at the left (each was laid out left to right).
+   */
+  @Test
+  void eachLineOfTheTextViewRunsInTheDirectionOfItsScript() throws Exception {
+    String hebrew =
+        "\u05E9\u05DC\u05D5\u05DD \u05E2\u05D5\u05DC\u05DD, \u05DE\u05D4 \u05E9\u05DC\u05D5\u05DE\u05DA?";
+    MessageId id =
+        web.deliver(
+            "bidi", WebFixture.textMail("Shalom", "Hello there,\r\n" + hebrew + "\r\nSee you"));
+    driver.get(web.url("/message/" + id));
+    assertThat(gapsInTheTextView(hebrew).get(1)).as("gap right of the Hebrew line").isLessThan(2);
+    assertThat(gapsInTheTextView(hebrew).get(0)).as("gap left of it").isGreaterThan(100);
+    assertThat(gapsInTheTextView("See you").get(0)).as("gap left of English").isLessThan(2);
+  }
+
+  /** The space left and right of {@code text} inside the text view's padding, in CSS pixels. */
+  private List<Double> gapsInTheTextView(String text) {
+    @SuppressWarnings("unchecked")
+    List<Number> gaps =
+        (List<Number>)
+            driver.executeScript(
+                """
+                const pre = document.querySelector('pre.text');
+                const node = pre.firstChild;
+                const range = document.createRange();
+                range.setStart(node, node.data.indexOf(arguments[0]));
+                range.setEnd(node, node.data.indexOf(arguments[0]) + arguments[0].length);
+                const box = range.getBoundingClientRect();
+                const outer = pre.getBoundingClientRect();
+                const style = getComputedStyle(pre);
+                const left = outer.left + parseFloat(style.borderLeftWidth)
+                    + parseFloat(style.paddingLeft);
+                const right = outer.right - parseFloat(style.borderRightWidth)
+                    - parseFloat(style.paddingRight);
+                return [box.left - left, right - box.right];
+                """,
+                text);
+    return gaps.stream().map(Number::doubleValue).toList();
+  }
+
   private void phoneWidth() {
     driver.manage().window().setSize(new Dimension(375, 800));
   }

@@ -69,7 +69,7 @@ class WebPagesTest {
             "<h1 class=\"subject\">&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
                 + "&lt;/script&gt;</h1>")
         .contains(
-            "<pre class=\"text\">&lt;script&gt;alert(&apos;<mark title=\"viagra +1.00\">v1agra"
+            "<pre class=\"text\" dir=\"auto\">&lt;script&gt;alert(&apos;<mark title=\"viagra +1.00\">v1agra"
                 + "</mark>&apos;)&lt;/script&gt; <mark title=\"casino +1.00\">casino</mark>"
                 + " &lt;/pre&gt;&lt;b&gt;<mark title=\"casino +1.00\">casino</mark>&lt;/b&gt;")
         .doesNotContain("<script>alert", "<b>casino")

@@ -23,6 +23,16 @@
     return element;
   }
 
+  // sender text as the server shows it (Html.isolated): without bidi controls, in a <bdi>
+  function isolated(className, text) {
+    var element = document.createElement("span");
+    element.className = className;
+    var bdi = document.createElement("bdi");
+    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+    element.append(bdi);
+    return element;
+  }
+
   // the same text as SpamHtml.percent on the server
   function percent(probability) {
     if (probability > 0 && probability < 0.005) return "<1%";
@@ -54,8 +64,8 @@
     item.dataset.id = mail.id;
     var link = document.createElement("a");
     link.href = "/message/" + encodeURIComponent(mail.id);
-    link.append(span("from", mail.from || mail.envelopeSender), " ",
-                span("subject", mail.subject || "(no subject)"), " ");
+    link.append(isolated("from", mail.from || mail.envelopeSender), " ",
+                isolated("subject", mail.subject || "(no subject)"), " ");
     var time = document.createElement("time");
     time.dateTime = mail.receivedAt;
     time.textContent = age(mail.receivedAt);

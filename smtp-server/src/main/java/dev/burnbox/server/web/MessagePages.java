@@ -40,11 +40,13 @@ import java.util.Objects;
  * cid:}: see {@link InlineImages}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
- * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. Header
- * text is bounded as {@link HeaderCut} says (a listing row's sender and subject, a message's header
- * values and header fields), with a pointer to the raw source wherever something was cut, so no
- * page grows with what a sender puts in a header. The pages work without JavaScript except for live
- * updates. Thread-safe.
+ * SpamHtml#marked}; its header text (sender, subject, header fields, names) is also kept apart from
+ * the text around it and stripped of bidirectional controls ({@link Html#isolated}), so none can
+ * reorder what follows it; the only mail HTML served is the {@link MailHtmlSanitizer}'s output.
+ * Header text is bounded as {@link HeaderCut} says (a listing row's sender and subject, a message's
+ * header values and header fields), with a pointer to the raw source wherever something was cut, so
+ * no page grows with what a sender puts in a header. The pages work without JavaScript except for
+ * live updates. Thread-safe.
  */
 final class MessagePages {
   private static final DateTimeFormatter RECEIVED =
@@ -273,8 +275,8 @@ final class MessagePages {
         """
         .formatted(
             escape(summary.id().value()),
-            escape(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
-            escape(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
+            Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
+            Html.isolated(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
             escape(summary.receivedAt().toString()),
             escape(age(summary.receivedAt(), now)),
             SpamHtml.badge(summary.verdict()));
@@ -336,13 +338,14 @@ final class MessagePages {
 
   /**
    * The subject as the message page's heading shows it, cut to {@link HeaderCut#MESSAGE}
-   * characters, with the model's subject terms marked.
+   * characters, without bidirectional controls (as {@link Html#isolated}), with the model's subject
+   * terms marked.
    */
   private String subjectHtml(MessageSummary summary) {
     if (summary.subject().isEmpty()) {
       return escape(subject(summary));
     }
-    String subject = HeaderCut.cut(summary.subject(), HeaderCut.MESSAGE);
+    String subject = Html.withoutBidiControls(HeaderCut.cut(summary.subject(), HeaderCut.MESSAGE));
     return SpamHtml.marked(subject, scanner.highlight(subject, Part.SUBJECT));
   }
 
@@ -360,7 +363,7 @@ final class MessagePages {
     return """
         <nav class="back"><a href="/inbox/%8$s">&larr; Inbox %1$s</a></nav>
         <article class="mail">
-        <h1 class="subject">%2$s</h1>
+        <h1 class="subject"><bdi>%2$s</bdi></h1>
         <dl class="meta">
         <dt>From</dt><dd class="from">%3$s</dd>
         <dt>To</dt><dd class="to">%4$s</dd>
@@ -370,8 +373,8 @@ final class MessagePages {
         .formatted(
             escape(summary.inbox().value()),
             subjectHtml,
-            escape(HeaderCut.cut(sender(summary), HeaderCut.MESSAGE)),
-            escape(recipients(summary, mail)),
+            Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.MESSAGE)),
+            Html.isolated(recipients(summary, mail)),
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
             spam,
@@ -426,7 +429,7 @@ final class MessagePages {
       for (VerificationCodes.Code code : codes) {
         html.append(
             "<li><code>%s</code> <span class=\"context\">%s</span></li>\n"
-                .formatted(escape(code.code()), escape(code.context())));
+                .formatted(escape(code.code()), Html.isolated(code.context())));
       }
       html.append("</ul>\n");
     }
@@ -438,8 +441,9 @@ final class MessagePages {
                     + " <span class=\"url\">%s</span> <span class=\"part\">%s</span></li>\n")
                 .formatted(
                     escape(link.url()),
-                    escape(HeaderCut.cut(link.text().isEmpty() ? link.url() : link.text(), 120)),
-                    escape(HeaderCut.cut(link.url(), 200)),
+                    Html.isolated(
+                        HeaderCut.cut(link.text().isEmpty() ? link.url() : link.text(), 120)),
+                    Html.isolated(HeaderCut.cut(link.url(), 200)),
                     link.part()));
       }
       html.append("</ol>\n");
@@ -450,6 +454,10 @@ final class MessagePages {
   /** Links listed on the message page; the API lists all. */
   private static final int MAX_LINKS_SHOWN = 100;
 
+  /**
+   * The attachments, each under the name its download gets ({@link DownloadNames#safe}: no path, no
+   * control or bidirectional override characters to disguise its extension).
+   */
   private static String attachments(MessageId id, DecodedMail mail) {
     if (mail.attachments().isEmpty()) {
       return "";
@@ -461,11 +469,8 @@ final class MessagePages {
           "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
               .formatted(
                   escape(MailJson.attachmentPath(id.value(), a.index())),
-                  escape(
-                      a.filename().isEmpty()
-                          ? "attachment " + a.index()
-                          : HeaderCut.cut(a.filename(), HeaderCut.MESSAGE)),
-                  escape(HeaderCut.cut(a.contentType(), HeaderCut.LISTING)),
+                  Html.isolated(DownloadNames.safe(a.filename(), a.contentType(), a.index())),
+                  Html.isolated(HeaderCut.cut(a.contentType(), HeaderCut.LISTING)),
                   a.size()));
     }
     return html.append("</ul></section>\n").toString();
@@ -486,8 +491,8 @@ final class MessagePages {
       html.append(
           "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n"
               .formatted(
-                  escape(HeaderCut.cut(header.name(), HeaderCut.LISTING)),
-                  escape(HeaderCut.cut(header.value(), HeaderCut.MESSAGE))));
+                  Html.isolated(HeaderCut.cut(header.name(), HeaderCut.LISTING)),
+                  Html.isolated(HeaderCut.cut(header.value(), HeaderCut.MESSAGE))));
     }
     html.append("</table>\n");
     if (cut) {

@@ -145,8 +145,9 @@ class WebBrowserTest {
     assertThat(bold.getText()).isEqualTo("of the day");
     assertThat(driver.findElement(By.tagName("body")).getText()).contains("Soup of the day");
     driver.switchTo().defaultContent();
+    // the name its download gets: no path, no quote
     assertThat(driver.findElement(By.cssSelector(".attachments a")).getText())
-        .isEqualTo("../../etc/pass wd\".pdf");
+        .isEqualTo("pass wd_.pdf");
     screenshot("message");
     driver.manage().window().setSize(new Dimension(390, 844));
     screenshot("message-phone");
@@ -580,6 +581,32 @@ class WebBrowserTest {
                 """,
                 text);
     return gaps.stream().map(Number::doubleValue).toList();
+  }
+
+  /**
+   * Live rows show sender text as the server's rows do: without bidirectional controls, each in a
+   * {@code <bdi>}, so an override in the sender cannot turn its address around or reverse the rest
+   * of the row.
+   */
+  @Test
+  void liveRowsDropBidiControlsAndIsolateTheSenderAndSubject() throws Exception {
+    driver.get(web.url("/inbox/bidi-live"));
+    waitUntilLive();
+    String raw =
+        WebFixture.textMail("=?UTF-8?Q?Your_order_=E2=80=AEgnp.exe?=", "x")
+            .replace(
+                "Ann Example <ann@example.test>",
+                "=?UTF-8?Q?Pay_=E2=80=AEmoc.lapyap?= <x@example.test>");
+    MessageId id = web.deliver("bidi-live", raw);
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("li.message[data-id='" + id + "']")));
+    assertThat(row.findElement(By.cssSelector(".from > bdi")).getText())
+        .isEqualTo("Pay moc.lapyap <x@example.test>");
+    assertThat(row.findElement(By.cssSelector(".subject > bdi")).getText())
+        .isEqualTo("Your order gnp.exe");
+    assertNoDialog();
   }
 
   private void phoneWidth() {

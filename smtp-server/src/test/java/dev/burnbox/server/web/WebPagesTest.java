@@ -44,7 +44,7 @@ class WebPagesTest {
     assertThat(body)
         .contains("Text view: &lt;script&gt;")
         .contains("&lt;/pre&gt;&lt;script&gt;")
-        .contains("<th scope=\"row\">X-Evil</th>")
+        .contains("<th scope=\"row\"><bdi>X-Evil</bdi></th>")
         .doesNotContain("<script>fetch")
         .doesNotContain("<iframe"); // a text-only mail has no HTML view
     MessageId html = web.deliver("eve", WebApiTest.MULTIPART);
@@ -66,8 +66,8 @@ class WebPagesTest {
     String body = web.get("/message/" + id).body();
     assertThat(body)
         .contains(
-            "<h1 class=\"subject\">&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
-                + "&lt;/script&gt;</h1>")
+            "<h1 class=\"subject\"><bdi>&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
+                + "&lt;/script&gt;</bdi></h1>")
         .contains(
             "<pre class=\"text\" dir=\"auto\">&lt;script&gt;alert(&apos;<mark title=\"viagra +1.00\">v1agra"
                 + "</mark>&apos;)&lt;/script&gt; <mark title=\"casino +1.00\">casino</mark>"
@@ -80,6 +80,52 @@ class WebPagesTest {
         .contains("spam from <span class=\"threshold\">50%</span>");
     assertThat(web.get("/inbox/eve").body())
         .contains("<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\">27%</span>");
+  }
+
+  /**
+   * A bidirectional override in an attachment's name showed "invoice", U+202E, "fdp.exe" as
+   * "invoiceexe.pdf" and reversed the text after the link. The page shows the name the download
+   * gets, and no sender text on the pages keeps such a control: each piece is stripped of them and
+   * isolated from the text around it.
+   */
+  @Test
+  void senderTextLosesItsBidiControlsAndIsIsolatedFromTheTextAroundIt() throws Exception {
+    String raw =
+        """
+        From: =?UTF-8?Q?Pay_=E2=80=AEmoc.lapyap?= <x@example.test>\r
+        To: eve@burnbox.test\r
+        Subject: =?UTF-8?Q?Your_order_=E2=80=AEgnp.exe?=\r
+        X-Note: left \u202Ethgir\r
+        MIME-Version: 1.0\r
+        Content-Type: multipart/mixed; boundary="b1"\r
+        \r
+        --b1\r
+        Content-Type: text/plain; charset=utf-8\r
+        \r
+        See the invoice.\r
+        --b1\r
+        Content-Type: application/pdf\r
+        Content-Disposition: attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe\r
+        Content-Transfer-Encoding: base64\r
+        \r
+        JVBERi0xLjQK\r
+        --b1--\r
+        """;
+    MessageId id = web.deliver("eve", raw);
+    String page = web.get("/message/" + id).body();
+    assertThat(page)
+        .doesNotContain("\u202E")
+        .contains("<title>Your order gnp.exe · Burnbox</title>")
+        .contains("<h1 class=\"subject\"><bdi>Your order gnp.exe</bdi></h1>")
+        .contains("<dd class=\"from\"><bdi>Pay moc.lapyap &lt;x@example.test&gt;</bdi></dd>")
+        .contains("<th scope=\"row\"><bdi>X-Note</bdi></th><td><bdi>left thgir</bdi></td>")
+        .contains(
+            "download><bdi>invoicefdp.exe</bdi></a>"
+                + " <span class=\"type\"><bdi>application/pdf</bdi>, 9 bytes</span>");
+    assertThat(web.get("/inbox/eve").body())
+        .doesNotContain("\u202E")
+        .contains("<span class=\"from\"><bdi>Pay moc.lapyap &lt;x@example.test&gt;</bdi></span>")
+        .contains("<span class=\"subject\"><bdi>Your order gnp.exe</bdi></span>");
   }
 
   @Test

@@ -64,7 +64,7 @@
     item.dataset.id = mail.id;
     var link = document.createElement("a");
     link.href = "/message/" + encodeURIComponent(mail.id);
-    link.append(isolated("from", mail.from || mail.envelopeSender), " ",
+    link.append(isolated("from", mail.from || mail.envelopeSender || "(unknown sender)"), " ",
                 isolated("subject", mail.subject || "(no subject)"), " ");
     var time = document.createElement("time");
     time.dateTime = mail.receivedAt;

@@ -511,8 +511,12 @@ final class MessagePages {
     return summary.subject().isEmpty() ? "(no subject)" : summary.subject();
   }
 
+  /** The From header, else the envelope sender, else "(unknown sender)" (a bounce without From). */
   private static String sender(MessageSummary summary) {
-    return summary.from().isEmpty() ? summary.envelopeSender() : summary.from();
+    if (!summary.from().isEmpty()) {
+      return summary.from();
+    }
+    return summary.envelopeSender().isEmpty() ? "(unknown sender)" : summary.envelopeSender();
   }
 
   private void mailHtml(Context ctx) {

@@ -609,6 +609,22 @@ class WebBrowserTest {
     assertNoDialog();
   }
 
+  /** A live bounce without From or envelope sender is from "(unknown sender)", as on reload. */
+  @Test
+  void aLiveBounceWithoutAnySenderIsFromAnUnknownSender() throws Exception {
+    driver.get(web.url("/inbox/bounced"));
+    waitUntilLive();
+    MessageId id = web.deliver("", "bounced", WebPagesTest.BOUNCE, SpamVerdict.CLEAN);
+    WebElement row =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("li.message[data-id='" + id + "']")));
+    assertThat(row.findElement(By.className("from")).getText()).isEqualTo("(unknown sender)");
+    driver.navigate().refresh();
+    assertThat(driver.findElement(By.cssSelector("li.message .from")).getText())
+        .isEqualTo("(unknown sender)");
+  }
+
   private void phoneWidth() {
     driver.manage().window().setSize(new Dimension(375, 800));
   }

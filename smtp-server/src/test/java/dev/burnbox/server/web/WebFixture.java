@@ -174,13 +174,21 @@ final class WebFixture implements AutoCloseable {
 
   /** Delivers {@code raw} to {@code inbox} and returns its id there. */
   MessageId deliver(String inbox, String raw, SpamVerdict verdict) {
+    return deliver("sender@example.test", inbox, raw, verdict);
+  }
+
+  /**
+   * Delivers {@code raw} from envelope sender {@code envelopeSender} ("" for the null sender of a
+   * bounce) to {@code inbox} and returns its id there.
+   */
+  MessageId deliver(String envelopeSender, String inbox, String raw, SpamVerdict verdict) {
     byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
     DecodedMail mail = decoder.decode(bytes);
     DeliveryResult result =
         store.deliver(
             new IncomingMessage(
                 bytes,
-                "sender@example.test",
+                envelopeSender,
                 List.of(InboxName.of(inbox)),
                 Instant.now(),
                 mail.from(),

@@ -3,6 +3,7 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.SpamVerdict;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -127,6 +128,20 @@ class WebPagesTest {
         .contains("<span class=\"from\"><bdi>Pay moc.lapyap &lt;x@example.test&gt;</bdi></span>")
         .contains("<span class=\"subject\"><bdi>Your order gnp.exe</bdi></span>");
   }
+
+  /** A bounce has no From and the null envelope sender: its sender is shown as unknown. */
+  @Test
+  void aMessageWithoutFromOrEnvelopeSenderIsFromAnUnknownSender() throws Exception {
+    MessageId id = web.deliver("", "eve", BOUNCE, SpamVerdict.CLEAN);
+    assertThat(web.get("/inbox/eve").body())
+        .contains("<span class=\"from\"><bdi>(unknown sender)</bdi></span>");
+    assertThat(web.get("/message/" + id).body())
+        .contains("<dd class=\"from\"><bdi>(unknown sender)</bdi></dd>");
+  }
+
+  /** A bounce: no From header, and sent with the null envelope sender. */
+  static final String BOUNCE =
+      "To: eve@burnbox.test\r\nSubject: Undelivered Mail Returned to Sender\r\n\r\nx\r\n";
 
   @Test
   void theHomeFormGoesToTheInboxTypedAsANameOrAnAddress() throws Exception {

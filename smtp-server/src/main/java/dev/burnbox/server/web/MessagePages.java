@@ -333,7 +333,8 @@ final class MessagePages {
     body.append(attachments(summary.id(), mail));
     body.append(headers(summary.id(), mail));
     body.append("</article>\n");
-    ctx.html(Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString()));
+    ctx.html(
+        Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString(), "page.js"));
   }
 
   /**

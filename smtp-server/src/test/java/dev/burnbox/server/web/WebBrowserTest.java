@@ -39,6 +39,7 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -623,6 +624,26 @@ class WebBrowserTest {
     driver.navigate().refresh();
     assertThat(driver.findElement(By.cssSelector("li.message .from")).getText())
         .isEqualTo("(unknown sender)");
+  }
+
+  /** Tabbing into the mail view rings it, as every other focused control is ringed. */
+  @Test
+  void theMailViewShowsAFocusRingWhileTheKeyboardIsInsideIt() throws Exception {
+    MessageId id =
+        web.deliver(
+            "focus",
+            WebApiTest.MULTIPART.replace(
+                "<b>of the day</b>", "<a href=\"https://example.test/\">of the day</a>"));
+    driver.get(web.url("/message/" + id));
+    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
+    assertThat(frame.getCssValue("outline-style")).isEqualTo("none");
+    driver.findElement(By.id("show-images")).sendKeys(""); // focuses it
+    new Actions(driver).sendKeys(Keys.TAB).perform();
+    wait.until(d -> frame.equals(driver.switchTo().activeElement()));
+    wait.until(d -> frame.getCssValue("outline-style").equals("solid"));
+    screenshot("message-frame-focused");
+    new Actions(driver).keyDown(Keys.SHIFT).sendKeys(Keys.TAB).keyUp(Keys.SHIFT).perform();
+    wait.until(d -> frame.getCssValue("outline-style").equals("none"));
   }
 
   private void phoneWidth() {

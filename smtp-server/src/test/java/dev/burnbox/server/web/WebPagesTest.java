@@ -206,6 +206,9 @@ class WebPagesTest {
     assertThat(js.statusCode()).isEqualTo(200);
     assertThat(js.headers().firstValue("content-type").orElseThrow()).contains("javascript");
     assertThat(js.body()).contains("EventSource").doesNotContain("innerHTML");
+    HttpResponse<String> pageJs = web.get("/static/page.js");
+    assertThat(pageJs.headers().firstValue("content-type").orElseThrow()).contains("javascript");
+    assertThat(pageJs.body()).contains("focus-inside").doesNotContain("innerHTML");
     assertThat(web.get("/static/burnbox.css").headers().firstValue("content-type").orElseThrow())
         .startsWith("text/css");
     assertThat(web.get("/static/../web/openapi.json").statusCode()).isEqualTo(404);

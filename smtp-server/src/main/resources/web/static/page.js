@@ -1,5 +1,6 @@
 // Aids of the inbox and message pages, which work without them: a focus ring around the mail view
-// while focus is inside it (CSS :focus does not match a frame whose document has the focus).
+// while focus is inside it (CSS :focus does not match a frame whose document has the focus), and
+// copy buttons, shown where the browser lets a page write to the clipboard.
 (function () {
   "use strict";
   var frame = document.querySelector("iframe.mail-html");
@@ -12,6 +13,18 @@
     });
     window.addEventListener("focus", function () {
       frame.classList.remove("focus-inside");
+    });
+  }
+
+  if (navigator.clipboard) {
+    document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(button.dataset.copy).then(function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = "Copy"; }, 2000);
+        }, function () { /* the address stays there to select */ });
+      });
     });
   }
 })();

@@ -59,17 +59,30 @@ final class MessagePages {
   private final WebAccess access;
   private final InlineImageSigner signer;
 
+  /** The served domains whose mail goes to shared inboxes, in {@code --domains} order. */
+  private final List<String> publicDomains;
+
+  /** Whether mail is taken for every domain (no {@code --domains}). */
+  private final boolean everyDomain;
+
+  /**
+   * @param servedDomains the domains mail is taken for, in order; empty if every domain
+   */
   MessagePages(
       InboxStore store,
       MailReader reader,
       SpamScanner scanner,
       WebAccess access,
+      List<String> servedDomains,
       InlineImageSigner signer) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.access = Objects.requireNonNull(access, "access");
     this.signer = Objects.requireNonNull(signer, "signer");
+    this.everyDomain = servedDomains.isEmpty();
+    this.publicDomains =
+        servedDomains.stream().filter(d -> !access.privateDomains().isPrivate(d)).toList();
   }
 
   /**
@@ -191,7 +204,7 @@ final class MessagePages {
             "Disposable inboxes",
             """
             <h1>Read any inbox</h1>
-            <p>Send mail to any name at this server, then open that inbox here. No sign-up, no
+            <p>Send mail to %s, then open that inbox here. No sign-up, no
             password: anyone who knows the name can read it, and mail goes away on its own.</p>
             <form class="open-inbox" method="get" action="/inbox">
             <label for="name">Inbox name</label>
@@ -202,8 +215,72 @@ final class MessagePages {
             <button type="submit">Open</button>
             </div>
             </form>
-            """));
+            """
+                .formatted(anyName())));
   }
+
+  /**
+   * "any name@example.com" for the home page: the first served domain whose mail goes to shared
+   * inboxes, and the next {@value #OTHER_ADDRESSES} after it; "any name at this server" if mail is
+   * taken for every domain.
+   */
+  private String anyName() {
+    if (publicDomains.isEmpty()) {
+      return "any name at this server";
+    }
+    StringBuilder html =
+        new StringBuilder("<strong class=\"address\"><em>any name</em>@")
+            .append(escape(publicDomains.getFirst()))
+            .append("</strong>");
+    List<String> others =
+        publicDomains.subList(1, Math.min(publicDomains.size(), 1 + OTHER_ADDRESSES));
+    if (!others.isEmpty()) {
+      html.append(" (or @")
+          .append(escape(String.join(", @", others)))
+          .append(publicDomains.size() > 1 + OTHER_ADDRESSES ? ", ..." : "")
+          .append(")");
+    }
+    return html.toString();
+  }
+
+  /**
+   * Where to send mail for {@code inbox}: its address at the first served domain whose mail goes to
+   * shared inboxes, with a copy button ({@code /static/page.js} shows it where the browser may
+   * write to the clipboard), then its addresses at the others (the first {@value
+   * #OTHER_ADDRESSES}); a private inbox's address is its name; with every domain served, the name
+   * at any of them. "" if no served domain delivers to it.
+   */
+  private String addresses(InboxName inbox) {
+    List<String> addresses =
+        inbox.domain() != null
+            ? List.of(inbox.value())
+            : publicDomains.stream().map(domain -> inbox.value() + "@" + domain).toList();
+    if (addresses.isEmpty()) {
+      return everyDomain
+          ? ("<p class=\"addresses\">Mail to <strong class=\"address\">%s</strong> at any domain"
+                  + " this server takes mail for lands here.</p>\n")
+              .formatted(Html.isolated(inbox.value()))
+          : "";
+    }
+    String first = addresses.getFirst();
+    StringBuilder html =
+        new StringBuilder("<p class=\"addresses\">Mail to <strong class=\"address\">")
+            .append(Html.isolated(first))
+            .append("</strong> <button type=\"button\" class=\"copy\" data-copy=\"")
+            .append(escape(first))
+            .append("\" aria-label=\"Copy the address\" hidden>Copy</button> lands here");
+    List<String> others = addresses.subList(1, addresses.size());
+    for (int i = 0; i < Math.min(others.size(), OTHER_ADDRESSES); i++) {
+      html.append(i == 0 ? ", as does mail to " : ", ").append(Html.isolated(others.get(i)));
+    }
+    if (others.size() > OTHER_ADDRESSES) {
+      html.append(" and to %d more domains".formatted(others.size() - OTHER_ADDRESSES));
+    }
+    return html.append(".</p>\n").toString();
+  }
+
+  /** The most addresses (or domains) an inbox page (or the home page) lists after the first. */
+  private static final int OTHER_ADDRESSES = 5;
 
   /** The inbox's name as a URL path segment: percent-encoded UTF-8 where it is not ASCII. */
   static String urlName(InboxName name) {
@@ -229,7 +306,7 @@ final class MessagePages {
         <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events"\
         %3$s>
         <h1>Inbox <span class="inbox-name">%1$s</span></h1>
-        <p id="live" class="live" role="status" aria-live="polite">%4$s</p>
+        %5$s<p id="live" class="live" role="status" aria-live="polite">%4$s</p>
         """
             .formatted(
                 escape(name.value()),
@@ -238,7 +315,8 @@ final class MessagePages {
                 older
                     ? "Older mail. <a href=\"/inbox/%s\">Newest mail</a>"
                         .formatted(escape(urlName(name)))
-                    : "New mail appears here without reloading."));
+                    : "New mail appears here without reloading.",
+                addresses(name)));
     if (name.domain() != null) {
       body.append(
           "<form class=\"sign-out\" method=\"post\" action=\"/session/end\">"
@@ -263,7 +341,7 @@ final class MessagePages {
                             escape(urlName(name)),
                             escape(URLEncoder.encode(cursor, StandardCharsets.UTF_8)))));
     body.append("</section>\n");
-    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js"));
+    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js", "page.js"));
   }
 
   /** One list entry; {@code /static/inbox.js} builds the same markup for live mail. */

@@ -68,6 +68,9 @@ final class WebFixture implements AutoCloseable {
   /** The fixture's private domain: inbox {@code bob@team.test} needs a token. */
   static final String PRIVATE_DOMAIN = "team.test";
 
+  /** The domains the fixture's server takes mail for, the private one among them. */
+  static final List<String> SERVED_DOMAINS = List.of("burnbox.test", "mail.test", PRIVATE_DOMAIN);
+
   /**
    * A token of the fixture's tokens file that opens another domain, not {@link #PRIVATE_DOMAIN}.
    */
@@ -99,6 +102,7 @@ final class WebFixture implements AutoCloseable {
             WebLimits.defaults(trusted),
             MetricsEndpoint.webPort(),
             access,
+            SERVED_DOMAINS,
             store,
             decoder,
             scanner,

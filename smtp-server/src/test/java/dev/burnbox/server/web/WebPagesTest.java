@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.BurnboxService;
+import dev.burnbox.server.ServiceSettings;
+import dev.burnbox.server.junit.BurnboxExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -142,6 +145,57 @@ class WebPagesTest {
   /** A bounce: no From header, and sent with the null envelope sender. */
   static final String BOUNCE =
       "To: eve@burnbox.test\r\nSubject: Undelivered Mail Returned to Sender\r\n\r\nx\r\n";
+
+  /**
+   * The pages say where to write: the home page any name at the first public domain, an inbox page
+   * (empty or not) its addresses at the public domains, a private inbox its own address.
+   */
+  @Test
+  void thePagesSayWhichAddressesToWriteTo() throws Exception {
+    assertThat(web.get("/").body())
+        .contains(
+            "Send mail to <strong class=\"address\"><em>any name</em>@burnbox.test</strong>"
+                + " (or @mail.test)");
+    String firstAddress =
+        "Mail to <strong class=\"address\"><bdi>eve@burnbox.test</bdi></strong>"
+            + " <button type=\"button\" class=\"copy\" data-copy=\"eve@burnbox.test\"";
+    assertThat(web.get("/inbox/eve").body())
+        .contains(firstAddress)
+        .contains("as does mail to <bdi>eve@mail.test</bdi>.</p>")
+        .doesNotContain("eve@team.test");
+    web.deliver("eve", WebFixture.textMail("hello", "x"));
+    assertThat(web.get("/inbox/eve").body()).contains(firstAddress).contains("hello");
+    HttpResponse<String> privateInbox =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/inbox/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", "Bearer " + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(privateInbox.body())
+        .contains("Mail to <strong class=\"address\"><bdi>bob@team.test</bdi></strong>")
+        .doesNotContain("bob@burnbox.test");
+  }
+
+  /** The service shows the domains of its {@code --domains}, and without any, says so. */
+  @Test
+  void theServiceShowsTheAddressesOfItsDomainsOrAnyDomainWithoutThem() throws Exception {
+    ServiceSettings withDomains =
+        BurnboxExtension.testSettings().with("--domains=Mail.Example,other.example").build();
+    try (BurnboxService service = BurnboxService.start(withDomains)) {
+      String base = "http://127.0.0.1:" + service.httpPort();
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/")).build()).body())
+          .contains("<em>any name</em>@mail.example</strong> (or @other.example)");
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/inbox/ann")).build()).body())
+          .contains("<bdi>ann@mail.example</bdi></strong>")
+          .contains("as does mail to <bdi>ann@other.example</bdi>.");
+    }
+    try (BurnboxService service = BurnboxService.start(BurnboxExtension.testSettings().build())) {
+      String base = "http://127.0.0.1:" + service.httpPort();
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/inbox/ann")).build()).body())
+          .contains(
+              "Mail to <strong class=\"address\"><bdi>ann</bdi></strong> at any domain this"
+                  + " server takes mail for lands here.");
+    }
+  }
 
   @Test
   void theHomeFormGoesToTheInboxTypedAsANameOrAnAddress() throws Exception {

@@ -199,25 +199,61 @@ final class MessagePages {
   }
 
   private void home(Context ctx) {
-    ctx.html(
-        Html.page(
-            "Disposable inboxes",
-            """
-            <h1>Read any inbox</h1>
-            <p>Send mail to %s, then open that inbox here. No sign-up, no
-            password: anyone who knows the name can read it, and mail goes away on its own.</p>
-            <form class="open-inbox" method="get" action="/inbox">
-            <label for="name">Inbox name</label>
-            <div class="row">
-            <input id="name" name="name" required autofocus maxlength="200"
-                   autocomplete="off" autocapitalize="none" spellcheck="false"
-                   placeholder="for example alice">
-            <button type="submit">Open</button>
-            </div>
-            </form>
-            """
-                .formatted(anyName())));
+    ctx.html(homePage("", ""));
   }
+
+  /**
+   * The home page: where to send mail, and the form that opens an inbox, holding {@code typed}
+   * (escaped here), with {@code errorHtml} (already HTML; "" for none) saying what is wrong with
+   * it. The field takes a name or a whole address, so it takes as many characters as the longest
+   * address has ({@link InboxName#MAX_LENGTH} of name, {@code @}, a domain); its {@code pattern}
+   * holds the name to {@link InboxName#MAX_LENGTH}.
+   */
+  private String homePage(String typed, String errorHtml) {
+    boolean error = !errorHtml.isEmpty();
+    return Html.page(
+        error ? "Not an inbox name" : "Disposable inboxes",
+        """
+        <h1>Read any inbox</h1>
+        <p>Send mail to %s, then open that inbox here. No sign-up, no
+        password: anyone who knows the name can read it, and mail goes away on its own.</p>
+        <form class="open-inbox" method="get" action="/inbox">
+        <label for="name">Inbox name</label>
+        %s<div class="row">
+        <input id="name" name="name" required autofocus maxlength="%d" value="%s"%s
+               pattern="%s" title="%s"
+               autocomplete="off" autocapitalize="none" spellcheck="false"
+               placeholder="for example alice">
+        <button type="submit">Open</button>
+        </div>
+        </form>
+        """
+            .formatted(
+                anyName(),
+                error ? "<p class=\"error\" id=\"name-error\">" + errorHtml + "</p>\n" : "",
+                InboxName.MAX_LENGTH + 1 + InboxName.MAX_DOMAIN_LENGTH,
+                escape(typed),
+                error ? " aria-invalid=\"true\" aria-describedby=\"name-error\"" : "",
+                escape(NAME_PATTERN),
+                escape(NAME_RULE)));
+  }
+
+  /**
+   * What inbox names may be ({@link InboxName}), for people: the 400 page's sentence and the name
+   * field's {@code title}.
+   */
+  static final String NAME_RULE =
+      "Inbox names may hold letters, digits and . _ + - only (no dot first, last or twice in a"
+          + " row), at most 64 of them; a whole address, name@domain, works too.";
+
+  /**
+   * {@link #NAME_RULE} as an HTML {@code pattern} (which browsers compile with the {@code v} flag,
+   * so that classes match code points): a letter, digit, _ or - first, at most 64 in all, no dot
+   * last or two in a row, then an optional {@code @domain}. The server checks the whole rule.
+   */
+  static final String NAME_PATTERN =
+      "(?![^@]*[.][.])[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}\\p{M}._+\\-]{0,63}(?<![.])"
+          + "(?:@[\\p{L}\\p{N}.\\-]+)?";
 
   /**
    * "any name@example.com" for the home page: the first served domain whose mail goes to shared
@@ -289,12 +325,39 @@ final class MessagePages {
 
   private void goToInbox(Context ctx) {
     String typed = Objects.requireNonNullElse(QueryParameters.optional(ctx, "name"), "").strip();
-    InboxName name = access.privateDomains().inboxNamed(typed);
-    ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
+    InboxName name = inboxNamed(ctx, typed);
+    if (name != null) {
+      ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
+    }
+  }
+
+  /**
+   * The inbox {@code typed} names (a name or an address), or null once the request is answered: 400
+   * with the home page's form again, holding what was typed, and {@link #NAME_RULE} (the API
+   * answers the checker's precise message instead).
+   */
+  private InboxName inboxNamed(Context ctx, String typed) {
+    try {
+      return access.privateDomains().inboxNamed(typed);
+    } catch (IllegalArgumentException e) {
+      String what =
+          typed.isEmpty()
+              ? "Type the name of an inbox."
+              : "&ldquo;"
+                  + Html.isolated(HeaderCut.cut(typed, HeaderCut.LISTING))
+                  + "&rdquo;"
+                  + " is not an inbox name.";
+      ctx.status(400).html(homePage(typed, what + " " + escape(NAME_RULE)));
+      return null;
+    }
   }
 
   private void inbox(Context ctx) {
-    InboxName name = access.inbox(ctx);
+    InboxName name = inboxNamed(ctx, ctx.pathParam("name"));
+    if (name == null) {
+      return;
+    }
+    access.require(ctx, name);
     boolean older = QueryParameters.optional(ctx, "cursor") != null;
     InboxPage page =
         store.list(name, InboxApi.DEFAULT_LIMIT, QueryParameters.optional(ctx, "cursor"));

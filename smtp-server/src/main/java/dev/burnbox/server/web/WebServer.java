@@ -445,7 +445,8 @@ public final class WebServer implements AutoCloseable {
   /**
    * A 404, or a 405 with {@code Allow} when no route takes the request's method at a path that
    * other methods' routes take (OPTIONS, which every API path answers for the CORS preflight, does
-   * not make a path exist).
+   * not make a path exist). A path no route takes says so in words outside the API, not as the
+   * router's "Endpoint GET /x not found".
    */
   private static void notFound(InternalRouter router, NotFoundResponse e, Context ctx) {
     if (e instanceof EndpointNotFound) {
@@ -459,6 +460,12 @@ public final class WebServer implements AutoCloseable {
                 .collect(Collectors.joining(", "));
         ctx.header("Allow", allow);
         error(ctx.status(405), ctx.method().name() + " is not allowed here; allowed: " + allow);
+        return;
+      }
+      if (!ctx.path().startsWith("/api/")) {
+        error(
+            ctx.status(404),
+            "There is no page at " + HeaderCut.cut(ctx.path(), HeaderCut.LISTING) + ".");
         return;
       }
     }

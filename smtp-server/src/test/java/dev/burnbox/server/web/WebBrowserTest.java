@@ -648,6 +648,49 @@ class WebBrowserTest {
     wait.until(d -> frame.getCssValue("outline-style").equals("none"));
   }
 
+  /**
+   * The name field's pattern, as the browser compiles it, refuses what the server refuses and takes
+   * what it takes, for names and whole addresses in any script.
+   */
+  @Test
+  void theNameFieldTakesWhatTheServerTakes() {
+    driver.get(web.url("/"));
+    WebElement field = driver.findElement(By.id("name"));
+    List<String> typed =
+        List.of(
+            "alice",
+            "J\u00F6rg.M\u00FCller+news",
+            "\u5F20\u4F1F",
+            "Bob@team.test",
+            "a_b-c",
+            "x".repeat(64),
+            "a b",
+            "a..b",
+            ".a",
+            "a.",
+            "+tag",
+            "emoji\uD83D\uDE00",
+            "x".repeat(65),
+            "<b>x");
+    for (String name : typed) {
+      Object matches =
+          driver.executeScript(
+              "arguments[0].value = arguments[1]; return !arguments[0].validity.patternMismatch;",
+              field,
+              name);
+      assertThat(matches).as(name).isEqualTo(isInboxName(name));
+    }
+  }
+
+  private static boolean isInboxName(String typed) {
+    try {
+      WebFixture.configuredAccess().privateDomains().inboxNamed(typed);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   private void phoneWidth() {
     driver.manage().window().setSize(new Dimension(375, 800));
   }

@@ -212,7 +212,7 @@ class WebPagesTest {
     HttpResponse<String> badName = web.get("/inbox/a..b");
     assertThat(badName.statusCode()).isEqualTo(400);
     assertThat(badName.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
-    assertThat(badName.body()).contains("two dots in a row");
+    assertThat(badName.body()).contains(MessagePages.NAME_RULE);
     HttpResponse<String> hostileName = web.get("/inbox?name=%3Cb%3Ex");
     assertThat(hostileName.statusCode()).isEqualTo(400);
     assertThat(hostileName.body()).doesNotContain("<b>");
@@ -220,6 +220,65 @@ class WebPagesTest {
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(unknown.body()).contains("<h1>Not found</h1>");
     assertThat(web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/html").statusCode()).isEqualTo(404);
+  }
+
+  /**
+   * A name the rules refuse, typed in the form or in the address, gets the form again holding it,
+   * with a sentence for people instead of the checker's "not U+0020 (index 1)"; the API keeps the
+   * precise message.
+   */
+  @Test
+  void aBadInboxNameGetsTheFormAgainSayingWhatNamesMayHold() throws Exception {
+    HttpResponse<String> spaced = web.get("/inbox?name=a+b");
+    assertThat(spaced.statusCode()).isEqualTo(400);
+    assertThat(spaced.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(spaced.body())
+        .contains("<form class=\"open-inbox\"")
+        .contains("value=\"a b\" aria-invalid=\"true\" aria-describedby=\"name-error\"")
+        .contains(
+            "<p class=\"error\" id=\"name-error\">&ldquo;<bdi>a b</bdi>&rdquo; is not an inbox"
+                + " name. "
+                + MessagePages.NAME_RULE
+                + "</p>")
+        .doesNotContain("U+0020");
+    HttpResponse<String> emoji = web.get("/inbox?name=emoji%F0%9F%98%80");
+    assertThat(emoji.statusCode()).isEqualTo(400);
+    assertThat(emoji.body())
+        .contains("value=\"emoji\uD83D\uDE00\"")
+        .contains(MessagePages.NAME_RULE)
+        .doesNotContain("\\ud83d");
+    HttpResponse<String> inPath = web.get("/inbox/a..b");
+    assertThat(inPath.statusCode()).isEqualTo(400);
+    assertThat(inPath.body()).contains("value=\"a..b\"", MessagePages.NAME_RULE);
+    assertThat(web.get("/inbox?name=").body()).contains("Type the name of an inbox.");
+
+    HttpResponse<String> api = web.get("/api/v1/inboxes/a%20b");
+    assertThat(api.statusCode()).isEqualTo(400);
+    assertThat(api.body()).contains("not U+0020 (index 1)");
+  }
+
+  @Test
+  void theNameFieldTakesAnAddressAndSaysWhatNamesMayHold() throws Exception {
+    assertThat(web.get("/").body())
+        .contains("maxlength=\"318\"")
+        .contains("pattern=\"" + Html.escape(MessagePages.NAME_PATTERN) + "\"")
+        .contains("title=\"" + MessagePages.NAME_RULE + "\"");
+  }
+
+  /** A path no page has is a plain 404 page with a way home, not the router's message. */
+  @Test
+  void anUnknownPathIsAPlainNotFoundPageWithALinkHome() throws Exception {
+    HttpResponse<String> page = web.get("/nope");
+    assertThat(page.statusCode()).isEqualTo(404);
+    assertThat(page.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(page.body())
+        .contains("<h1>Not found</h1>")
+        .contains("There is no page at /nope.")
+        .contains("<a href=\"/\">Open an inbox</a>")
+        .doesNotContain("Endpoint");
+    HttpResponse<String> api = web.get("/api/v1/nope");
+    assertThat(api.statusCode()).isEqualTo(404);
+    assertThat(api.body()).startsWith("{\"error\":");
   }
 
   /** A form or a script that writes {@code cursor=} with nothing after it means the newest page. */

@@ -49,10 +49,18 @@
     return spam.probability !== 0 || spam.score !== 0 || spam.spam || spam.terms.length > 0;
   }
 
-  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%"; terms and score on hover
+  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%", read out as "spam,
+  // probability 97%" or "not spam, spam probability 12%"; terms and score on hover
   function badge(spam) {
-    var element = spam.spam ? span("spam", "spam " + percent(spam.probability))
-                            : span("spam quiet", percent(spam.probability));
+    var element = document.createElement("span");
+    element.className = spam.spam ? "spam" : "spam quiet";
+    if (spam.spam) {
+      element.append("spam", span("visually-hidden", ", probability"),
+                     " " + percent(spam.probability));
+    } else {
+      element.append(span("visually-hidden", "not spam, spam probability "),
+                     percent(spam.probability));
+    }
     var terms = spam.terms.length > 0 ? spam.terms.join(", ") : "no spam terms";
     element.title = terms + " (score " + signed(spam.score) + ")";
     return element;

@@ -448,12 +448,16 @@ final class MessagePages {
         || HeaderCut.isCut(sender(summary), HeaderCut.MESSAGE)) {
       body.append(cutNote(summary.id(), "Long header values are cut here"));
     }
+    // deleting takes a second click, on the button that "Delete" opens
     body.append(
         """
         <div class="actions">
         <a class="button" href="/api/v1/messages/%1$s/raw" download>Raw source</a>
+        <details class="delete"><summary class="button danger">Delete</summary>
         <form method="post" action="/message/%1$s/delete">\
-        <button type="submit" class="danger">Delete</button></form>
+        <span>Delete it for everyone who reads this inbox?</span> \
+        <button type="submit" class="danger">Delete for good</button></form>
+        </details>
         </div>
         """
             .formatted(escape(summary.id().value())));

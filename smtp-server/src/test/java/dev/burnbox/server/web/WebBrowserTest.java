@@ -157,7 +157,8 @@ class WebBrowserTest {
     screenshot("message-phone");
     driver.manage().window().setSize(new Dimension(1280, 1000));
 
-    driver.findElement(By.cssSelector("button.danger")).click();
+    driver.findElement(By.cssSelector("details.delete summary")).click();
+    driver.findElement(By.cssSelector("details.delete button.danger")).click();
     wait.until(ExpectedConditions.urlToBe(web.url("/inbox/live-test")));
     assertThat(driver.findElements(By.cssSelector("li.message"))).isEmpty();
     assertThat(web.store.get(id)).isEmpty();
@@ -700,6 +701,37 @@ class WebBrowserTest {
     } catch (IllegalArgumentException e) {
       return false;
     }
+  }
+
+  /**
+   * Delete asks once more before it deletes, and going back after it shows the message gone rather
+   * than the page as it was: Chromium kept it in its back-forward cache although pages are sent
+   * with {@code Cache-Control: no-store}, so page.js loads a page restored from there again.
+   */
+  @Test
+  void deleteAsksOnceMoreAndGoingBackShowsTheMessageGone() throws Exception {
+    MessageId id = web.deliver("deleting", WebFixture.textMail("Delete me", "x"));
+    driver.get(web.url("/inbox/deleting"));
+    driver.findElement(By.cssSelector("li.message a")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/message/" + id)));
+    WebElement confirm = driver.findElement(By.cssSelector("details.delete button.danger"));
+    assertThat(confirm.isDisplayed()).isFalse();
+
+    driver.findElement(By.cssSelector("details.delete summary")).click();
+    assertThat(web.store.get(id)).as("a first click deletes nothing").isPresent();
+    assertThat(confirm.isDisplayed()).isTrue();
+    assertThat(driver.findElement(By.cssSelector("details.delete form")).getText())
+        .contains("Delete it for everyone who reads this inbox?");
+    screenshot("message-delete-confirm");
+    confirm.click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/deleting")));
+    assertThat(web.store.get(id)).isEmpty();
+
+    driver.navigate().back();
+    wait.until(ExpectedConditions.urlToBe(web.url("/message/" + id)));
+    assertThat(driver.findElement(By.tagName("h1")).getText()).isEqualTo("Not found");
+    assertThat(driver.findElements(By.cssSelector("h1.subject"))).isEmpty();
+    assertNoDialog();
   }
 
   private void phoneWidth() {

@@ -296,6 +296,15 @@ class WebPagesTest {
   @Test
   void deletingFromThePageGoesBackToTheInbox() throws Exception {
     MessageId id = web.deliver("eve", WebFixture.textMail("bye", "x"));
+    HttpResponse<String> page = web.get("/message/" + id);
+    assertThat(page.body())
+        .contains(
+            "<details class=\"delete\"><summary class=\"button danger\">Delete</summary>\n"
+                + "<form method=\"post\" action=\"/message/"
+                + id
+                + "/delete\">");
+    // kept out of the browser's caches, so that Back after a delete does not show it again
+    assertThat(page.headers().firstValue("cache-control")).hasValue("no-store");
     HttpResponse<String> response =
         web.send(
             HttpRequest.newBuilder(URI.create(web.url("/message/" + id + "/delete")))

@@ -28,6 +28,16 @@
     return element;
   }
 
+  // sender text as the server shows it (Html.isolated): without bidi controls, in a <bdi>
+  function isolated(className, text) {
+    var element = document.createElement("span");
+    element.className = className;
+    var bdi = document.createElement("bdi");
+    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+    element.append(bdi);
+    return element;
+  }
+
   // the same text as SpamHtml.percent on the server
   function percent(probability) {
     if (probability > 0 && probability < 0.005) return "<1%";
@@ -44,10 +54,18 @@
     return spam.probability !== 0 || spam.score !== 0 || spam.spam || spam.terms.length > 0;
   }
 
-  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%"; terms and score on hover
+  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%", read out as "spam,
+  // probability 97%" or "not spam, spam probability 12%"; terms and score on hover
   function badge(spam) {
-    var element = spam.spam ? span("spam", "spam " + percent(spam.probability))
-                            : span("spam quiet", percent(spam.probability));
+    var element = document.createElement("span");
+    element.className = spam.spam ? "spam" : "spam quiet";
+    if (spam.spam) {
+      element.append("spam", span("visually-hidden", ", probability"),
+                     " " + percent(spam.probability));
+    } else {
+      element.append(span("visually-hidden", "not spam, spam probability "),
+                     percent(spam.probability));
+    }
     var terms = spam.terms.length > 0 ? spam.terms.join(", ") : "no spam terms";
     element.title = terms + " (score " + signed(spam.score) + ")";
     return element;
@@ -59,8 +77,8 @@
     item.dataset.id = mail.id;
     var link = document.createElement("a");
     link.href = "/message/" + encodeURIComponent(mail.id);
-    link.append(span("from", mail.from || mail.envelopeSender), " ",
-                span("subject", mail.subject || "(no subject)"), " ");
+    link.append(isolated("from", mail.from || mail.envelopeSender || "(unknown sender)"), " ",
+                isolated("subject", mail.subject || "(no subject)"), " ");
     var time = document.createElement("time");
     time.dateTime = mail.receivedAt;
     time.textContent = age(mail.receivedAt);

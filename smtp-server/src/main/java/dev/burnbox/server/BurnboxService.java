@@ -114,6 +114,7 @@ public final class BurnboxService implements AutoCloseable {
             settings.webLimits(),
             settings.web().metrics(),
             settings.web().access(),
+            List.copyOf(settings.smtp().domains()),
             store,
             decoder,
             scanner,

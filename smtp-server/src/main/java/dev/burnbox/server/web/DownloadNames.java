@@ -58,8 +58,12 @@ final class DownloadNames {
         + percentEncoded(safe);
   }
 
-  /** The safe name of the attachment: see the class comment. */
-  private static String safe(String name, String contentType, int index) {
+  /**
+   * The safe name of attachment {@code index}, named {@code name} ("" for none) by a hostile mail,
+   * of type {@code contentType}: see the class comment. The name a download gets, and the one the
+   * message page shows for it.
+   */
+  static String safe(String name, String contentType, int index) {
     String segment = Normalizer.normalize(name, Normalizer.Form.NFC);
     segment = segment.substring(Math.max(segment.lastIndexOf('/'), segment.lastIndexOf('\\')) + 1);
     StringBuilder safe = new StringBuilder();

@@ -23,8 +23,9 @@ import org.owasp.html.PolicyFactory;
  *
  * <p>A mail's {@code <style>} blocks are not kept but inlined first ({@link StyleInliner}): the
  * declarations of their simple rules (type, class, id and descendant selectors) move into the
- * matching elements' {@code style} attributes (those of {@code body} and {@code html} into a {@code
- * <div>} wrapping the body's content), which this filter then reduces like any other.
+ * matching elements' {@code style} attributes (those of {@code body} and {@code html}, and the
+ * body's own colours and style, into a {@code <div>} wrapping the body's content), which this
+ * filter then reduces like any other.
  *
  * <p>Built on the OWASP Java HTML Sanitizer rather than jsoup's {@code Safelist} because mail
  * layout lives in inline CSS, which OWASP filters declaration by declaration where a {@code

@@ -40,11 +40,13 @@ import java.util.Objects;
  * cid:}: see {@link InlineImages}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
- * SpamHtml#marked}; the only mail HTML served is the {@link MailHtmlSanitizer}'s output. Header
- * text is bounded as {@link HeaderCut} says (a listing row's sender and subject, a message's header
- * values and header fields), with a pointer to the raw source wherever something was cut, so no
- * page grows with what a sender puts in a header. The pages work without JavaScript except for live
- * updates. Thread-safe.
+ * SpamHtml#marked}; its header text (sender, subject, header fields, names) is also kept apart from
+ * the text around it and stripped of bidirectional controls ({@link Html#isolated}), so none can
+ * reorder what follows it; the only mail HTML served is the {@link MailHtmlSanitizer}'s output.
+ * Header text is bounded as {@link HeaderCut} says (a listing row's sender and subject, a message's
+ * header values and header fields), with a pointer to the raw source wherever something was cut, so
+ * no page grows with what a sender puts in a header. The pages work without JavaScript except for
+ * live updates. Thread-safe.
  */
 final class MessagePages {
   private static final DateTimeFormatter RECEIVED =
@@ -57,17 +59,30 @@ final class MessagePages {
   private final WebAccess access;
   private final InlineImageSigner signer;
 
+  /** The served domains whose mail goes to shared inboxes, in {@code --domains} order. */
+  private final List<String> publicDomains;
+
+  /** Whether mail is taken for every domain (no {@code --domains}). */
+  private final boolean everyDomain;
+
+  /**
+   * @param servedDomains the domains mail is taken for, in order; empty if every domain
+   */
   MessagePages(
       InboxStore store,
       MailReader reader,
       SpamScanner scanner,
       WebAccess access,
+      List<String> servedDomains,
       InlineImageSigner signer) {
     this.store = Objects.requireNonNull(store, "store");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.scanner = Objects.requireNonNull(scanner, "scanner");
     this.access = Objects.requireNonNull(access, "access");
     this.signer = Objects.requireNonNull(signer, "signer");
+    this.everyDomain = servedDomains.isEmpty();
+    this.publicDomains =
+        servedDomains.stream().filter(d -> !access.privateDomains().isPrivate(d)).toList();
   }
 
   /**
@@ -184,24 +199,124 @@ final class MessagePages {
   }
 
   private void home(Context ctx) {
-    ctx.html(
-        Html.page(
-            "Disposable inboxes",
-            """
-            <h1>Read any inbox</h1>
-            <p>Send mail to any name at this server, then open that inbox here. No sign-up, no
-            password: anyone who knows the name can read it, and mail goes away on its own.</p>
-            <form class="open-inbox" method="get" action="/inbox">
-            <label for="name">Inbox name</label>
-            <div class="row">
-            <input id="name" name="name" required autofocus maxlength="200"
-                   autocomplete="off" autocapitalize="none" spellcheck="false"
-                   placeholder="for example alice">
-            <button type="submit">Open</button>
-            </div>
-            </form>
-            """));
+    ctx.html(homePage("", ""));
   }
+
+  /**
+   * The home page: where to send mail, and the form that opens an inbox, holding {@code typed}
+   * (escaped here), with {@code errorHtml} (already HTML; "" for none) saying what is wrong with
+   * it. The field takes a name or a whole address, so it takes as many characters as the longest
+   * address has ({@link InboxName#MAX_LENGTH} of name, {@code @}, a domain); its {@code pattern}
+   * holds the name to {@link InboxName#MAX_LENGTH}.
+   */
+  private String homePage(String typed, String errorHtml) {
+    boolean error = !errorHtml.isEmpty();
+    return Html.page(
+        error ? "Not an inbox name" : "Disposable inboxes",
+        """
+        <h1>Read any inbox</h1>
+        <p>Send mail to %s, then open that inbox here. No sign-up, no
+        password: anyone who knows the name can read it, and mail goes away on its own.</p>
+        <form class="open-inbox" method="get" action="/inbox">
+        <label for="name">Inbox name</label>
+        %s<div class="row">
+        <input id="name" name="name" required autofocus maxlength="%d" value="%s"%s
+               pattern="%s" title="%s"
+               autocomplete="off" autocapitalize="none" spellcheck="false"
+               placeholder="for example alice">
+        <button type="submit">Open</button>
+        </div>
+        </form>
+        """
+            .formatted(
+                anyName(),
+                error ? "<p class=\"error\" id=\"name-error\">" + errorHtml + "</p>\n" : "",
+                InboxName.MAX_LENGTH + 1 + InboxName.MAX_DOMAIN_LENGTH,
+                escape(typed),
+                error ? " aria-invalid=\"true\" aria-describedby=\"name-error\"" : "",
+                escape(NAME_PATTERN),
+                escape(NAME_RULE)));
+  }
+
+  /**
+   * What inbox names may be ({@link InboxName}), for people: the 400 page's sentence and the name
+   * field's {@code title}.
+   */
+  static final String NAME_RULE =
+      "Inbox names may hold letters, digits and . _ + - only (no dot first, last or twice in a"
+          + " row), at most 64 of them; a whole address, name@domain, works too.";
+
+  /**
+   * {@link #NAME_RULE} as an HTML {@code pattern} (which browsers compile with the {@code v} flag,
+   * so that classes match code points): a letter, digit, _ or - first, at most 64 in all, no dot
+   * last or two in a row, then an optional {@code @domain}. The server checks the whole rule.
+   */
+  static final String NAME_PATTERN =
+      "(?![^@]*[.][.])[\\p{L}\\p{N}_\\-][\\p{L}\\p{N}\\p{M}._+\\-]{0,63}(?<![.])"
+          + "(?:@[\\p{L}\\p{N}.\\-]+)?";
+
+  /**
+   * "any name@example.com" for the home page: the first served domain whose mail goes to shared
+   * inboxes, and the next {@value #OTHER_ADDRESSES} after it; "any name at this server" if mail is
+   * taken for every domain.
+   */
+  private String anyName() {
+    if (publicDomains.isEmpty()) {
+      return "any name at this server";
+    }
+    StringBuilder html =
+        new StringBuilder("<strong class=\"address\"><em>any name</em>@")
+            .append(escape(publicDomains.getFirst()))
+            .append("</strong>");
+    List<String> others =
+        publicDomains.subList(1, Math.min(publicDomains.size(), 1 + OTHER_ADDRESSES));
+    if (!others.isEmpty()) {
+      html.append(" (or @")
+          .append(escape(String.join(", @", others)))
+          .append(publicDomains.size() > 1 + OTHER_ADDRESSES ? ", ..." : "")
+          .append(")");
+    }
+    return html.toString();
+  }
+
+  /**
+   * Where to send mail for {@code inbox}: its address at the first served domain whose mail goes to
+   * shared inboxes, with a copy button ({@code /static/page.js} shows it where the browser may
+   * write to the clipboard), then its addresses at the others (the first {@value
+   * #OTHER_ADDRESSES}); a private inbox's address is its name; with every domain served, the name
+   * at any of them. "" if no served domain delivers to it.
+   */
+  private String addresses(InboxName inbox) {
+    List<String> addresses =
+        inbox.domain() != null
+            ? List.of(inbox.value())
+            : publicDomains.stream().map(domain -> inbox.value() + "@" + domain).toList();
+    if (addresses.isEmpty()) {
+      return everyDomain
+          ? ("<p class=\"addresses\">Mail to <strong class=\"address\">%s</strong> at any domain"
+                  + " this server takes mail for lands here.</p>\n")
+              .formatted(Html.isolated(inbox.value()))
+          : "";
+    }
+    String first = addresses.getFirst();
+    StringBuilder html =
+        new StringBuilder("<p class=\"addresses\">Mail to <strong class=\"address\">")
+            .append(Html.isolated(first))
+            .append("</strong> <button type=\"button\" class=\"copy\" data-copy=\"")
+            .append(escape(first))
+            .append("\" aria-label=\"Copy the address\" hidden>Copy</button> lands here");
+    List<String> others = addresses.subList(1, addresses.size());
+    for (int i = 0; i < Math.min(others.size(), OTHER_ADDRESSES); i++) {
+      html.append(i == 0 ? ", as does mail to " : ", ").append(Html.isolated(others.get(i)));
+    }
+    if (others.size() > OTHER_ADDRESSES) {
+      html.append(" and to %d more domains".formatted(others.size() - OTHER_ADDRESSES));
+    }
+    return html.append(".</p>\n").toString();
+  }
+
+  /** The most addresses (or domains) an inbox page (or the home page) lists after the first. */
+  private static final int OTHER_ADDRESSES = 5;
 
   /** The inbox's name as a URL path segment: percent-encoded UTF-8 where it is not ASCII. */
   static String urlName(InboxName name) {
@@ -210,12 +325,39 @@ final class MessagePages {
 
   private void goToInbox(Context ctx) {
     String typed = Objects.requireNonNullElse(QueryParameters.optional(ctx, "name"), "").strip();
-    InboxName name = access.privateDomains().inboxNamed(typed);
-    ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
+    InboxName name = inboxNamed(ctx, typed);
+    if (name != null) {
+      ctx.redirect("/inbox/" + urlName(name), HttpStatus.SEE_OTHER);
+    }
+  }
+
+  /**
+   * The inbox {@code typed} names (a name or an address), or null once the request is answered: 400
+   * with the home page's form again, holding what was typed, and {@link #NAME_RULE} (the API
+   * answers the checker's precise message instead).
+   */
+  private InboxName inboxNamed(Context ctx, String typed) {
+    try {
+      return access.privateDomains().inboxNamed(typed);
+    } catch (IllegalArgumentException e) {
+      String what =
+          typed.isEmpty()
+              ? "Type the name of an inbox."
+              : "&ldquo;"
+                  + Html.isolated(HeaderCut.cut(typed, HeaderCut.LISTING))
+                  + "&rdquo;"
+                  + " is not an inbox name.";
+      ctx.status(400).html(homePage(typed, what + " " + escape(NAME_RULE)));
+      return null;
+    }
   }
 
   private void inbox(Context ctx) {
-    InboxName name = access.inbox(ctx);
+    InboxName name = inboxNamed(ctx, ctx.pathParam("name"));
+    if (name == null) {
+      return;
+    }
+    access.require(ctx, name);
     boolean older = QueryParameters.optional(ctx, "cursor") != null;
     InboxPage page =
         store.list(name, InboxApi.DEFAULT_LIMIT, QueryParameters.optional(ctx, "cursor"));
@@ -227,7 +369,7 @@ final class MessagePages {
         <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events"\
         %3$s>
         <h1>Inbox <span class="inbox-name">%1$s</span></h1>
-        <p id="live" class="live" role="status" aria-live="polite">%4$s</p>
+        %5$s<p id="live" class="live" role="status" aria-live="polite">%4$s</p>
         """
             .formatted(
                 escape(name.value()),
@@ -236,7 +378,8 @@ final class MessagePages {
                 older
                     ? "Older mail. <a href=\"/inbox/%s\">Newest mail</a>"
                         .formatted(escape(urlName(name)))
-                    : "New mail appears here without reloading."));
+                    : "New mail appears here without reloading.",
+                addresses(name)));
     if (name.domain() != null) {
       body.append(
           "<form class=\"sign-out\" method=\"post\" action=\"/session/end\">"
@@ -261,7 +404,7 @@ final class MessagePages {
                             escape(urlName(name)),
                             escape(URLEncoder.encode(cursor, StandardCharsets.UTF_8)))));
     body.append("</section>\n");
-    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js"));
+    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js", "page.js"));
   }
 
   /** One list entry; {@code /static/inbox.js} builds the same markup for live mail. */
@@ -273,8 +416,8 @@ final class MessagePages {
         """
         .formatted(
             escape(summary.id().value()),
-            escape(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
-            escape(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
+            Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
+            Html.isolated(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
             escape(summary.receivedAt().toString()),
             escape(age(summary.receivedAt(), now)),
             SpamHtml.badge(summary.verdict()));
@@ -305,17 +448,22 @@ final class MessagePages {
         || HeaderCut.isCut(sender(summary), HeaderCut.MESSAGE)) {
       body.append(cutNote(summary.id(), "Long header values are cut here"));
     }
+    // deleting takes a second click, on the button that "Delete" opens
     body.append(
         """
         <div class="actions">
         <a class="button" href="/api/v1/messages/%1$s/raw" download>Raw source</a>
+        <details class="delete"><summary class="button danger">Delete</summary>
         <form method="post" action="/message/%1$s/delete">\
-        <button type="submit" class="danger">Delete</button></form>
+        <span>Delete it for everyone who reads this inbox?</span> \
+        <button type="submit" class="danger">Delete for good</button></form>
+        </details>
         </div>
         """
             .formatted(escape(summary.id().value())));
     if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
-      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\">")
+      // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
+      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\" dir=\"auto\">")
           .append(
               mail.text().isEmpty()
                   ? "(this message has no text)"
@@ -330,18 +478,20 @@ final class MessagePages {
     body.append(attachments(summary.id(), mail));
     body.append(headers(summary.id(), mail));
     body.append("</article>\n");
-    ctx.html(Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString()));
+    ctx.html(
+        Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString(), "page.js"));
   }
 
   /**
    * The subject as the message page's heading shows it, cut to {@link HeaderCut#MESSAGE}
-   * characters, with the model's subject terms marked.
+   * characters, without bidirectional controls (as {@link Html#isolated}), with the model's subject
+   * terms marked.
    */
   private String subjectHtml(MessageSummary summary) {
     if (summary.subject().isEmpty()) {
       return escape(subject(summary));
     }
-    String subject = HeaderCut.cut(summary.subject(), HeaderCut.MESSAGE);
+    String subject = Html.withoutBidiControls(HeaderCut.cut(summary.subject(), HeaderCut.MESSAGE));
     return SpamHtml.marked(subject, scanner.highlight(subject, Part.SUBJECT));
   }
 
@@ -359,7 +509,7 @@ final class MessagePages {
     return """
         <nav class="back"><a href="/inbox/%8$s">&larr; Inbox %1$s</a></nav>
         <article class="mail">
-        <h1 class="subject">%2$s</h1>
+        <h1 class="subject"><bdi>%2$s</bdi></h1>
         <dl class="meta">
         <dt>From</dt><dd class="from">%3$s</dd>
         <dt>To</dt><dd class="to">%4$s</dd>
@@ -369,8 +519,8 @@ final class MessagePages {
         .formatted(
             escape(summary.inbox().value()),
             subjectHtml,
-            escape(HeaderCut.cut(sender(summary), HeaderCut.MESSAGE)),
-            escape(recipients(summary, mail)),
+            Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.MESSAGE)),
+            Html.isolated(recipients(summary, mail)),
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
             spam,
@@ -425,7 +575,7 @@ final class MessagePages {
       for (VerificationCodes.Code code : codes) {
         html.append(
             "<li><code>%s</code> <span class=\"context\">%s</span></li>\n"
-                .formatted(escape(code.code()), escape(code.context())));
+                .formatted(escape(code.code()), Html.isolated(code.context())));
       }
       html.append("</ul>\n");
     }
@@ -437,8 +587,9 @@ final class MessagePages {
                     + " <span class=\"url\">%s</span> <span class=\"part\">%s</span></li>\n")
                 .formatted(
                     escape(link.url()),
-                    escape(HeaderCut.cut(link.text().isEmpty() ? link.url() : link.text(), 120)),
-                    escape(HeaderCut.cut(link.url(), 200)),
+                    Html.isolated(
+                        HeaderCut.cut(link.text().isEmpty() ? link.url() : link.text(), 120)),
+                    Html.isolated(HeaderCut.cut(link.url(), 200)),
                     link.part()));
       }
       html.append("</ol>\n");
@@ -449,6 +600,10 @@ final class MessagePages {
   /** Links listed on the message page; the API lists all. */
   private static final int MAX_LINKS_SHOWN = 100;
 
+  /**
+   * The attachments, each under the name its download gets ({@link DownloadNames#safe}: no path, no
+   * control or bidirectional override characters to disguise its extension).
+   */
   private static String attachments(MessageId id, DecodedMail mail) {
     if (mail.attachments().isEmpty()) {
       return "";
@@ -460,11 +615,8 @@ final class MessagePages {
           "<li><a href=\"%s\" download>%s</a> <span class=\"type\">%s, %d bytes</span></li>\n"
               .formatted(
                   escape(MailJson.attachmentPath(id.value(), a.index())),
-                  escape(
-                      a.filename().isEmpty()
-                          ? "attachment " + a.index()
-                          : HeaderCut.cut(a.filename(), HeaderCut.MESSAGE)),
-                  escape(HeaderCut.cut(a.contentType(), HeaderCut.LISTING)),
+                  Html.isolated(DownloadNames.safe(a.filename(), a.contentType(), a.index())),
+                  Html.isolated(HeaderCut.cut(a.contentType(), HeaderCut.LISTING)),
                   a.size()));
     }
     return html.append("</ul></section>\n").toString();
@@ -485,8 +637,8 @@ final class MessagePages {
       html.append(
           "<tr><th scope=\"row\">%s</th><td>%s</td></tr>\n"
               .formatted(
-                  escape(HeaderCut.cut(header.name(), HeaderCut.LISTING)),
-                  escape(HeaderCut.cut(header.value(), HeaderCut.MESSAGE))));
+                  Html.isolated(HeaderCut.cut(header.name(), HeaderCut.LISTING)),
+                  Html.isolated(HeaderCut.cut(header.value(), HeaderCut.MESSAGE))));
     }
     html.append("</table>\n");
     if (cut) {
@@ -505,8 +657,12 @@ final class MessagePages {
     return summary.subject().isEmpty() ? "(no subject)" : summary.subject();
   }
 
+  /** The From header, else the envelope sender, else "(unknown sender)" (a bounce without From). */
   private static String sender(MessageSummary summary) {
-    return summary.from().isEmpty() ? summary.envelopeSender() : summary.from();
+    if (!summary.from().isEmpty()) {
+      return summary.from();
+    }
+    return summary.envelopeSender().isEmpty() ? "(unknown sender)" : summary.envelopeSender();
   }
 
   private void mailHtml(Context ctx) {

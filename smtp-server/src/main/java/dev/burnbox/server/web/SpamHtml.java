@@ -47,20 +47,24 @@ final class SpamHtml {
   }
 
   /**
-   * The inbox badge, with a leading space: "spam 97%" for spam, a quieter "12%" otherwise, the
-   * stored top terms and the score on hover; "" for mail that was never scanned. {@code
-   * /static/inbox.js} builds the same badge for live mail.
+   * The inbox badge, with a leading space: "spam 97%" for spam, a quieter "12%" otherwise, which a
+   * screen reader reads as "spam, probability 97%" or "not spam, spam probability 12%" (the words
+   * the eye does not need are visually hidden); the stored top terms and the score on hover; "" for
+   * mail that was never scanned. {@code /static/inbox.js} builds the same badge for live mail.
    */
   static String badge(SpamVerdict verdict) {
     if (verdict.equals(SpamVerdict.CLEAN)) {
       return "";
     }
     String terms = verdict.terms().isEmpty() ? "no spam terms" : String.join(", ", verdict.terms());
+    String percent = escape(percent(verdict.probability()));
     return " <span class=\"%s\" title=\"%s\">%s</span>"
         .formatted(
             verdict.spam() ? "spam" : "spam quiet",
             escape(terms + " (score " + signed(verdict.score()) + ")"),
-            escape((verdict.spam() ? "spam " : "") + percent(verdict.probability())));
+            verdict.spam()
+                ? "spam<span class=\"visually-hidden\">, probability</span> " + percent
+                : "<span class=\"visually-hidden\">not spam, spam probability </span>" + percent);
   }
 
   /**

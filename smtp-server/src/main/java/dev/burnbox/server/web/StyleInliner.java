@@ -25,9 +25,14 @@ import org.jsoup.select.NodeTraversor;
  * not parse are skipped. Declarations apply in order of specificity, then of the document (as a
  * browser would for these selectors), and a {@code style} the element has already wins over all of
  * them. Since the sanitizer keeps neither {@code <html>} nor {@code <body>}, when rules style
- * either (a newsletter's background and font) the body's content is wrapped in a {@code <div>} that
- * gets their declarations, html's first. Without a {@code <style>} the HTML is returned as it is.
- * Stateless and thread-safe.
+ * either (a newsletter's background and font), or the body has colours or a style of its own
+ * ({@code <body bgcolor="#000000" text="#ffffff">}, {@code <body style="background:#000">}: a dark
+ * newsletter turned white on white without them), the body's content is wrapped in a {@code <div>}
+ * that gets their declarations: html's, then the body's {@code bgcolor} and {@code text} as {@code
+ * background-color} and {@code color}, then the body's rules and style. The body's {@code link}
+ * colour becomes the {@code color} of each link without one. Colour attributes count only as simple
+ * colours ({@code #rgb}, {@code #rrggbb}, a name). Without a {@code <style>} or such a body the
+ * HTML is returned as it is. Stateless and thread-safe.
  *
  * <p>Cost: it runs on every view of a mail's HTML, and the mail is the sender's, so its work is
  * bounded whatever the mail: the style text is read in one pass and at most {@value
@@ -53,11 +58,22 @@ final class StyleInliner {
       Pattern.compile("(?:[a-zA-Z][a-zA-Z0-9-]*|\\*)?(?:[.#][a-zA-Z_-][a-zA-Z0-9_-]*)*");
   private static final Pattern PROPERTY = Pattern.compile("-?[a-zA-Z][a-zA-Z0-9-]*");
 
+  /** The most chars of the {@code <body} tag looked at for colours or a style. */
+  private static final int MAX_BODY_TAG = 4096;
+
+  private static final Pattern BODY_LOOKS = Pattern.compile("\\b(bgcolor|text|link|style)\\s*=");
+  private static final Pattern HEX_COLOR = Pattern.compile("#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})");
+  private static final Pattern NAMED_COLOR = Pattern.compile("[a-zA-Z]{3,20}");
+
   private StyleInliner() {}
 
-  /** {@code html} with its style blocks' simple rules inlined and the blocks removed. */
+  /**
+   * {@code html} with its style blocks' simple rules inlined and the blocks removed, and the body's
+   * own colours and style on a block wrapping its content.
+   */
   static String inline(String html) {
-    if (!html.toLowerCase(Locale.ROOT).contains("<style")) {
+    String lower = html.toLowerCase(Locale.ROOT);
+    if (!lower.contains("<style") && !bodyHasLooks(lower)) {
       return html;
     }
     Document document = Jsoup.parse(html);
@@ -99,20 +115,77 @@ final class StyleInliner {
           String own = element.attr("style").strip();
           element.attr("style", (style + own).strip()); // own declarations come last: they win
         });
-    if (styles.containsKey(document.body()) || styles.containsKey(document.body().parent())) {
-      wrapBody(document.body());
+    Element body = document.body();
+    String linkColor = color(body.attr("link"));
+    if (linkColor != null) {
+      for (Element link : body.select("a[href]")) { // the link's own colour, if any, comes later
+        link.attr("style", ("color: " + linkColor + "; " + link.attr("style")).strip());
+      }
+    }
+    String bodyColors = bodyColors(body);
+    if (!bodyColors.isEmpty()
+        || !body.attr("style").isBlank()
+        || styles.containsKey(body.parent())) {
+      wrapBody(body, bodyColors);
     }
     return document.outerHtml();
   }
 
   /**
-   * Moves the content of {@code body} into a {@code <div>} styled as the {@code html} element then
-   * the body are, as the sanitizer drops both with their style.
+   * Whether the first {@code <body} tag of {@code lowerHtml} (lower-cased) may carry colours or a
+   * style ({@code bgcolor}, {@code text}, {@code link}, {@code style}): a check of that tag's first
+   * {@value #MAX_BODY_TAG} chars only.
    */
-  private static void wrapBody(Element body) {
+  private static boolean bodyHasLooks(String lowerHtml) {
+    int start = lowerHtml.indexOf("<body");
+    if (start < 0) {
+      return false;
+    }
+    int end = lowerHtml.indexOf('>', start);
+    int limit = Math.min(lowerHtml.length(), start + MAX_BODY_TAG);
+    String tag = lowerHtml.substring(start, end < 0 ? limit : Math.min(end, limit));
+    return BODY_LOOKS.matcher(tag).find();
+  }
+
+  /**
+   * The body's {@code bgcolor} and {@code text} attributes as CSS ({@code background-color: #000;
+   * color: #fff}), those that are simple colours; "" if none.
+   */
+  private static String bodyColors(Element body) {
+    List<String> declarations = new ArrayList<>();
+    String background = color(body.attr("bgcolor"));
+    if (background != null) {
+      declarations.add("background-color: " + background);
+    }
+    String text = color(body.attr("text"));
+    if (text != null) {
+      declarations.add("color: " + text);
+    }
+    return String.join("; ", declarations);
+  }
+
+  /**
+   * An HTML colour attribute's value as a CSS colour: {@code #rgb} or {@code #rrggbb} (the {@code
+   * #} added if the mail left it out, as browsers read it) or a colour name; null for anything
+   * else.
+   */
+  private static String color(String value) {
+    String v = value.strip();
+    if (HEX_COLOR.matcher(v).matches()) {
+      return v.startsWith("#") ? v : "#" + v;
+    }
+    return NAMED_COLOR.matcher(v).matches() ? v : null;
+  }
+
+  /**
+   * Moves the content of {@code body} into a {@code <div>} styled as the {@code html} element, the
+   * body's colour attributes ({@code bodyColors}) and the body's style are, in that order, as the
+   * sanitizer drops both elements with their style.
+   */
+  private static void wrapBody(Element body, String bodyColors) {
     List<String> styles = new ArrayList<>();
-    for (Element element : List.of(body.parent(), body)) {
-      String style = element.attr("style").strip();
+    for (String style : List.of(body.parent().attr("style"), bodyColors, body.attr("style"))) {
+      style = style.strip();
       while (style.endsWith(";")) {
         style = style.substring(0, style.length() - 1).strip();
       }

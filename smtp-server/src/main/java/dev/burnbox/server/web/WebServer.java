@@ -114,6 +114,7 @@ public final class WebServer implements AutoCloseable {
         defaultLimits(),
         MetricsEndpoint.webPort(),
         WebAccess.SAME_ORIGIN,
+        List.of(),
         store,
         decoder,
         scanner,
@@ -142,12 +143,35 @@ public final class WebServer implements AutoCloseable {
       MailDecoder decoder,
       SpamScanner scanner,
       PrometheusMeterRegistry registry) {
+    this(bindAddress, port, limits, metrics, access, List.of(), store, decoder, scanner, registry);
+  }
+
+  /**
+   * As {@link #WebServer(String, int, WebLimits, MetricsEndpoint, WebAccess, InboxStore,
+   * MailDecoder, SpamScanner, PrometheusMeterRegistry)}, with the domains mail is taken for, whose
+   * addresses the pages show.
+   *
+   * @param servedDomains the domains of {@code --domains}, in their order; empty if mail is taken
+   *     for every domain
+   */
+  public WebServer(
+      String bindAddress,
+      int port,
+      WebLimits limits,
+      MetricsEndpoint metrics,
+      WebAccess access,
+      List<String> servedDomains,
+      InboxStore store,
+      MailDecoder decoder,
+      SpamScanner scanner,
+      PrometheusMeterRegistry registry) {
     this(
         bindAddress,
         port,
         limits,
         metrics,
         access,
+        servedDomains,
         store,
         decoder,
         scanner,
@@ -169,6 +193,7 @@ public final class WebServer implements AutoCloseable {
         defaultLimits(),
         MetricsEndpoint.webPort(),
         WebAccess.SAME_ORIGIN,
+        List.of(),
         store,
         decoder,
         scanner,
@@ -182,6 +207,7 @@ public final class WebServer implements AutoCloseable {
       WebLimits limits,
       MetricsEndpoint metrics,
       WebAccess access,
+      List<String> servedDomains,
       InboxStore store,
       MailDecoder decoder,
       SpamScanner scanner,
@@ -211,7 +237,7 @@ public final class WebServer implements AutoCloseable {
             new InboxWaits(store, reader, scanner, limits.trustedNetworks(), hangups, refusals),
             access,
             threads);
-    MessagePages pages = new MessagePages(store, reader, scanner, access, signer);
+    MessagePages pages = new MessagePages(store, reader, scanner, access, servedDomains, signer);
     OperatorMonitor monitor = new OperatorMonitor(store, reader, scanner, access);
     byte[] openApi = resource("/web/openapi.json");
     StaticFiles staticFiles = new StaticFiles();
@@ -419,7 +445,8 @@ public final class WebServer implements AutoCloseable {
   /**
    * A 404, or a 405 with {@code Allow} when no route takes the request's method at a path that
    * other methods' routes take (OPTIONS, which every API path answers for the CORS preflight, does
-   * not make a path exist).
+   * not make a path exist). A path no route takes says so in words outside the API, not as the
+   * router's "Endpoint GET /x not found".
    */
   private static void notFound(InternalRouter router, NotFoundResponse e, Context ctx) {
     if (e instanceof EndpointNotFound) {
@@ -433,6 +460,12 @@ public final class WebServer implements AutoCloseable {
                 .collect(Collectors.joining(", "));
         ctx.header("Allow", allow);
         error(ctx.status(405), ctx.method().name() + " is not allowed here; allowed: " + allow);
+        return;
+      }
+      if (!ctx.path().startsWith("/api/")) {
+        error(
+            ctx.status(404),
+            "There is no page at " + HeaderCut.cut(ctx.path(), HeaderCut.LISTING) + ".");
         return;
       }
     }

@@ -85,6 +85,6 @@ class SignUpOverHttpTest {
         .contains("<code>604 112</code>")
         .contains(
             "<a href=\"https://app.example/verify?token=abc&amp;user=ann\""
-                + " rel=\"noopener noreferrer nofollow\" target=\"_blank\">Verify my address</a>");
+                + " rel=\"noopener noreferrer nofollow\" target=\"_blank\"><bdi>Verify my address</bdi></a>");
   }
 }

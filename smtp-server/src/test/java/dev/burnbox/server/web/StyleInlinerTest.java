@@ -112,6 +112,37 @@ class StyleInlinerTest {
     assertThat(safe.selectFirst("p").attr("style")).isEqualTo("margin:0");
   }
 
+  /**
+   * A dark newsletter that sets its colours on {@code body} itself lost the background and kept its
+   * white text: white on the view's white page. The body's colours and style now style the wrapper
+   * too, filtered as any style is, and its link colour its links.
+   */
+  @Test
+  void theBodysOwnColoursAndStyleStyleTheWrapperToo() {
+    String legacy =
+        "<html><body bgcolor=\"#000000\" text=\"#ffffff\" link=\"ffcc00\">"
+            + "<font color=\"#ffffff\">Dark</font> <a href=\"https://x.test/\">read</a>"
+            + " <a href=\"https://x.test/\" style=\"color: red\">own</a></body></html>";
+    Element safe = Jsoup.parse(new MailHtmlSanitizer().sanitize(legacy)).body().child(0);
+    assertThat(safe.tagName()).isEqualTo("div");
+    assertThat(safe.attr("style")).isEqualTo("background-color:#000000;color:#ffffff");
+    // a link's own colour comes after the body's: it wins
+    assertThat(safe.select("a").eachAttr("style"))
+        .containsExactly("color:#ffcc00", "color:#ffcc00;color:red");
+    assertThat(safe.selectFirst("font").text()).isEqualTo("Dark");
+
+    String styled = "<body style=\"background: #000; color: #eeeeee\"><p>Dark</p></body>";
+    Element wrapper = Jsoup.parse(new MailHtmlSanitizer().sanitize(styled)).body().child(0);
+    assertThat(wrapper.attr("style")).isEqualTo("background:#000;color:#eeeeee");
+
+    String hostile =
+        "<body bgcolor=\"red;position:fixed\" text=\"expression(alert(1))\""
+            + " style=\"background-image: url(https://tracker.test/bg.png); color: white\">x</body>";
+    String cleaned = new MailHtmlSanitizer().sanitize(hostile);
+    assertThat(Jsoup.parse(cleaned).body().child(0).attr("style")).isEqualTo("color:white");
+    assertThat(cleaned).doesNotContain("tracker", "position", "expression");
+  }
+
   @Test
   void withoutAStyleBlockTheHtmlIsLeftAsItIs() {
     String html = "<p class=x>as <b>is</b>";

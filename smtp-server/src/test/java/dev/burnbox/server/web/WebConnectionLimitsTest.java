@@ -65,6 +65,7 @@ class WebConnectionLimitsTest {
             limits,
             MetricsEndpoint.webPort(),
             WebAccess.SAME_ORIGIN,
+            List.of(),
             store,
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

@@ -71,6 +71,9 @@ final class WebFixture implements AutoCloseable {
   /** The fixture's private domain: inbox {@code bob@team.test} needs a token. */
   static final String PRIVATE_DOMAIN = "team.test";
 
+  /** The domains the fixture's server takes mail for, the private one among them. */
+  static final List<String> SERVED_DOMAINS = List.of("burnbox.test", "mail.test", PRIVATE_DOMAIN);
+
   /**
    * A token of the fixture's tokens file that opens another domain, not {@link #PRIVATE_DOMAIN}.
    */
@@ -107,6 +110,7 @@ final class WebFixture implements AutoCloseable {
             WebLimits.defaults(trusted),
             MetricsEndpoint.webPort(),
             access,
+            SERVED_DOMAINS,
             store,
             decoder,
             scanner,
@@ -191,13 +195,21 @@ final class WebFixture implements AutoCloseable {
 
   /** Delivers {@code raw} to {@code inbox} and returns its id there. */
   MessageId deliver(String inbox, String raw, SpamVerdict verdict) {
+    return deliver("sender@example.test", inbox, raw, verdict);
+  }
+
+  /**
+   * Delivers {@code raw} from envelope sender {@code envelopeSender} ("" for the null sender of a
+   * bounce) to {@code inbox} and returns its id there.
+   */
+  MessageId deliver(String envelopeSender, String inbox, String raw, SpamVerdict verdict) {
     byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
     DecodedMail mail = decoder.decode(bytes);
     DeliveryResult result =
         store.deliver(
             new IncomingMessage(
                 bytes,
-                "sender@example.test",
+                envelopeSender,
                 List.of(InboxName.of(inbox)),
                 Instant.now(),
                 mail.from(),

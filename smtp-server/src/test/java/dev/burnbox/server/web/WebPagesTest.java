@@ -3,6 +3,10 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.MessageId;
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.BurnboxService;
+import dev.burnbox.server.ServiceSettings;
+import dev.burnbox.server.junit.BurnboxExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,7 +48,7 @@ class WebPagesTest {
     assertThat(body)
         .contains("Text view: &lt;script&gt;")
         .contains("&lt;/pre&gt;&lt;script&gt;")
-        .contains("<th scope=\"row\">X-Evil</th>")
+        .contains("<th scope=\"row\"><bdi>X-Evil</bdi></th>")
         .doesNotContain("<script>fetch")
         .doesNotContain("<iframe"); // a text-only mail has no HTML view
     MessageId html = web.deliver("eve", WebApiTest.MULTIPART);
@@ -66,10 +70,11 @@ class WebPagesTest {
     String body = web.get("/message/" + id).body();
     assertThat(body)
         .contains(
-            "<h1 class=\"subject\">&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
-                + "&lt;/script&gt;</h1>")
+            "<h1 class=\"subject\"><bdi>&lt;script&gt;<mark title=\"viagra +1.00\">VIAGRA</mark>"
+                + "&lt;/script&gt;</bdi></h1>")
         .contains(
-            "<pre class=\"text\">&lt;script&gt;alert(&apos;<mark title=\"viagra +1.00\">v1agra"
+            "<pre class=\"text\" dir=\"auto\">&lt;script&gt;alert(&apos;"
+                + "<mark title=\"viagra +1.00\">v1agra"
                 + "</mark>&apos;)&lt;/script&gt; <mark title=\"casino +1.00\">casino</mark>"
                 + " &lt;/pre&gt;&lt;b&gt;<mark title=\"casino +1.00\">casino</mark>&lt;/b&gt;")
         .doesNotContain("<script>alert", "<b>casino")
@@ -79,7 +84,120 @@ class WebPagesTest {
         .contains("<strong>Not spam</strong>: probability <span class=\"probability\">27%</span>")
         .contains("spam from <span class=\"threshold\">50%</span>");
     assertThat(web.get("/inbox/eve").body())
-        .contains("<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\">27%</span>");
+        .contains(
+            "<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\"><span"
+                + " class=\"visually-hidden\">not spam, spam probability </span>27%</span>");
+  }
+
+  /**
+   * A bidirectional override in an attachment's name showed "invoice", U+202E, "fdp.exe" as
+   * "invoiceexe.pdf" and reversed the text after the link. The page shows the name the download
+   * gets, and no sender text on the pages keeps such a control: each piece is stripped of them and
+   * isolated from the text around it.
+   */
+  @Test
+  void senderTextLosesItsBidiControlsAndIsIsolatedFromTheTextAroundIt() throws Exception {
+    String raw =
+        """
+        From: =?UTF-8?Q?Pay_=E2=80=AEmoc.lapyap?= <x@example.test>\r
+        To: eve@burnbox.test\r
+        Subject: =?UTF-8?Q?Your_order_=E2=80=AEgnp.exe?=\r
+        X-Note: left \u202Ethgir\r
+        MIME-Version: 1.0\r
+        Content-Type: multipart/mixed; boundary="b1"\r
+        \r
+        --b1\r
+        Content-Type: text/plain; charset=utf-8\r
+        \r
+        See the invoice.\r
+        --b1\r
+        Content-Type: application/pdf\r
+        Content-Disposition: attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe\r
+        Content-Transfer-Encoding: base64\r
+        \r
+        JVBERi0xLjQK\r
+        --b1--\r
+        """;
+    MessageId id = web.deliver("eve", raw);
+    String page = web.get("/message/" + id).body();
+    assertThat(page)
+        .doesNotContain("\u202E")
+        .contains("<title>Your order gnp.exe · Burnbox</title>")
+        .contains("<h1 class=\"subject\"><bdi>Your order gnp.exe</bdi></h1>")
+        .contains("<dd class=\"from\"><bdi>Pay moc.lapyap &lt;x@example.test&gt;</bdi></dd>")
+        .contains("<th scope=\"row\"><bdi>X-Note</bdi></th><td><bdi>left thgir</bdi></td>")
+        .contains(
+            "download><bdi>invoicefdp.exe</bdi></a>"
+                + " <span class=\"type\"><bdi>application/pdf</bdi>, 9 bytes</span>");
+    assertThat(web.get("/inbox/eve").body())
+        .doesNotContain("\u202E")
+        .contains("<span class=\"from\"><bdi>Pay moc.lapyap &lt;x@example.test&gt;</bdi></span>")
+        .contains("<span class=\"subject\"><bdi>Your order gnp.exe</bdi></span>");
+  }
+
+  /** A bounce has no From and the null envelope sender: its sender is shown as unknown. */
+  @Test
+  void aMessageWithoutFromOrEnvelopeSenderIsFromAnUnknownSender() throws Exception {
+    MessageId id = web.deliver("", "eve", BOUNCE, SpamVerdict.CLEAN);
+    assertThat(web.get("/inbox/eve").body())
+        .contains("<span class=\"from\"><bdi>(unknown sender)</bdi></span>");
+    assertThat(web.get("/message/" + id).body())
+        .contains("<dd class=\"from\"><bdi>(unknown sender)</bdi></dd>");
+  }
+
+  /** A bounce: no From header, and sent with the null envelope sender. */
+  static final String BOUNCE =
+      "To: eve@burnbox.test\r\nSubject: Undelivered Mail Returned to Sender\r\n\r\nx\r\n";
+
+  /**
+   * The pages say where to write: the home page any name at the first public domain, an inbox page
+   * (empty or not) its addresses at the public domains, a private inbox its own address.
+   */
+  @Test
+  void thePagesSayWhichAddressesToWriteTo() throws Exception {
+    assertThat(web.get("/").body())
+        .contains(
+            "Send mail to <strong class=\"address\"><em>any name</em>@burnbox.test</strong>"
+                + " (or @mail.test)");
+    String firstAddress =
+        "Mail to <strong class=\"address\"><bdi>eve@burnbox.test</bdi></strong>"
+            + " <button type=\"button\" class=\"copy\" data-copy=\"eve@burnbox.test\"";
+    assertThat(web.get("/inbox/eve").body())
+        .contains(firstAddress)
+        .contains("as does mail to <bdi>eve@mail.test</bdi>.</p>")
+        .doesNotContain("eve@team.test");
+    web.deliver("eve", WebFixture.textMail("hello", "x"));
+    assertThat(web.get("/inbox/eve").body()).contains(firstAddress).contains("hello");
+    HttpResponse<String> privateInbox =
+        web.send(
+            HttpRequest.newBuilder(URI.create(web.url("/inbox/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", "Bearer " + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(privateInbox.body())
+        .contains("Mail to <strong class=\"address\"><bdi>bob@team.test</bdi></strong>")
+        .doesNotContain("bob@burnbox.test");
+  }
+
+  /** The service shows the domains of its {@code --domains}, and without any, says so. */
+  @Test
+  void theServiceShowsTheAddressesOfItsDomainsOrAnyDomainWithoutThem() throws Exception {
+    ServiceSettings withDomains =
+        BurnboxExtension.testSettings().with("--domains=Mail.Example,other.example").build();
+    try (BurnboxService service = BurnboxService.start(withDomains)) {
+      String base = "http://127.0.0.1:" + service.httpPort();
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/")).build()).body())
+          .contains("<em>any name</em>@mail.example</strong> (or @other.example)");
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/inbox/ann")).build()).body())
+          .contains("<bdi>ann@mail.example</bdi></strong>")
+          .contains("as does mail to <bdi>ann@other.example</bdi>.");
+    }
+    try (BurnboxService service = BurnboxService.start(BurnboxExtension.testSettings().build())) {
+      String base = "http://127.0.0.1:" + service.httpPort();
+      assertThat(web.send(HttpRequest.newBuilder(URI.create(base + "/inbox/ann")).build()).body())
+          .contains(
+              "Mail to <strong class=\"address\"><bdi>ann</bdi></strong> at any domain this"
+                  + " server takes mail for lands here.");
+    }
   }
 
   @Test
@@ -97,7 +215,7 @@ class WebPagesTest {
     HttpResponse<String> badName = web.get("/inbox/a..b");
     assertThat(badName.statusCode()).isEqualTo(400);
     assertThat(badName.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
-    assertThat(badName.body()).contains("two dots in a row");
+    assertThat(badName.body()).contains(MessagePages.NAME_RULE);
     HttpResponse<String> hostileName = web.get("/inbox?name=%3Cb%3Ex");
     assertThat(hostileName.statusCode()).isEqualTo(400);
     assertThat(hostileName.body()).doesNotContain("<b>");
@@ -105,6 +223,65 @@ class WebPagesTest {
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(unknown.body()).contains("<h1>Not found</h1>");
     assertThat(web.get("/message/AAAAAAAAAAAAAAAAAAAAAA/html").statusCode()).isEqualTo(404);
+  }
+
+  /**
+   * A name the rules refuse, typed in the form or in the address, gets the form again holding it,
+   * with a sentence for people instead of the checker's "not U+0020 (index 1)"; the API keeps the
+   * precise message.
+   */
+  @Test
+  void aBadInboxNameGetsTheFormAgainSayingWhatNamesMayHold() throws Exception {
+    HttpResponse<String> spaced = web.get("/inbox?name=a+b");
+    assertThat(spaced.statusCode()).isEqualTo(400);
+    assertThat(spaced.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(spaced.body())
+        .contains("<form class=\"open-inbox\"")
+        .contains("value=\"a b\" aria-invalid=\"true\" aria-describedby=\"name-error\"")
+        .contains(
+            "<p class=\"error\" id=\"name-error\">&ldquo;<bdi>a b</bdi>&rdquo; is not an inbox"
+                + " name. "
+                + MessagePages.NAME_RULE
+                + "</p>")
+        .doesNotContain("U+0020");
+    HttpResponse<String> emoji = web.get("/inbox?name=emoji%F0%9F%98%80");
+    assertThat(emoji.statusCode()).isEqualTo(400);
+    assertThat(emoji.body())
+        .contains("value=\"emoji\uD83D\uDE00\"")
+        .contains(MessagePages.NAME_RULE)
+        .doesNotContain("\\ud83d");
+    HttpResponse<String> inPath = web.get("/inbox/a..b");
+    assertThat(inPath.statusCode()).isEqualTo(400);
+    assertThat(inPath.body()).contains("value=\"a..b\"", MessagePages.NAME_RULE);
+    assertThat(web.get("/inbox?name=").body()).contains("Type the name of an inbox.");
+
+    HttpResponse<String> api = web.get("/api/v1/inboxes/a%20b");
+    assertThat(api.statusCode()).isEqualTo(400);
+    assertThat(api.body()).contains("not U+0020 (index 1)");
+  }
+
+  @Test
+  void theNameFieldTakesAnAddressAndSaysWhatNamesMayHold() throws Exception {
+    assertThat(web.get("/").body())
+        .contains("maxlength=\"318\"")
+        .contains("pattern=\"" + Html.escape(MessagePages.NAME_PATTERN) + "\"")
+        .contains("title=\"" + MessagePages.NAME_RULE + "\"");
+  }
+
+  /** A path no page has is a plain 404 page with a way home, not the router's message. */
+  @Test
+  void anUnknownPathIsAPlainNotFoundPageWithALinkHome() throws Exception {
+    HttpResponse<String> page = web.get("/nope");
+    assertThat(page.statusCode()).isEqualTo(404);
+    assertThat(page.headers().firstValue("content-type").orElseThrow()).startsWith("text/html");
+    assertThat(page.body())
+        .contains("<h1>Not found</h1>")
+        .contains("There is no page at /nope.")
+        .contains("<a href=\"/\">Open an inbox</a>")
+        .doesNotContain("Endpoint");
+    HttpResponse<String> api = web.get("/api/v1/nope");
+    assertThat(api.statusCode()).isEqualTo(404);
+    assertThat(api.body()).startsWith("{\"error\":");
   }
 
   /** A form or a script that writes {@code cursor=} with nothing after it means the newest page. */
@@ -119,6 +296,15 @@ class WebPagesTest {
   @Test
   void deletingFromThePageGoesBackToTheInbox() throws Exception {
     MessageId id = web.deliver("eve", WebFixture.textMail("bye", "x"));
+    HttpResponse<String> page = web.get("/message/" + id);
+    assertThat(page.body())
+        .contains(
+            "<details class=\"delete\"><summary class=\"button danger\">Delete</summary>\n"
+                + "<form method=\"post\" action=\"/message/"
+                + id
+                + "/delete\">");
+    // kept out of the browser's caches, so that Back after a delete does not show it again
+    assertThat(page.headers().firstValue("cache-control")).hasValue("no-store");
     HttpResponse<String> response =
         web.send(
             HttpRequest.newBuilder(URI.create(web.url("/message/" + id + "/delete")))
@@ -145,6 +331,9 @@ class WebPagesTest {
     assertThat(js.statusCode()).isEqualTo(200);
     assertThat(js.headers().firstValue("content-type").orElseThrow()).contains("javascript");
     assertThat(js.body()).contains("EventSource").doesNotContain("innerHTML");
+    HttpResponse<String> pageJs = web.get("/static/page.js");
+    assertThat(pageJs.headers().firstValue("content-type").orElseThrow()).contains("javascript");
+    assertThat(pageJs.body()).contains("focus-inside").doesNotContain("innerHTML");
     assertThat(web.get("/static/burnbox.css").headers().firstValue("content-type").orElseThrow())
         .startsWith("text/css");
     assertThat(web.get("/static/../web/openapi.json").statusCode()).isEqualTo(404);

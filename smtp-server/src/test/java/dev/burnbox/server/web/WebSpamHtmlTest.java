@@ -69,15 +69,24 @@ class WebSpamHtmlTest {
     assertThat(SpamHtml.marked(text, List.of())).isEqualTo("a\uD83D\uDE00b &lt;c&gt; &amp; d");
   }
 
+  /**
+   * Loud for spam, quiet otherwise, terms on hover; a screen reader hears what the number is and
+   * the verdict ("not spam, spam probability 12%"), which the eye gets from the badge's look.
+   */
   @Test
   void theBadgeShowsTheProbabilityLoudForSpamQuietOtherwiseWithTermsOnHover() {
     assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of("iagr", "<b>"), 3.5)))
-        .isEqualTo(" <span class=\"spam\" title=\"iagr, &lt;b&gt; (score +3.50)\">spam 97%</span>");
+        .isEqualTo(
+            " <span class=\"spam\" title=\"iagr, &lt;b&gt; (score +3.50)\">spam<span"
+                + " class=\"visually-hidden\">, probability</span> 97%</span>");
     assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of("unsub"), -2)))
-        .isEqualTo(" <span class=\"spam quiet\" title=\"unsub (score -2.00)\">12%</span>");
+        .isEqualTo(
+            " <span class=\"spam quiet\" title=\"unsub (score -2.00)\"><span"
+                + " class=\"visually-hidden\">not spam, spam probability </span>12%</span>");
     assertThat(SpamHtml.badge(SpamVerdict.ofScore(List.of(), -6)))
         .isEqualTo(
-            " <span class=\"spam quiet\" title=\"no spam terms (score -6.00)\">&lt;1%</span>");
+            " <span class=\"spam quiet\" title=\"no spam terms (score -6.00)\"><span"
+                + " class=\"visually-hidden\">not spam, spam probability </span>&lt;1%</span>");
     assertThat(SpamHtml.badge(SpamVerdict.CLEAN)).as("never scanned").isEmpty();
   }
 

@@ -11,9 +11,10 @@ public final class UrlPasswords {
   /**
    * {@code text} with the password of every URL in it hidden: {@code redis://u:pw@h:1} reads {@code
    * redis://u:(hidden)@h:1}. A URL's user information is what comes before the last {@code @} of
-   * its authority (up to the first {@code /}, {@code ?}, {@code #} or white space); its password,
-   * what follows the user's {@code :}. A user without a password is shown. Reads the text, not a
-   * parsed {@link java.net.URI}, whose user information a cluster's list of nodes hides.
+   * its authority (up to the first {@code /}, {@code ?} or {@code #}, so that a password with a
+   * space in it is hidden whole); its password, what follows the user's {@code :}. A user without a
+   * password is shown. Reads the text, not a parsed {@link java.net.URI}, whose user information a
+   * cluster's list of nodes hides.
    */
   public static String hide(String text) {
     StringBuilder shown = new StringBuilder(text.length());
@@ -21,7 +22,7 @@ public final class UrlPasswords {
     for (int scheme = text.indexOf("://"); scheme >= 0; scheme = text.indexOf("://", done)) {
       int authority = scheme + 3;
       int end = authority;
-      while (end < text.length() && "/?# \t\r\n".indexOf(text.charAt(end)) < 0) {
+      while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
         end++;
       }
       int at = text.lastIndexOf('@', end - 1);

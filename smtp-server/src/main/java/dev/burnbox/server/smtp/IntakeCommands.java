@@ -507,27 +507,51 @@ final class IntakeCommands {
     }
   }
 
-  /**
-   * Reads content into the transaction. When the client goes away, or stalls past the data timeout
-   * and is cut by {@link SessionGate#cutStalledSessions} (which answers 421), ends the session;
-   * then the acceptor is not called.
-   *
-   * @return false if the session is over
-   */
+  /** A read of message content from the client. */
+  private interface ContentRead {
+    void read() throws IOException;
+  }
+
+  /** Reads content into the transaction ({@link #readContent}); false if the session is over. */
   private boolean absorb(Session session, InputStream in, long length) {
-    gate.client(session).waiting(SessionGate.Client.Waiting.FOR_CONTENT);
+    MessageTransaction transaction = transaction(session);
+    return readContent(session, () -> transaction.absorb(in, length), transaction::abort);
+  }
+
+  /**
+   * Reads and drops a BDAT chunk that no transaction takes ({@link #readContent}), so that the
+   * stream stays in step; false if the session is over.
+   */
+  private boolean discard(Session session, long length) {
+    MessageTransactions transactions =
+        (MessageTransactions) session.getServer().getMessageHandlerFactory();
+    SessionGate.Client client = gate.client(session);
+    return readContent(
+        session, () -> transactions.discard(session.getRawInput(), length, client), () -> {});
+  }
+
+  /**
+   * Runs {@code read} as a wait for content, kept or dropped: {@link
+   * SessionGate#cutStalledSessions} cuts the session (421 4.4.2, counted as {@code data_timeout})
+   * if the client stalls past the data timeout, and a stop tells it 421 4.3.2. When the client goes
+   * away or is cut, runs {@code lost} (the transaction's content is lost), ends the session and
+   * returns false; the acceptor is not called then.
+   */
+  private boolean readContent(Session session, ContentRead read, Runnable lost) {
+    SessionGate.Client client = gate.client(session);
+    client.waiting(SessionGate.Client.Waiting.FOR_CONTENT);
     try {
-      transaction(session).absorb(in, length);
+      read.read();
       return true;
     } catch (IOException e) {
       log.debug("client went away during message content: {}", e.toString());
-      gate.client(session).endAccounted();
-      transaction(session).abort();
+      client.endAccounted();
+      lost.run();
       session.resetMailTransaction();
       session.quit();
       return false;
     } finally {
-      gate.client(session).waiting(SessionGate.Client.Waiting.ON_INTAKE);
+      client.waiting(SessionGate.Client.Waiting.ON_INTAKE);
     }
   }
 
@@ -565,8 +589,9 @@ final class IntakeCommands {
 
   /**
    * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
-   * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped so
-   * the stream stays in step, and its refusal ends the transaction too.
+   * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped as
+   * content is read (under the data timeout) so the stream stays in step, and its refusal ends the
+   * transaction too.
    */
   private final class Bdat extends BaseCommand {
     private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");
@@ -587,13 +612,9 @@ final class IntakeCommands {
       long size = Long.parseLong(arguments.group(1));
       boolean last = arguments.group(2) != null;
       if (!session.isMailTransactionInProgress() || !transaction(session).hasRecipients()) {
-        try {
-          session.getRawInput().skipNBytes(size);
-        } catch (IOException e) {
-          session.quit();
-          return;
+        if (discard(session, size)) {
+          readyForContent(line, session);
         }
-        readyForContent(line, session);
         return;
       }
       transaction(session).startChunks();

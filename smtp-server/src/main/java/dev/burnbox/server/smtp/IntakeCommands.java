@@ -98,12 +98,17 @@ final class IntakeCommands {
     all.add(commands.new Data());
     all.add(commands.new Bdat());
     all.add(commands.new StartTls());
-    all.add(commands.fixed("RSET", true, SmtpReply.ok("Ok")));
-    all.add(commands.fixed("NOOP", false, SmtpReply.ok("Ok")));
-    all.add(commands.fixed("HELP", false, new SmtpReply(214, "2.0.0", "See RFC 5321")));
+    all.add(commands.fixed("RSET", Argument.NONE, true, SmtpReply.ok("Ok")));
+    all.add(commands.fixed("NOOP", Argument.OPTIONAL, false, SmtpReply.ok("Ok")));
     all.add(
         commands.fixed(
-            "VRFY", false, new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
+            "HELP", Argument.OPTIONAL, false, new SmtpReply(214, "2.0.0", "See RFC 5321")));
+    all.add(
+        commands.fixed(
+            "VRFY",
+            Argument.REQUIRED,
+            false,
+            new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
     all.add(commands.new Quit());
     all.add(authenticator.enabled() ? commands.new Auth() : commands.new NotImplemented("AUTH"));
     all.add(commands.new NotImplemented("EXPN"));
@@ -324,16 +329,23 @@ final class IntakeCommands {
   /**
    * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=7BIT} or
    * {@code 8BITMIME}, {@code SMTPUTF8} and, where AUTH is offered, RFC 4954's {@code AUTH=} (taken,
-   * not used). A known keyword with a bad value gets 501; any other parameter, and {@code
-   * BODY=BINARYMIME} (RFC 3030's, not offered), 555 (RFC 5321 4.1.1.11).
+   * not used). A known keyword with a bad value gets 501; any other parameter, {@code
+   * BODY=BINARYMIME} (RFC 3030's, not offered) and every parameter after HELO, which offers no
+   * extension, 555 (RFC 5321 4.1.1.11).
    *
    * @return null if a parameter was refused (answered already)
    */
   private MailParameters mailParameters(String text, String line, Session session)
       throws IOException {
+    List<String> given = parameters(text);
+    if (!given.isEmpty() && !gate.client(session).esmtp()) {
+      // RFC 5321 3.3: parameters belong to extensions, and HELO negotiates none
+      refuse(session, Refusal.UNKNOWN_PARAMETER, given.getFirst());
+      return null;
+    }
     long declaredSize = 0;
     boolean utf8 = false;
-    for (String parameter : parameters(text)) {
+    for (String parameter : given) {
       int equals = parameter.indexOf('=');
       String keyword = equals < 0 ? parameter : parameter.substring(0, equals);
       String value = equals < 0 ? null : parameter.substring(equals + 1).toUpperCase(Locale.ROOT);
@@ -589,8 +601,9 @@ final class IntakeCommands {
 
   /**
    * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
-   * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped as
-   * content is read (under the data timeout) so the stream stays in step, and its refusal ends the
+   * acceptor's reply and ends the transaction. A chunk sent out of sequence, or after HELO (which
+   * does not offer CHUNKING), is read and dropped as content is read (under the data timeout) so
+   * the stream stays in step, and its refusal (503, or 554 when every RCPT was refused) ends the
    * transaction too.
    */
   private final class Bdat extends BaseCommand {
@@ -611,8 +624,16 @@ final class IntakeCommands {
       }
       long size = Long.parseLong(arguments.group(1));
       boolean last = arguments.group(2) != null;
-      if (!session.isMailTransactionInProgress() || !transaction(session).hasRecipients()) {
-        if (discard(session, size)) {
+      boolean afterHelo = session.getHelo().isPresent() && !gate.client(session).esmtp();
+      if (afterHelo
+          || !session.isMailTransactionInProgress()
+          || !transaction(session).hasRecipients()) {
+        if (!discard(session, size)) {
+          return;
+        }
+        if (afterHelo) { // CHUNKING is offered by EHLO only
+          refuseContent(session, Refusal.BAD_SEQUENCE, line, "BDAT needs EHLO, not HELO");
+        } else {
           readyForContent(line, session);
         }
         return;
@@ -849,11 +870,34 @@ final class IntakeCommands {
     }
   }
 
-  /** A command always answering {@code reply}, optionally ending the transaction first. */
-  private Command fixed(String verb, boolean resetsTransaction, SmtpReply reply) {
+  /**
+   * Whether a {@link #fixed} command takes an argument (RFC 5321 4.1.1): RSET none, VRFY one, NOOP
+   * and HELP may.
+   */
+  private enum Argument {
+    NONE,
+    OPTIONAL,
+    REQUIRED
+  }
+
+  /**
+   * A command always answering {@code reply}, optionally ending the transaction first; one with an
+   * argument it does not take, or without one it needs, gets 501 5.5.4 and has no effect.
+   */
+  private Command fixed(
+      String verb, Argument argument, boolean resetsTransaction, SmtpReply reply) {
     return new BaseCommand(verb, verb) {
       @Override
       public void execute(String line, Session session) throws IOException {
+        boolean given = !argument(line, verb).isEmpty();
+        if (given && argument == Argument.NONE) {
+          refuse(session, Refusal.SYNTAX, line, "Syntax: " + verb + " (no parameters)");
+          return;
+        }
+        if (!given && argument == Argument.REQUIRED) {
+          refuse(session, Refusal.SYNTAX, line, "Syntax: " + verb + " <user or mailbox>");
+          return;
+        }
         if (resetsTransaction) {
           session.resetMailTransaction();
         }

@@ -55,21 +55,23 @@ public enum Refusal {
       503,
       "5.5.1",
       "Bad sequence of commands",
-      "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction...);"
-          + " the text says which"),
+      "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction,"
+          + " BDAT after HELO...); the text says which"),
   SYNTAX(
       Stage.INTAKE,
       501,
       "5.5.4",
       "Syntax error in parameters",
-      "a command whose arguments do not parse; the text gives the expected syntax"),
+      "a command whose arguments do not parse (VRFY without one, RSET with one...); the text"
+          + " gives the expected syntax"),
   UNKNOWN_PARAMETER(
       Stage.INTAKE,
       555,
       "5.5.4",
       "MAIL FROM/RCPT TO parameters not recognized or not implemented",
       "a MAIL or RCPT parameter of an extension not offered (DSN's `RET=`, `NOTIFY=`...): MAIL"
-          + " takes `SIZE=`, `BODY=`, `SMTPUTF8` and, where AUTH is offered, `AUTH=`; RCPT none"),
+          + " takes `SIZE=`, `BODY=`, `SMTPUTF8` and, where AUTH is offered, `AUTH=`, after EHLO"
+          + " (HELO offers no extension); RCPT none"),
   BAD_SENDER_ADDRESS(
       Stage.INTAKE,
       501,

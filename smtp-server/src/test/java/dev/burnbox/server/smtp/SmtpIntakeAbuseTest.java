@@ -324,7 +324,7 @@ class SmtpIntakeAbuseTest {
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: MAIL FROM:<address> [parameters]");
       assertThat(smtp.reply()).isEqualTo("503 5.5.1 Need MAIL command first");
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: DATA");
-      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok"); // RSET ignores its argument
+      assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: RSET (no parameters)");
       assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok");
       openData(smtp);

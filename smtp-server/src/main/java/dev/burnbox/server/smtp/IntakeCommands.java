@@ -607,7 +607,21 @@ final class IntakeCommands {
    * transaction too.
    */
   private final class Bdat extends BaseCommand {
-    private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");
+    private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d++)(\\s+LAST)?");
+
+    /**
+     * The most digits of a chunk size read (leading zeros aside): 10^18 bytes is more than any
+     * message, and fits a long.
+     */
+    private static final int MAX_SIZE_DIGITS = 18;
+
+    /**
+     * Sent after the refusal of a BDAT whose size cannot be read or is too large to read past: the
+     * end of its chunk, where the next command starts, is unknown, so the session must end, and RFC
+     * 5321 3.8 allows a server to close unprompted only after a 421.
+     */
+    private static final SmtpReply LOST_STEP =
+        new SmtpReply(421, "4.5.0", "Cannot find the end of the BDAT chunk, closing connection");
 
     Bdat() {
       super("BDAT", "A message chunk of the given size follows.", "<size> [LAST]");
@@ -617,12 +631,20 @@ final class IntakeCommands {
     public void execute(String line, Session session) throws IOException, DropConnectionException {
       Matcher arguments = ARGUMENTS.matcher(argument(line, "BDAT"));
       if (!arguments.matches()) {
-        // without a size the stream cannot be followed any more
         SmtpReply reply = refusals.record(Refusal.SYNTAX, gate.client(session).address(), line);
-        throw new DropConnectionException(
-            reply.code(), reply.enhancedStatus() + " Syntax: BDAT <size> [LAST]");
+        send(
+            session,
+            new SmtpReply(reply.code(), reply.enhancedStatus(), "Syntax: BDAT <size> [LAST]"));
+        throw lostStep(session);
       }
-      long size = Long.parseLong(arguments.group(1));
+      String digits = arguments.group(1).replaceFirst("^0+(?=\\d)", "");
+      if (digits.length() > MAX_SIZE_DIGITS) { // RFC 3030 syntax, but no message's size
+        send(
+            session,
+            refusals.record(Refusal.MESSAGE_TOO_LARGE, gate.client(session).address(), line));
+        throw lostStep(session);
+      }
+      long size = Long.parseLong(digits);
       boolean last = arguments.group(2) != null;
       boolean afterHelo = session.getHelo().isPresent() && !gate.client(session).esmtp();
       if (afterHelo
@@ -650,6 +672,13 @@ final class IntakeCommands {
         send(session, SmtpReply.ok(size + " octets received"));
       }
     }
+  }
+
+  /** Ends the session with {@code 421 4.5.0} after a BDAT whose chunk cannot be read past. */
+  private DropConnectionException lostStep(Session session) {
+    gate.client(session).endAccounted();
+    return new DropConnectionException(
+        Bdat.LOST_STEP.code(), Bdat.LOST_STEP.enhancedStatus() + " " + Bdat.LOST_STEP.text());
   }
 
   /**

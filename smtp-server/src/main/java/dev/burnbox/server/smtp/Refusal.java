@@ -109,7 +109,8 @@ public enum Refusal {
       552,
       "5.3.4",
       "Message size exceeds fixed limit",
-      "a `SIZE=` or content over `--max-message-size`"),
+      "a `SIZE=` or content over `--max-message-size`, or a BDAT size of more than 18 digits"
+          + " (then 421 4.5.0 and close: the chunk cannot be read past)"),
   LINE_TOO_LONG(
       Stage.INTAKE, 500, "5.5.2", "Line too long", "a message line over `--max-line-length`"),
   COMMAND_TIMEOUT(

@@ -186,6 +186,48 @@ class SmtpIntakeProtocolTest {
     assertThat(acceptor.only().raw()).isEqualTo("cd\n".getBytes(StandardCharsets.US_ASCII));
   }
 
+  /**
+   * After a BDAT whose size cannot be read, or is too large to read past, the next command cannot
+   * be found: the BDAT is refused, then the session ends with 421 (RFC 5321 3.8 allows a server to
+   * close unprompted only after a 421), and nothing is delivered.
+   */
+  @Test
+  void aBdatWhoseChunkCannotBeReadPastIsRefusedThenClosedWith421() throws IOException {
+    String closing = "421 4.5.0 Cannot find the end of the BDAT chunk, closing connection";
+    for (String bdat : List.of("BDAT", "BDAT LAST", "BDAT 5x LAST", "BDAT -5", "BDAT 5 LAST now")) {
+      try (SmtpScript smtp = session()) {
+        smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+        smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+        assertThat(smtp.send(bdat)).isEqualTo("501 5.5.4 Syntax: BDAT <size> [LAST]");
+        assertThat(smtp.reply()).isEqualTo(closing);
+        assertThat(smtp.closedByServer()).isTrue();
+      }
+    }
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+      // RFC 3030 syntax (1*DIGIT), but 10^19 bytes and more
+      assertThat(smtp.send("BDAT 99999999999999999999 LAST"))
+          .isEqualTo("552 5.3.4 Message size exceeds fixed limit");
+      assertThat(smtp.reply()).isEqualTo(closing);
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(refusals("syntax")).isEqualTo(5);
+    assertThat(refusals("message_too_large")).isEqualTo(1);
+  }
+
+  @Test
+  void aBdatSizeWithLeadingZerosIsTheSizeItWrites() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+      smtp.write("BDAT 000000000000000000000005 LAST\r\nhello");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().raw()).isEqualTo("hello".getBytes(StandardCharsets.US_ASCII));
+  }
+
   @Test
   void dataAfterEveryRecipientWasRefusedIs554NotABadSequence() throws IOException {
     try (SmtpScript smtp = session()) {

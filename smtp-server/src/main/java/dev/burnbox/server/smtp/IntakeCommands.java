@@ -28,10 +28,11 @@ import org.subethamail.smtp.server.Session;
 
 /**
  * The intake's SMTP commands, replacing SubEtha's own in its command registry: they speak enhanced
- * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message, or a
- * refused DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect
- * mid-content delivers nothing). Each command runs on its session's thread; the instances are
- * shared and stateless.
+ * status codes, count every refusal (and each refused command towards the session's error limit,
+ * {@link SessionGate#erred}), and fix SubEtha's DATA and BDAT (a rejected message, or a refused
+ * DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect mid-content
+ * delivers nothing). Each command runs on its session's thread; the instances are shared and
+ * stateless.
  */
 final class IntakeCommands {
   private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
@@ -167,14 +168,38 @@ final class IntakeCommands {
     session.sendResponse(reply.toString());
   }
 
+  /** Refuses a command: sends the refusal's reply, counts it and the session's error. */
   private void refuse(Session session, Refusal refusal, String detail) throws IOException {
     send(session, refusals.record(refusal, gate.client(session).address(), detail));
+    gate.erred(session);
   }
 
+  /** {@link #refuse(Session, Refusal, String)} with {@code text} for the refusal's own. */
   private void refuse(Session session, Refusal refusal, String detail, String text)
       throws IOException {
     SmtpReply reply = refusals.record(refusal, gate.client(session).address(), detail);
     send(session, new SmtpReply(reply.code(), reply.enhancedStatus(), text));
+    gate.erred(session);
+  }
+
+  /**
+   * Sends the refusal a transaction's policy threw at MAIL or RCPT (counted there) and counts the
+   * session's error, unless it is the recipient limit's 452, which a client heeds by sending the
+   * other recipients in a later transaction.
+   */
+  private void refuse(Session session, RejectException rejection) throws IOException {
+    session.sendResponse(rejection.getErrorResponse());
+    if (!rejection.getErrorResponse().equals(Refusal.TOO_MANY_RECIPIENTS.reply().toString())) {
+      gate.erred(session);
+    }
+  }
+
+  /** Sends the reply at the end of a message; one taken forgives the session's errors. */
+  private void answerContent(Session session, SmtpReply reply) throws IOException {
+    if (reply.isPositive()) {
+      gate.client(session).delivered();
+    }
+    send(session, reply);
   }
 
   private static String argument(String commandLine, String verb) {
@@ -316,7 +341,7 @@ final class IntakeCommands {
         transaction(session).from(sender, utf8);
       } catch (RejectException e) {
         session.resetMailTransaction();
-        session.sendResponse(e.getErrorResponse());
+        refuse(session, e);
         return;
       }
       send(session, new SmtpReply(250, "2.1.0", "Sender ok"));
@@ -451,7 +476,7 @@ final class IntakeCommands {
         transaction(session).recipient(recipient);
       } catch (RejectException e) {
         transaction(session).recipientRefused();
-        session.sendResponse(e.getErrorResponse());
+        refuse(session, e);
         return;
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
@@ -594,7 +619,7 @@ final class IntakeCommands {
       if (absorb(session, content, -1)) {
         SmtpReply reply = transaction(session).finish();
         session.resetMailTransaction();
-        send(session, reply);
+        answerContent(session, reply);
       }
     }
   }
@@ -667,7 +692,7 @@ final class IntakeCommands {
       if (last) {
         SmtpReply reply = transaction(session).finish();
         session.resetMailTransaction();
-        send(session, reply);
+        answerContent(session, reply);
       } else {
         send(session, SmtpReply.ok(size + " octets received"));
       }
@@ -716,7 +741,8 @@ final class IntakeCommands {
       send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));
       // TLS goes over the connection itself; the session writes to a SessionSocket over TLS, so
       // that SubEtha's replies are coded before encryption and TLS records are never touched
-      Socket plain = ((SessionSocket) session.getSocket()).connection();
+      SessionSocket current = (SessionSocket) session.getSocket();
+      Socket plain = current.connection();
       InetSocketAddress remote = (InetSocketAddress) plain.getRemoteSocketAddress();
       try {
         // getHostString, not getHostName: no reverse DNS lookup per handshake
@@ -732,7 +758,7 @@ final class IntakeCommands {
               secure.startHandshake();
               return null;
             });
-        session.setSocket(new SessionSocket(secure));
+        session.setSocket(current.over(secure));
         session.resetSmtpProtocol();
         session.setTlsStarted(true);
         gate.client(session).signOut(); // RFC 3207: forget what the plain session said

@@ -15,8 +15,8 @@ import java.util.Locale;
  * exact lines); tags are unique, lower-case snake_case; docs/security.md lists every constant,
  * checked by {@code RefusalTableTest}. {@link #SYNTAX} and {@link #BAD_SEQUENCE} keep their code
  * and enhanced status but may say more precisely what was wrong (e.g. {@code Send HELO or EHLO
- * first}). SubEtha itself answers unknown verbs (not counted) and a command timeout; {@link
- * CodedReplies} adds their enhanced codes.
+ * first}). SubEtha itself answers unknown verbs (not counted, but errors towards {@link
+ * #TOO_MANY_ERRORS}) and a command timeout; {@link CodedReplies} adds their enhanced codes.
  */
 public enum Refusal {
   TOO_MANY_CONNECTIONS(
@@ -125,6 +125,14 @@ public enum Refusal {
       "4.4.2",
       "Timeout waiting for message data, closing connection",
       "message content stalled for `--data-timeout`"),
+  TOO_MANY_ERRORS(
+      Stage.INTAKE,
+      421,
+      "4.7.0",
+      "Too many errors, closing connection",
+      "the 20th error reply of a session since its last message was taken (refused commands and"
+          + " unknown verbs; not the 452 of `--max-recipients`), as Postfix's"
+          + " `smtpd_hard_error_limit`: the session is closed"),
   NOT_IMPLEMENTED(
       Stage.INTAKE,
       502,

@@ -31,6 +31,10 @@ import java.util.Objects;
  * sends; {@code 4.7.0} for SubEtha's connection limit, which stands in for the greeting and so
  * needs none, but gets the one our gate sends with the same text.
  *
+ * <p>Each of these replies that is an error (5xx: all but the connection limit's) is reported to
+ * the stream's listener, for the intake's error limit ({@link SessionGate#MAX_ERRORS}): unknown and
+ * empty verbs never reach the intake's own commands.
+ *
  * <p>Cost: one comparison of the first byte for an ordinary reply (2xx, 3xx), a few length checks
  * for the others; no copying unless the reply is rewritten. Thread-safe: the stall cutter may write
  * while the session's thread owns the stream.
@@ -53,10 +57,20 @@ final class CodedReplies extends OutputStream {
   private static final int LONGEST = SUBETHA.stream().mapToInt(Known::longest).max().orElseThrow();
 
   private final OutputStream out;
+  private final Runnable onError;
   private boolean atReplyStart = true; // guarded by this
 
   CodedReplies(OutputStream out) {
+    this(out, () -> {});
+  }
+
+  /**
+   * @param onError run after each error reply (5xx) of SubEtha's is written, outside this stream's
+   *     lock, on the writing thread (the session's): the intake's error limit counts them
+   */
+  CodedReplies(OutputStream out, Runnable onError) {
     this.out = Objects.requireNonNull(out, "out");
+    this.onError = Objects.requireNonNull(onError, "onError");
   }
 
   @Override
@@ -66,10 +80,17 @@ final class CodedReplies extends OutputStream {
   }
 
   @Override
-  public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+  public void write(byte[] bytes, int offset, int length) throws IOException {
+    if (writeCoded(bytes, offset, length)) {
+      onError.run();
+    }
+  }
+
+  /** Writes the bytes, coded if they are one of SubEtha's replies; true if that was an error. */
+  private synchronized boolean writeCoded(byte[] bytes, int offset, int length) throws IOException {
     Objects.checkFromIndexSize(offset, length, bytes.length);
     if (length == 0) {
-      return;
+      return false;
     }
     byte[] coded = atReplyStart ? coded(bytes, offset, length) : null;
     if (coded == null) {
@@ -78,6 +99,7 @@ final class CodedReplies extends OutputStream {
       out.write(coded, 0, coded.length);
     }
     atReplyStart = bytes[offset + length - 1] == '\n';
+    return coded != null && coded[0] == '5';
   }
 
   /** SubEtha's reply in these bytes with its enhanced code, or null if they are not one. */

@@ -28,10 +28,11 @@ import org.subethamail.smtp.server.Session;
 
 /**
  * The intake's SMTP commands, replacing SubEtha's own in its command registry: they speak enhanced
- * status codes, count every refusal, and fix SubEtha's DATA and BDAT (a rejected message, or a
- * refused DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect
- * mid-content delivers nothing). Each command runs on its session's thread; the instances are
- * shared and stateless.
+ * status codes, count every refusal (and each refused command towards the session's error limit,
+ * {@link SessionGate#erred}), and fix SubEtha's DATA and BDAT (a rejected message, or a refused
+ * DATA or BDAT, now ends the transaction, a first-line dot is unstuffed, a disconnect mid-content
+ * delivers nothing). Each command runs on its session's thread; the instances are shared and
+ * stateless.
  */
 final class IntakeCommands {
   private static final Logger log = LoggerFactory.getLogger(IntakeCommands.class);
@@ -98,12 +99,17 @@ final class IntakeCommands {
     all.add(commands.new Data());
     all.add(commands.new Bdat());
     all.add(commands.new StartTls());
-    all.add(commands.fixed("RSET", true, SmtpReply.ok("Ok")));
-    all.add(commands.fixed("NOOP", false, SmtpReply.ok("Ok")));
-    all.add(commands.fixed("HELP", false, new SmtpReply(214, "2.0.0", "See RFC 5321")));
+    all.add(commands.fixed("RSET", Argument.NONE, true, SmtpReply.ok("Ok")));
+    all.add(commands.fixed("NOOP", Argument.OPTIONAL, false, SmtpReply.ok("Ok")));
     all.add(
         commands.fixed(
-            "VRFY", false, new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
+            "HELP", Argument.OPTIONAL, false, new SmtpReply(214, "2.0.0", "See RFC 5321")));
+    all.add(
+        commands.fixed(
+            "VRFY",
+            Argument.REQUIRED,
+            false,
+            new SmtpReply(252, "2.5.0", "Cannot VRFY user, but will accept mail")));
     all.add(commands.new Quit());
     all.add(authenticator.enabled() ? commands.new Auth() : commands.new NotImplemented("AUTH"));
     all.add(commands.new NotImplemented("EXPN"));
@@ -162,14 +168,38 @@ final class IntakeCommands {
     session.sendResponse(reply.toString());
   }
 
+  /** Refuses a command: sends the refusal's reply, counts it and the session's error. */
   private void refuse(Session session, Refusal refusal, String detail) throws IOException {
     send(session, refusals.record(refusal, gate.client(session).address(), detail));
+    gate.erred(session);
   }
 
+  /** {@link #refuse(Session, Refusal, String)} with {@code text} for the refusal's own. */
   private void refuse(Session session, Refusal refusal, String detail, String text)
       throws IOException {
     SmtpReply reply = refusals.record(refusal, gate.client(session).address(), detail);
     send(session, new SmtpReply(reply.code(), reply.enhancedStatus(), text));
+    gate.erred(session);
+  }
+
+  /**
+   * Sends the refusal a transaction's policy threw at MAIL or RCPT (counted there) and counts the
+   * session's error, unless it is the recipient limit's 452, which a client heeds by sending the
+   * other recipients in a later transaction.
+   */
+  private void refuse(Session session, RejectException rejection) throws IOException {
+    session.sendResponse(rejection.getErrorResponse());
+    if (!rejection.getErrorResponse().equals(Refusal.TOO_MANY_RECIPIENTS.reply().toString())) {
+      gate.erred(session);
+    }
+  }
+
+  /** Sends the reply at the end of a message; one taken forgives the session's errors. */
+  private void answerContent(Session session, SmtpReply reply) throws IOException {
+    if (reply.isPositive()) {
+      gate.client(session).delivered();
+    }
+    send(session, reply);
   }
 
   private static String argument(String commandLine, String verb) {
@@ -311,7 +341,7 @@ final class IntakeCommands {
         transaction(session).from(sender, utf8);
       } catch (RejectException e) {
         session.resetMailTransaction();
-        session.sendResponse(e.getErrorResponse());
+        refuse(session, e);
         return;
       }
       send(session, new SmtpReply(250, "2.1.0", "Sender ok"));
@@ -324,16 +354,23 @@ final class IntakeCommands {
   /**
    * MAIL's parameters: those of the extensions EHLO offers, {@code SIZE=}, {@code BODY=7BIT} or
    * {@code 8BITMIME}, {@code SMTPUTF8} and, where AUTH is offered, RFC 4954's {@code AUTH=} (taken,
-   * not used). A known keyword with a bad value gets 501; any other parameter, and {@code
-   * BODY=BINARYMIME} (RFC 3030's, not offered), 555 (RFC 5321 4.1.1.11).
+   * not used). A known keyword with a bad value gets 501; any other parameter, {@code
+   * BODY=BINARYMIME} (RFC 3030's, not offered) and every parameter after HELO, which offers no
+   * extension, 555 (RFC 5321 4.1.1.11).
    *
    * @return null if a parameter was refused (answered already)
    */
   private MailParameters mailParameters(String text, String line, Session session)
       throws IOException {
+    List<String> given = parameters(text);
+    if (!given.isEmpty() && !gate.client(session).esmtp()) {
+      // RFC 5321 3.3: parameters belong to extensions, and HELO negotiates none
+      refuse(session, Refusal.UNKNOWN_PARAMETER, given.getFirst());
+      return null;
+    }
     long declaredSize = 0;
     boolean utf8 = false;
-    for (String parameter : parameters(text)) {
+    for (String parameter : given) {
       int equals = parameter.indexOf('=');
       String keyword = equals < 0 ? parameter : parameter.substring(0, equals);
       String value = equals < 0 ? null : parameter.substring(equals + 1).toUpperCase(Locale.ROOT);
@@ -439,7 +476,7 @@ final class IntakeCommands {
         transaction(session).recipient(recipient);
       } catch (RejectException e) {
         transaction(session).recipientRefused();
-        session.sendResponse(e.getErrorResponse());
+        refuse(session, e);
         return;
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
@@ -507,27 +544,51 @@ final class IntakeCommands {
     }
   }
 
-  /**
-   * Reads content into the transaction. When the client goes away, or stalls past the data timeout
-   * and is cut by {@link SessionGate#cutStalledSessions} (which answers 421), ends the session;
-   * then the acceptor is not called.
-   *
-   * @return false if the session is over
-   */
+  /** A read of message content from the client. */
+  private interface ContentRead {
+    void read() throws IOException;
+  }
+
+  /** Reads content into the transaction ({@link #readContent}); false if the session is over. */
   private boolean absorb(Session session, InputStream in, long length) {
-    gate.client(session).waiting(SessionGate.Client.Waiting.FOR_CONTENT);
+    MessageTransaction transaction = transaction(session);
+    return readContent(session, () -> transaction.absorb(in, length), transaction::abort);
+  }
+
+  /**
+   * Reads and drops a BDAT chunk that no transaction takes ({@link #readContent}), so that the
+   * stream stays in step; false if the session is over.
+   */
+  private boolean discard(Session session, long length) {
+    MessageTransactions transactions =
+        (MessageTransactions) session.getServer().getMessageHandlerFactory();
+    SessionGate.Client client = gate.client(session);
+    return readContent(
+        session, () -> transactions.discard(session.getRawInput(), length, client), () -> {});
+  }
+
+  /**
+   * Runs {@code read} as a wait for content, kept or dropped: {@link
+   * SessionGate#cutStalledSessions} cuts the session (421 4.4.2, counted as {@code data_timeout})
+   * if the client stalls past the data timeout, and a stop tells it 421 4.3.2. When the client goes
+   * away or is cut, runs {@code lost} (the transaction's content is lost), ends the session and
+   * returns false; the acceptor is not called then.
+   */
+  private boolean readContent(Session session, ContentRead read, Runnable lost) {
+    SessionGate.Client client = gate.client(session);
+    client.waiting(SessionGate.Client.Waiting.FOR_CONTENT);
     try {
-      transaction(session).absorb(in, length);
+      read.read();
       return true;
     } catch (IOException e) {
       log.debug("client went away during message content: {}", e.toString());
-      gate.client(session).endAccounted();
-      transaction(session).abort();
+      client.endAccounted();
+      lost.run();
       session.resetMailTransaction();
       session.quit();
       return false;
     } finally {
-      gate.client(session).waiting(SessionGate.Client.Waiting.ON_INTAKE);
+      client.waiting(SessionGate.Client.Waiting.ON_INTAKE);
     }
   }
 
@@ -558,18 +619,34 @@ final class IntakeCommands {
       if (absorb(session, content, -1)) {
         SmtpReply reply = transaction(session).finish();
         session.resetMailTransaction();
-        send(session, reply);
+        answerContent(session, reply);
       }
     }
   }
 
   /**
    * BDAT (RFC 3030 CHUNKING): each chunk is read exactly, then answered; the LAST one gets the
-   * acceptor's reply and ends the transaction. A chunk sent out of sequence is read and dropped so
-   * the stream stays in step, and its refusal ends the transaction too.
+   * acceptor's reply and ends the transaction. A chunk sent out of sequence, or after HELO (which
+   * does not offer CHUNKING), is read and dropped as content is read (under the data timeout) so
+   * the stream stays in step, and its refusal (503, or 554 when every RCPT was refused) ends the
+   * transaction too.
    */
   private final class Bdat extends BaseCommand {
-    private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d{1,18})(\\s+LAST)?");
+    private static final Pattern ARGUMENTS = Pattern.compile("(?i)(\\d++)(\\s+LAST)?");
+
+    /**
+     * The most digits of a chunk size read (leading zeros aside): 10^18 bytes is more than any
+     * message, and fits a long.
+     */
+    private static final int MAX_SIZE_DIGITS = 18;
+
+    /**
+     * Sent after the refusal of a BDAT whose size cannot be read or is too large to read past: the
+     * end of its chunk, where the next command starts, is unknown, so the session must end, and RFC
+     * 5321 3.8 allows a server to close unprompted only after a 421.
+     */
+    private static final SmtpReply LOST_STEP =
+        new SmtpReply(421, "4.5.0", "Cannot find the end of the BDAT chunk, closing connection");
 
     Bdat() {
       super("BDAT", "A message chunk of the given size follows.", "<size> [LAST]");
@@ -579,21 +656,33 @@ final class IntakeCommands {
     public void execute(String line, Session session) throws IOException, DropConnectionException {
       Matcher arguments = ARGUMENTS.matcher(argument(line, "BDAT"));
       if (!arguments.matches()) {
-        // without a size the stream cannot be followed any more
         SmtpReply reply = refusals.record(Refusal.SYNTAX, gate.client(session).address(), line);
-        throw new DropConnectionException(
-            reply.code(), reply.enhancedStatus() + " Syntax: BDAT <size> [LAST]");
+        send(
+            session,
+            new SmtpReply(reply.code(), reply.enhancedStatus(), "Syntax: BDAT <size> [LAST]"));
+        throw lostStep(session);
       }
-      long size = Long.parseLong(arguments.group(1));
+      String digits = arguments.group(1).replaceFirst("^0+(?=\\d)", "");
+      if (digits.length() > MAX_SIZE_DIGITS) { // RFC 3030 syntax, but no message's size
+        send(
+            session,
+            refusals.record(Refusal.MESSAGE_TOO_LARGE, gate.client(session).address(), line));
+        throw lostStep(session);
+      }
+      long size = Long.parseLong(digits);
       boolean last = arguments.group(2) != null;
-      if (!session.isMailTransactionInProgress() || !transaction(session).hasRecipients()) {
-        try {
-          session.getRawInput().skipNBytes(size);
-        } catch (IOException e) {
-          session.quit();
+      boolean afterHelo = session.getHelo().isPresent() && !gate.client(session).esmtp();
+      if (afterHelo
+          || !session.isMailTransactionInProgress()
+          || !transaction(session).hasRecipients()) {
+        if (!discard(session, size)) {
           return;
         }
-        readyForContent(line, session);
+        if (afterHelo) { // CHUNKING is offered by EHLO only
+          refuseContent(session, Refusal.BAD_SEQUENCE, line, "BDAT needs EHLO, not HELO");
+        } else {
+          readyForContent(line, session);
+        }
         return;
       }
       transaction(session).startChunks();
@@ -603,11 +692,18 @@ final class IntakeCommands {
       if (last) {
         SmtpReply reply = transaction(session).finish();
         session.resetMailTransaction();
-        send(session, reply);
+        answerContent(session, reply);
       } else {
         send(session, SmtpReply.ok(size + " octets received"));
       }
     }
+  }
+
+  /** Ends the session with {@code 421 4.5.0} after a BDAT whose chunk cannot be read past. */
+  private DropConnectionException lostStep(Session session) {
+    gate.client(session).endAccounted();
+    return new DropConnectionException(
+        Bdat.LOST_STEP.code(), Bdat.LOST_STEP.enhancedStatus() + " " + Bdat.LOST_STEP.text());
   }
 
   /**
@@ -645,7 +741,8 @@ final class IntakeCommands {
       send(session, new SmtpReply(220, "2.0.0", "Ready to start TLS"));
       // TLS goes over the connection itself; the session writes to a SessionSocket over TLS, so
       // that SubEtha's replies are coded before encryption and TLS records are never touched
-      Socket plain = ((SessionSocket) session.getSocket()).connection();
+      SessionSocket current = (SessionSocket) session.getSocket();
+      Socket plain = current.connection();
       InetSocketAddress remote = (InetSocketAddress) plain.getRemoteSocketAddress();
       try {
         // getHostString, not getHostName: no reverse DNS lookup per handshake
@@ -661,7 +758,7 @@ final class IntakeCommands {
               secure.startHandshake();
               return null;
             });
-        session.setSocket(new SessionSocket(secure));
+        session.setSocket(current.over(secure));
         session.resetSmtpProtocol();
         session.setTlsStarted(true);
         gate.client(session).signOut(); // RFC 3207: forget what the plain session said
@@ -828,11 +925,34 @@ final class IntakeCommands {
     }
   }
 
-  /** A command always answering {@code reply}, optionally ending the transaction first. */
-  private Command fixed(String verb, boolean resetsTransaction, SmtpReply reply) {
+  /**
+   * Whether a {@link #fixed} command takes an argument (RFC 5321 4.1.1): RSET none, VRFY one, NOOP
+   * and HELP may.
+   */
+  private enum Argument {
+    NONE,
+    OPTIONAL,
+    REQUIRED
+  }
+
+  /**
+   * A command always answering {@code reply}, optionally ending the transaction first; one with an
+   * argument it does not take, or without one it needs, gets 501 5.5.4 and has no effect.
+   */
+  private Command fixed(
+      String verb, Argument argument, boolean resetsTransaction, SmtpReply reply) {
     return new BaseCommand(verb, verb) {
       @Override
       public void execute(String line, Session session) throws IOException {
+        boolean given = !argument(line, verb).isEmpty();
+        if (given && argument == Argument.NONE) {
+          refuse(session, Refusal.SYNTAX, line, "Syntax: " + verb + " (no parameters)");
+          return;
+        }
+        if (!given && argument == Argument.REQUIRED) {
+          refuse(session, Refusal.SYNTAX, line, "Syntax: " + verb + " <user or mailbox>");
+          return;
+        }
         if (resetsTransaction) {
           session.resetMailTransaction();
         }

@@ -1,5 +1,6 @@
 package dev.burnbox.server.smtp;
 
+import io.micrometer.core.instrument.Counter;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,7 @@ final class MessageTransaction implements MessageHandler {
   private static final int YIELD_EVERY_BYTES = 8 * 1024;
 
   /** The most content bytes one read call asks for. */
-  private static final int READ_SIZE = 8 * 1024;
+  static final int READ_SIZE = 8 * 1024;
 
   /**
    * Content counts as progress against the data timeout in steps of this many bytes: a sender must
@@ -155,13 +156,36 @@ final class MessageTransaction implements MessageHandler {
    * @throws IOException if reading fails, e.g. on a timeout or a disconnect
    */
   void absorb(InputStream in, long length) throws IOException {
-    long remaining = length < 0 ? Long.MAX_VALUE : length;
     MessageBuffer.Inspector lines = this::checkLines;
+    received +=
+        readContent(
+            in, length, (from, max) -> content.readFrom(from, max, lines), client, shared.bytes);
+  }
+
+  /** One read of content: at most {@code max} bytes from {@code in}; their count, -1 at its end. */
+  interface ContentRead {
+    int read(InputStream in, int max) throws IOException;
+  }
+
+  /**
+   * Reads content through {@code read} until {@code in} ends, or exactly {@code length} bytes if it
+   * is not negative (one BDAT chunk), as every content is read: each {@link #PROGRESS_BYTES} are
+   * noted as the client's progress against the data timeout, a virtual thread lets its carrier go
+   * every {@link #YIELD_EVERY_BYTES}, and every byte is counted on {@code bytes}.
+   *
+   * @return the number of bytes read
+   * @throws EOFException if a BDAT chunk ends early (the client went away)
+   */
+  static long readContent(
+      InputStream in, long length, ContentRead read, SessionGate.Client client, Counter bytes)
+      throws IOException {
+    long remaining = length < 0 ? Long.MAX_VALUE : length;
+    long total = 0;
     boolean virtual = Thread.currentThread().isVirtual();
     int sinceYield = 0;
     int sinceProgress = 0;
     while (remaining > 0) {
-      int n = content.readFrom(in, (int) Math.min(READ_SIZE, remaining), lines);
+      int n = read.read(in, (int) Math.min(READ_SIZE, remaining));
       if (n < 0) {
         if (length >= 0) {
           throw new EOFException("BDAT chunk ended " + remaining + " bytes early");
@@ -169,7 +193,7 @@ final class MessageTransaction implements MessageHandler {
         break;
       }
       remaining -= n;
-      received += n;
+      total += n;
       sinceProgress += n;
       if (sinceProgress >= PROGRESS_BYTES) {
         sinceProgress = 0;
@@ -180,8 +204,9 @@ final class MessageTransaction implements MessageHandler {
         sinceYield = 0;
         Thread.yield();
       }
-      shared.bytes.increment(n);
+      bytes.increment(n);
     }
+    return total;
   }
 
   private void checkLines(byte[] bytes, int offset, int n) {

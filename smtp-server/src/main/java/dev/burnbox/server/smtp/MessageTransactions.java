@@ -2,6 +2,8 @@ package dev.burnbox.server.smtp;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.subethamail.smtp.MessageContext;
@@ -68,6 +70,19 @@ final class MessageTransactions implements MessageHandlerFactory {
     Session session = (Session) context;
     inProgress.incrementAndGet();
     return new MessageTransaction(this, session, gate.client(session));
+  }
+
+  /**
+   * Reads and drops a BDAT chunk of {@code length} bytes that no transaction takes (one sent out of
+   * sequence), as content is read ({@link MessageTransaction#readContent}): the client's progress
+   * is noted against the data timeout, and the bytes are counted on {@code burnbox.smtp.bytes}.
+   *
+   * @throws java.io.EOFException if the chunk ends early (the client went away)
+   */
+  void discard(InputStream in, long length, SessionGate.Client client) throws IOException {
+    byte[] dropped = new byte[(int) Math.min(MessageTransaction.READ_SIZE, length)];
+    MessageTransaction.readContent(
+        in, length, (from, max) -> from.read(dropped, 0, max), client, bytes);
   }
 
   /** Called once by each transaction when it ends. */

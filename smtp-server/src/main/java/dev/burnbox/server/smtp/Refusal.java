@@ -15,8 +15,8 @@ import java.util.Locale;
  * exact lines); tags are unique, lower-case snake_case; docs/security.md lists every constant,
  * checked by {@code RefusalTableTest}. {@link #SYNTAX} and {@link #BAD_SEQUENCE} keep their code
  * and enhanced status but may say more precisely what was wrong (e.g. {@code Send HELO or EHLO
- * first}). SubEtha itself answers unknown verbs (not counted) and a command timeout; {@link
- * CodedReplies} adds their enhanced codes.
+ * first}). SubEtha itself answers unknown verbs (not counted, but errors towards {@link
+ * #TOO_MANY_ERRORS}) and a command timeout; {@link CodedReplies} adds their enhanced codes.
  */
 public enum Refusal {
   TOO_MANY_CONNECTIONS(
@@ -56,21 +56,23 @@ public enum Refusal {
       503,
       "5.5.1",
       "Bad sequence of commands",
-      "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction...);"
-          + " the text says which"),
+      "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction,"
+          + " BDAT after HELO...); the text says which"),
   SYNTAX(
       Stage.INTAKE,
       501,
       "5.5.4",
       "Syntax error in parameters",
-      "a command whose arguments do not parse; the text gives the expected syntax"),
+      "a command whose arguments do not parse (VRFY without one, RSET with one...); the text"
+          + " gives the expected syntax"),
   UNKNOWN_PARAMETER(
       Stage.INTAKE,
       555,
       "5.5.4",
       "MAIL FROM/RCPT TO parameters not recognized or not implemented",
       "a MAIL or RCPT parameter of an extension not offered (DSN's `RET=`, `NOTIFY=`...): MAIL"
-          + " takes `SIZE=`, `BODY=`, `SMTPUTF8` and, where AUTH is offered, `AUTH=`; RCPT none"),
+          + " takes `SIZE=`, `BODY=`, `SMTPUTF8` and, where AUTH is offered, `AUTH=`, after EHLO"
+          + " (HELO offers no extension); RCPT none"),
   BAD_SENDER_ADDRESS(
       Stage.INTAKE,
       501,
@@ -108,7 +110,8 @@ public enum Refusal {
       552,
       "5.3.4",
       "Message size exceeds fixed limit",
-      "a `SIZE=` or content over `--max-message-size`"),
+      "a `SIZE=` or content over `--max-message-size`, or a BDAT size of more than 18 digits"
+          + " (then 421 4.5.0 and close: the chunk cannot be read past)"),
   LINE_TOO_LONG(
       Stage.INTAKE, 500, "5.5.2", "Line too long", "a message line over `--max-line-length`"),
   COMMAND_TIMEOUT(
@@ -123,6 +126,14 @@ public enum Refusal {
       "4.4.2",
       "Timeout waiting for message data, closing connection",
       "message content stalled for `--data-timeout`"),
+  TOO_MANY_ERRORS(
+      Stage.INTAKE,
+      421,
+      "4.7.0",
+      "Too many errors, closing connection",
+      "the 20th error reply of a session since its last message was taken (refused commands and"
+          + " unknown verbs; not the 452 of `--max-recipients`), as Postfix's"
+          + " `smtpd_hard_error_limit`: the session is closed"),
   NOT_IMPLEMENTED(
       Stage.INTAKE,
       502,

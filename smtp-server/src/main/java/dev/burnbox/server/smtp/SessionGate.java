@@ -22,6 +22,11 @@ import org.subethamail.smtp.server.SessionHandler;
  * burnbox.smtp.sessions} (connections seen) and {@code burnbox.smtp.sessions.active}. Thread-safe.
  */
 final class SessionGate implements SessionHandler {
+  /**
+   * The error replies a session may get since its last message was taken: the {@value}th closes it
+   * with {@code 421 4.7.0} ({@link #erred}), as Postfix's {@code smtpd_hard_error_limit} does.
+   */
+  static final int MAX_ERRORS = 20;
 
   /**
    * What the intake knows about the client of one session, and when the session last did something
@@ -43,6 +48,7 @@ final class SessionGate implements SessionHandler {
     private volatile String user;
     private volatile boolean esmtp;
     private volatile boolean verified;
+    private int errors; // since the last message taken; the session's thread only
 
     Client(InetAddress address, boolean trusted) {
       this.address = address;
@@ -104,6 +110,14 @@ final class SessionGate implements SessionHandler {
     void waiting(Waiting what) {
       waiting = what;
       touch();
+    }
+
+    /**
+     * Notes that a message was taken: the errors so far are forgiven (Postfix, too, counts the
+     * errors a client makes "without delivering mail").
+     */
+    void delivered() {
+      errors = 0;
     }
 
     /** Notes that the intake itself ended the session and counted why (QUIT, data timeout...). */
@@ -170,6 +184,9 @@ final class SessionGate implements SessionHandler {
       return refuse(Refusal.TOO_MANY_CONNECTIONS_PER_IP, address);
     }
     clients.put(session, new Client(address, trusted));
+    if (session.getSocket() instanceof SessionSocket socket) {
+      socket.onSubEthaError(() -> erred(session)); // unknown verbs never reach our commands
+    }
     return SessionAcceptance.success();
   }
 
@@ -200,6 +217,29 @@ final class SessionGate implements SessionHandler {
       throw new IllegalStateException("session was not admitted: " + session.getSessionId());
     }
     return client;
+  }
+
+  /**
+   * Counts an error reply to the session's client (a refused command); the {@link #MAX_ERRORS}th
+   * since its last message was taken ends the session: {@code 421 4.7.0}, counted as a {@code
+   * too_many_errors} refusal, then the connection is closed, not only its input (which would still
+   * hand the session the commands a client pipelined after its errors). On the session's thread,
+   * after the reply was written; the session then ends on its next read.
+   */
+  void erred(Session session) {
+    Client client = clients.get(session);
+    if (client == null || ++client.errors < MAX_ERRORS || client.endAccounted) {
+      return;
+    }
+    client.endAccounted();
+    SmtpReply reply = refusals.record(Refusal.TOO_MANY_ERRORS, client.address(), "");
+    Socket socket = session.getSocket();
+    try {
+      socket.getOutputStream().write((reply + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      socket.close();
+    } catch (IOException e) {
+      // the client is gone: the session ends on its next read all the same
+    }
   }
 
   /**

@@ -28,6 +28,7 @@ import java.util.Set;
 final class SessionSocket extends Socket {
   private final Socket connection;
   private OutputStream output; // guarded by this
+  private volatile Runnable onSubEthaError = () -> {};
 
   SessionSocket(Socket connection) throws SocketException {
     super((SocketImpl) null); // the connection is the socket: this one owns no file descriptor
@@ -39,11 +40,29 @@ final class SessionSocket extends Socket {
     return connection;
   }
 
+  /**
+   * Has {@code listener} run after each error reply that SubEtha writes itself (an unknown or empty
+   * verb...; see {@link CodedReplies}), on the session's thread.
+   */
+  void onSubEthaError(Runnable listener) {
+    onSubEthaError = Objects.requireNonNull(listener, "listener");
+  }
+
+  /**
+   * The same session's socket over {@code secure}, the TLS socket layered over {@link
+   * #connection()} after STARTTLS: SubEtha's errors still go to this socket's listener.
+   */
+  SessionSocket over(Socket secure) throws SocketException {
+    SessionSocket upgraded = new SessionSocket(secure);
+    upgraded.onSubEthaError = onSubEthaError;
+    return upgraded;
+  }
+
   @Override
   public OutputStream getOutputStream() throws IOException {
     synchronized (this) {
       if (output == null) {
-        output = new CodedReplies(connection.getOutputStream());
+        output = new CodedReplies(connection.getOutputStream(), () -> onSubEthaError.run());
       }
       return output;
     }

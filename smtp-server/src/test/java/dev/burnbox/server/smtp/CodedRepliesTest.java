@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,6 +65,22 @@ class CodedRepliesTest {
   void passesEverythingElseByteForByte(String write) throws IOException {
     write(write);
     assertThat(sent.toString(US_ASCII)).isEqualTo(write);
+  }
+
+  @Test
+  void reportsEachOfSubEthasErrorRepliesAndNothingElse() throws IOException {
+    AtomicInteger errors = new AtomicInteger();
+    CodedReplies reporting = new CodedReplies(sent, errors::incrementAndGet);
+    for (String reply :
+        List.of(
+            "500 Error: command not implemented\r\n",
+            "500 Error: bad syntax\r\n",
+            "421 Too many connections, try again later\r\n", // not a command's error
+            "503 5.5.1 Need MAIL command first\r\n", // the intake's own: it counts them itself
+            "250 2.0.0 Ok\r\n")) {
+      reporting.write(reply.getBytes(US_ASCII));
+    }
+    assertThat(errors).hasValue(2);
   }
 
   @ParameterizedTest

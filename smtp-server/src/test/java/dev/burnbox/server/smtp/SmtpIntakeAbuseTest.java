@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -324,7 +325,7 @@ class SmtpIntakeAbuseTest {
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: MAIL FROM:<address> [parameters]");
       assertThat(smtp.reply()).isEqualTo("503 5.5.1 Need MAIL command first");
       assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: DATA");
-      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok"); // RSET ignores its argument
+      assertThat(smtp.reply()).isEqualTo("501 5.5.4 Syntax: RSET (no parameters)");
       assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
       assertThat(smtp.reply()).isEqualTo("250 2.0.0 Ok");
       openData(smtp);
@@ -362,6 +363,97 @@ class SmtpIntakeAbuseTest {
         .containsExactly("r0@burnbox.test", "r1@burnbox.test", "r2@burnbox.test");
     assertThat(refusals("too_many_recipients")).isEqualTo(flood - 3);
     assertServesTheNextClient(1);
+  }
+
+  // ---- the error limit ----
+
+  private static final String TOO_MANY_ERRORS = "421 4.7.0 Too many errors, closing connection";
+
+  /**
+   * Errors of every kind count: SubEtha's own replies to unknown verbs, the intake's refusals of
+   * commands out of sequence and its policy's refusals of recipients. The 20th closes the session.
+   */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        " | FOOBAR | 500 5.5.2 Error: command not implemented",
+        " | RCPT TO:<a@burnbox.test> | 503 5.5.1 Need MAIL command first",
+        "MAIL FROM:<s@example.org> | RCPT TO:<x@elsewhere.test> | 550 5.7.1",
+      })
+  void closesTheSessionWith421AtTheTwentiethError(String setup, String command, String refusal)
+      throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      if (setup != null) {
+        smtp.expectAfter(setup, "250");
+      }
+      for (int i = 1; i < SessionGate.MAX_ERRORS; i++) {
+        smtp.expectAfter(command, refusal);
+      }
+      assertThat(smtp.send("NOOP")).as("19 errors are no reason to close").startsWith("250");
+      smtp.expectAfter(command, refusal);
+      assertThat(smtp.reply()).isEqualTo(TOO_MANY_ERRORS);
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThat(refusals("too_many_errors")).isEqualTo(1);
+    assertServesTheNextClient();
+  }
+
+  @Test
+  void answersAPipelinedFloodOfUnknownVerbsTwentyTimesThenCloses() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      Thread writer =
+          writeAside(
+              smtpOutput(smtp), "FOOBAR\r\n".repeat(5000).getBytes(StandardCharsets.US_ASCII));
+      for (int i = 0; i < SessionGate.MAX_ERRORS; i++) {
+        assertThat(smtp.reply()).isEqualTo("500 5.5.2 Error: command not implemented");
+      }
+      assertThat(smtp.reply()).isEqualTo(TOO_MANY_ERRORS);
+      assertThat(smtp.closedByServer()).isTrue();
+      awaitDone(writer);
+    }
+    assertThat(refusals("too_many_errors")).isEqualTo(1);
+    assertServesTheNextClient();
+  }
+
+  @Test
+  void countsSubEthasOwnErrorsUnderTlsToo() throws IOException {
+    try (SmtpScript smtp = attacker()) {
+      smtp.startTls();
+      smtp.expectAfter("EHLO client.test", "250-");
+      for (int i = 0; i < SessionGate.MAX_ERRORS; i++) {
+        smtp.expectAfter("FOOBAR", "500 5.5.2");
+      }
+      assertThat(smtp.reply()).isEqualTo(TOO_MANY_ERRORS);
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThat(refusals("too_many_errors")).isEqualTo(1);
+  }
+
+  /**
+   * A legitimate MTA reusing its connection, each of whose messages has a few recipients refused
+   * and more than the server takes (452, sent again later), is not cut: a message taken forgives
+   * the errors before it, and the recipient limit's 452 is no error.
+   */
+  @Test
+  void errorsAreCountedSinceTheLastMessageTakenAndTheRecipientLimitIsNoError() throws IOException {
+    int messages = 8;
+    try (SmtpScript smtp = attacker()) {
+      for (int message = 0; message < messages; message++) {
+        smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+        for (int i = 0; i < 3; i++) { // 24 refused in all
+          smtp.expectAfter("RCPT TO:<x" + i + "@elsewhere.test>", "550 5.7.1");
+        }
+        for (int i = 0; i < 3 + SessionGate.MAX_ERRORS; i++) { // --max-recipients=3
+          smtp.expectAfter("RCPT TO:<r" + i + "@burnbox.test>", i < 3 ? "250" : "452 4.5.3");
+        }
+        smtp.expectAfter("DATA", "354");
+        assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+      }
+      assertThat(smtp.send("NOOP")).startsWith("250");
+    }
+    assertThat(refusals("too_many_errors")).isZero();
+    assertServesTheNextClient(messages);
   }
 
   @Test

@@ -186,6 +186,48 @@ class SmtpIntakeProtocolTest {
     assertThat(acceptor.only().raw()).isEqualTo("cd\n".getBytes(StandardCharsets.US_ASCII));
   }
 
+  /**
+   * After a BDAT whose size cannot be read, or is too large to read past, the next command cannot
+   * be found: the BDAT is refused, then the session ends with 421 (RFC 5321 3.8 allows a server to
+   * close unprompted only after a 421), and nothing is delivered.
+   */
+  @Test
+  void aBdatWhoseChunkCannotBeReadPastIsRefusedThenClosedWith421() throws IOException {
+    String closing = "421 4.5.0 Cannot find the end of the BDAT chunk, closing connection";
+    for (String bdat : List.of("BDAT", "BDAT LAST", "BDAT 5x LAST", "BDAT -5", "BDAT 5 LAST now")) {
+      try (SmtpScript smtp = session()) {
+        smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+        smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+        assertThat(smtp.send(bdat)).isEqualTo("501 5.5.4 Syntax: BDAT <size> [LAST]");
+        assertThat(smtp.reply()).isEqualTo(closing);
+        assertThat(smtp.closedByServer()).isTrue();
+      }
+    }
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+      // RFC 3030 syntax (1*DIGIT), but 10^19 bytes and more
+      assertThat(smtp.send("BDAT 99999999999999999999 LAST"))
+          .isEqualTo("552 5.3.4 Message size exceeds fixed limit");
+      assertThat(smtp.reply()).isEqualTo(closing);
+      assertThat(smtp.closedByServer()).isTrue();
+    }
+    assertThat(acceptor.deliveries()).isEmpty();
+    assertThat(refusals("syntax")).isEqualTo(5);
+    assertThat(refusals("message_too_large")).isEqualTo(1);
+  }
+
+  @Test
+  void aBdatSizeWithLeadingZerosIsTheSizeItWrites() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250");
+      smtp.write("BDAT 000000000000000000000005 LAST\r\nhello");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+    }
+    assertThat(acceptor.only().raw()).isEqualTo("hello".getBytes(StandardCharsets.US_ASCII));
+  }
+
   @Test
   void dataAfterEveryRecipientWasRefusedIs554NotABadSequence() throws IOException {
     try (SmtpScript smtp = session()) {
@@ -412,6 +454,54 @@ class SmtpIntakeProtocolTest {
     }
     // (AUTH is offered by default; SmtpAuthTest covers it, and its 502 with --smtp-auth off)
     assertThat(refusals("not_implemented")).isEqualTo(1);
+  }
+
+  /** RFC 5321 4.1.1.5 and 4.1.1.6: RSET takes no argument, VRFY needs one. */
+  @Test
+  void refusesVrfyWithoutAnArgumentAndRsetWithOne() throws IOException {
+    try (SmtpScript smtp = session()) {
+      assertThat(smtp.send("VRFY")).isEqualTo("501 5.5.4 Syntax: VRFY <user or mailbox>");
+      assertThat(smtp.send("VRFY postmaster")).startsWith("252 2.5.0");
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+      assertThat(smtp.send("RSET now")).isEqualTo("501 5.5.4 Syntax: RSET (no parameters)");
+      assertThat(smtp.send("MAIL FROM:<s@example.org>"))
+          .as("the refused RSET reset nothing")
+          .isEqualTo("503 5.5.1 Sender already specified");
+      assertThat(smtp.send("RSET")).isEqualTo("250 2.0.0 Ok");
+      smtp.expectAfter("MAIL FROM:<s@example.org>", "250");
+    }
+    assertThat(refusals("syntax")).isEqualTo(2);
+  }
+
+  /**
+   * HELO negotiates no extension (RFC 5321 3.3, 4.1.1.11): MAIL takes no parameter after it, and a
+   * BDAT (CHUNKING) is refused; its chunk is read and dropped, so the stream stays in step.
+   */
+  @Test
+  void afterHeloMailTakesNoParametersAndBdatIsRefused() throws IOException {
+    String notOffered = "555 5.5.4 MAIL FROM/RCPT TO parameters not recognized or not implemented";
+    try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
+      smtp.expect("220");
+      smtp.expectAfter("HELO client.test", "250");
+      for (String parameter : List.of("SIZE=100", "BODY=8BITMIME", "SMTPUTF8", "BODY=7BIT")) {
+        assertThat(smtp.send("MAIL FROM:<a@qa.test> " + parameter)).isEqualTo(notOffered);
+      }
+      smtp.expectAfter("MAIL FROM:<a@qa.test>", "250 2.1.0");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250 2.1.5");
+      smtp.write("BDAT 5 LAST\r\nhello");
+      assertThat(smtp.reply()).isEqualTo("503 5.5.1 BDAT needs EHLO, not HELO");
+      assertThat(smtp.send("RCPT TO:<b@burnbox.test>"))
+          .as("the refused BDAT ended the transaction")
+          .isEqualTo("503 5.5.1 Need MAIL command first");
+      smtp.expectAfter("MAIL FROM:<a@qa.test>", "250 2.1.0");
+      smtp.expectAfter("RCPT TO:<a@burnbox.test>", "250 2.1.5");
+      smtp.expectAfter("DATA", "354");
+      assertThat(smtp.send("x\r\n.")).isEqualTo("250 2.0.0 Stored");
+      smtp.expectAfter("EHLO client.test", "250");
+      smtp.expectAfter("MAIL FROM:<a@qa.test> SIZE=100 BODY=8BITMIME SMTPUTF8", "250 2.1.0");
+    }
+    assertThat(acceptor.only().raw()).isEqualTo("x\r\n".getBytes(StandardCharsets.US_ASCII));
+    assertThat(refusals("unknown_parameter")).isEqualTo(4);
   }
 
   @Test

@@ -164,6 +164,32 @@ class SmtpIntakeStalledSessionTest {
     assertThat(acceptor.deliveries()).isEmpty();
   }
 
+  /**
+   * A BDAT chunk that no transaction takes is read and dropped under the data timeout as any
+   * content is: a client that declared a huge one and sent nothing more, before EHLO or after its
+   * only RCPT was refused, used to hold its connection (and its share of {@code --max-connections})
+   * forever.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"before EHLO", "after a refused RCPT"})
+  void aBdatChunkThatNoTransactionTakesIsCutAfterTheDataTimeout(String when) throws IOException {
+    start(new RecordingAcceptor());
+    SmtpScript stalled = connect();
+    if (when.equals("before EHLO")) {
+      stalled.write("BDAT 999999999999 LAST\r\n");
+    } else {
+      stalled.expectAfter("EHLO client.test", "250");
+      stalled.expectAfter("MAIL FROM:<s@example.org>", "250");
+      stalled.expectAfter("RCPT TO:<x@elsewhere.test>", "550 5.7.1");
+      stalled.write("BDAT 1000000 LAST\r\nabc");
+    }
+    assertThat(stalled.reply())
+        .isEqualTo("421 4.4.2 Timeout waiting for message data, closing connection");
+    assertThat(stalled.closedByServer()).isTrue();
+    await().until(() -> activeSessions() == 0);
+    assertThat(refusals("data_timeout")).isEqualTo(1);
+  }
+
   @Test
   void aSlowClientThatFinishesItsCommandsIsLeftAlone() throws Exception {
     start(new RecordingAcceptor());

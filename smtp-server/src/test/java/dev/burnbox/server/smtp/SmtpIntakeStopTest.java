@@ -130,6 +130,27 @@ class SmtpIntakeStopTest {
     }
   }
 
+  /**
+   * A client inside a BDAT chunk that no transaction takes (here one sent before EHLO) waits to
+   * send content like any other: the stop tells it {@code 421 4.3.2} before it closes.
+   */
+  @Test
+  void tellsAClientInsideADroppedBdatChunkWhyItIsClosed() throws Exception {
+    SmtpIntake intake =
+        TestIntakes.start(
+            TestIntakes.settings(ThreadModel.VIRTUAL), new RecordingAcceptor(), registry);
+    try (SmtpScript smtp = SmtpScript.connect(intake.port(), "127.0.0.2")) {
+      smtp.expect("220");
+      smtp.write("BDAT 999999999999 LAST\r\n");
+      Thread.sleep(300); // for the session to be reading the chunk, not the command line
+      intake.stop(Duration.ofMillis(300));
+      assertThat(smtp.reply()).isEqualTo("421 4.3.2 Service shutting down, try again later");
+      assertThat(smtp.closedByServer()).isTrue();
+    } finally {
+      TestIntakes.stop(intake);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void reportsTheBoundPortAndFailsToBindATakenOne(ThreadModel threads) throws Exception {

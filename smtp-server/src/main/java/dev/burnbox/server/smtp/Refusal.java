@@ -119,7 +119,8 @@ public enum Refusal {
       421,
       "4.4.2",
       "Timeout waiting for data from client",
-      "no whole command within `--command-timeout`: the stalled session is cut with this reply"),
+      "no whole command within `--command-timeout`: the stalled session is cut with this reply;"
+          + " a client that leaves its replies unread that long is closed without it"),
   DATA_TIMEOUT(
       Stage.INTAKE,
       421,

@@ -9,9 +9,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The intake's listening socket. Its connections hold replies back until the session next reads
@@ -35,11 +37,25 @@ import java.util.function.Supplier;
  * before the listener closed whose session has not yet sent its greeting or the gate's refusal (or,
  * queued for a busy pool, never will), and closes one that its shut-down executor will not run.
  *
+ * <p>No client can hold a thread that closes its connection: what is held is sent at {@code close},
+ * {@code shutdownInput} and {@code shutdownOutput} only if no other thread is writing to the
+ * connection, and within {@link #PARTING_WRITE_TIME}; the stall cutter's and the stop's replies are
+ * written within the same time ({@link Connection#writeOrClose}). A client that does not read loses
+ * them, and its connection closes all the same. A session blocked writing to such a client is the
+ * stall cutter's to end ({@link Connection#writeBlockedNanos}, {@link Connection#closeAtOnce}).
+ *
  * <p>{@link #accept} hands each connection out as a {@link SessionSocket}, whose output adds the
  * enhanced status codes SubEtha's own replies lack; TLS is layered over the connection underneath.
  */
 final class ReplyBatchingServerSocket extends ServerSocket {
   static final int MAX_HELD_BYTES = 16 * 1024;
+
+  /**
+   * How long a write on the way out may take (see the class comment). A client that reads takes a
+   * reply at once unless the replies before it have filled its window and the server's send buffer,
+   * that is unless it has stopped reading.
+   */
+  static final Duration PARTING_WRITE_TIME = Duration.ofSeconds(1);
 
   private final Function<InetAddress, SmtpReply> unanswered;
 
@@ -65,8 +81,14 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     return new SessionSocket(connection);
   }
 
-  /** An accepted connection whose output is held until its input is read. */
-  private static final class Connection extends Socket {
+  /**
+   * An accepted connection whose output is held until its input is read. Nothing on the way out
+   * waits on a client that does not read: {@code close}, {@code shutdownInput} and {@code
+   * shutdownOutput} send what is held only if no other thread is writing here (that thread may be
+   * blocked on such a client), and only within {@link #PARTING_WRITE_TIME}; past it the connection
+   * is closed without them.
+   */
+  static final class Connection extends Socket {
     private final Function<InetAddress, SmtpReply> unanswered;
     private HeldOutput output; // guarded by this
     private InputStream input; // guarded by this
@@ -98,99 +120,168 @@ final class ReplyBatchingServerSocket extends ServerSocket {
       }
     }
 
+    /**
+     * How long the write to the client in progress, if any, has been blocked: a client that does
+     * not read blocks it until the connection closes. 0 when nothing is being written.
+     */
+    long writeBlockedNanos(long now) {
+      HeldOutput held = heldOutput();
+      return held == null ? 0 : held.writeBlockedNanos(now);
+    }
+
     @Override
     public void shutdownInput() throws IOException {
-      sendHeld();
+      sendOnTheWayOut(false);
       super.shutdownInput();
     }
 
     @Override
     public void shutdownOutput() throws IOException {
-      sendHeld();
+      sendOnTheWayOut(false);
       super.shutdownOutput();
     }
 
     @Override
     public void close() throws IOException {
-      answerIfUnanswered();
-      sendHeld();
+      sendOnTheWayOut(true);
       super.close();
     }
 
-    /** Writes the reply for a connection closed unanswered, if nothing was written to it yet. */
-    private void answerIfUnanswered() {
+    /**
+     * Closes the connection without sending what is held, at once, whoever is writing to it: a
+     * write blocked on it ends with an exception.
+     */
+    void closeAtOnce() {
+      try {
+        super.close();
+      } catch (IOException e) {
+        // closed all the same
+      }
+    }
+
+    /**
+     * Sends what is held once the write in progress, if any, is over; closes the connection at once
+     * if that takes longer than {@link #PARTING_WRITE_TIME} (a client that does not read).
+     */
+    void sendHeldOrClose() throws IOException {
+      HeldOutput held = heldOutput();
+      if (held != null) {
+        writeOrClose(held::send);
+      }
+    }
+
+    /**
+     * Runs {@code write}, which writes to this connection, on this thread, and closes the
+     * connection at once if it has not finished within {@link #PARTING_WRITE_TIME}, which ends it
+     * with an exception: how a reply on the way out (a cut's, or what is held at close) is written
+     * without waiting longer on a client that does not read.
+     */
+    void writeOrClose(Write write) throws IOException {
+      Thread deadline =
+          Thread.ofVirtual()
+              .name("smtp-parting-write")
+              .start(
+                  () -> {
+                    try {
+                      Thread.sleep(PARTING_WRITE_TIME);
+                    } catch (InterruptedException e) {
+                      return; // written in time
+                    }
+                    closeAtOnce();
+                  });
+      try {
+        write.run();
+      } finally {
+        deadline.interrupt();
+      }
+    }
+
+    /**
+     * Sends what is held, after the reply for a connection closed unanswered if {@code answer} and
+     * nothing was written to it yet: only if no other thread holds the output, and within {@link
+     * #PARTING_WRITE_TIME}.
+     */
+    private void sendOnTheWayOut(boolean answer) {
       if (isClosed()) {
         return;
       }
       try {
-        ((HeldOutput) getOutputStream())
-            .writeIfNothingWritten(
-                () -> {
-                  SmtpReply reply = unanswered.apply(getInetAddress());
-                  return reply == null
-                      ? null
-                      : (reply + "\r\n").getBytes(StandardCharsets.US_ASCII);
-                });
+        HeldOutput held = answer ? (HeldOutput) getOutputStream() : heldOutput();
+        if (held == null) {
+          return; // nothing was ever written
+        }
+        held.ifFree(
+            () -> {
+              boolean unanswered = answer && !held.written();
+              if (unanswered || held.holdsReplies()) {
+                writeOrClose(
+                    () -> {
+                      byte[] reply = unanswered ? unansweredReply() : null;
+                      if (reply != null) {
+                        held.write(reply);
+                      }
+                      held.send();
+                    });
+              }
+            });
       } catch (IOException e) {
-        // the client is gone: nothing to deliver the reply to
+        // the client is gone: nothing to deliver the replies to
       }
     }
 
-    private void sendHeld() {
-      HeldOutput held = heldOutput();
-      if (held != null && !isClosed()) {
-        try {
-          held.send();
-        } catch (IOException e) {
-          // the client is gone: nothing to deliver the replies to
-        }
-      }
+    private byte[] unansweredReply() {
+      SmtpReply reply = unanswered.apply(getInetAddress());
+      return reply == null ? null : (reply + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
   }
 
-  /** Collects replies; {@link #send} writes them to the socket in one go. */
+  /** A write to a connection. */
+  @FunctionalInterface
+  interface Write {
+    void run() throws IOException;
+  }
+
+  /**
+   * Collects replies; {@link #send} writes them to the socket in one go. Notes when a write to the
+   * socket began, so that one blocked on a client that does not read can be told from a quick one.
+   */
   static final class HeldOutput extends OutputStream {
     private static final byte[] NONE = new byte[0];
 
     private final OutputStream socket;
-    private byte[] held = NONE;
-    private int count;
-    private boolean written;
+    private final ReentrantLock lock = new ReentrantLock();
+    private byte[] held = NONE; // guarded by lock
+    private int count; // guarded by lock
+    private boolean written; // guarded by lock
+    private volatile boolean writing;
+    private volatile long writeStartedNanos;
 
     HeldOutput(OutputStream socket) {
       this.socket = socket;
     }
 
     @Override
-    public synchronized void write(int b) throws IOException {
+    public void write(int b) throws IOException {
       write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
-    public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
-      written |= length > 0;
-      if (count + length > MAX_HELD_BYTES) {
-        send();
-        socket.write(bytes, offset, length);
-        return;
-      }
-      if (count + length > held.length) {
-        held = java.util.Arrays.copyOf(held, Math.max(256, Math.max(count + length, 2 * count)));
-      }
-      System.arraycopy(bytes, offset, held, count, length);
-      count += length;
-    }
-
-    /**
-     * Writes what {@code bytes} gives if nothing was ever written here, atomically with respect to
-     * other writes; a null from it writes nothing.
-     */
-    synchronized void writeIfNothingWritten(Supplier<byte[]> bytes) throws IOException {
-      if (!written) {
-        byte[] first = bytes.get();
-        if (first != null) {
-          write(first, 0, first.length);
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+      lock.lock();
+      try {
+        written |= length > 0;
+        if (count + length > MAX_HELD_BYTES) {
+          send();
+          writeToSocket(bytes, offset, length);
+          return;
         }
+        if (count + length > held.length) {
+          held = Arrays.copyOf(held, Math.max(256, Math.max(count + length, 2 * count)));
+        }
+        System.arraycopy(bytes, offset, held, count, length);
+        count += length;
+      } finally {
+        lock.unlock();
       }
     }
 
@@ -199,25 +290,84 @@ final class ReplyBatchingServerSocket extends ServerSocket {
     public void flush() {}
 
     /** Writes what is held, if anything, and lets go of the buffer. */
-    synchronized void send() throws IOException {
-      if (count == 0) {
-        return;
+    void send() throws IOException {
+      lock.lock();
+      try {
+        if (count == 0) {
+          return;
+        }
+        byte[] bytes = held;
+        int n = count;
+        held = NONE;
+        count = 0;
+        writeToSocket(bytes, 0, n);
+        socket.flush();
+      } finally {
+        lock.unlock();
       }
-      byte[] bytes = held;
-      int n = count;
-      held = NONE;
-      count = 0;
-      socket.write(bytes, 0, n);
-      socket.flush();
     }
 
+    private void writeToSocket(byte[] bytes, int offset, int length) throws IOException {
+      writeStartedNanos = System.nanoTime();
+      writing = true;
+      try {
+        socket.write(bytes, offset, length);
+      } finally {
+        writing = false;
+      }
+    }
+
+    /** How long the socket write in progress has been blocked; 0 if none is. */
+    long writeBlockedNanos(long now) {
+      if (!writing) {
+        return 0;
+      }
+      // read after writing: the start of this write or of a later one, never of an earlier one
+      return Math.max(now - writeStartedNanos, 1);
+    }
+
+    /**
+     * Runs {@code write} holding this output if no other thread holds it; does nothing otherwise
+     * (the thread holding it may be blocked writing to a client that does not read).
+     */
+    void ifFree(Write write) throws IOException {
+      if (!lock.tryLock()) {
+        return;
+      }
+      try {
+        write.run();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Whether replies are held; for {@link #ifFree}, which holds the output. */
+    boolean holdsReplies() {
+      lock.lock();
+      try {
+        return count > 0;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Whether anything was ever written here; for {@link #ifFree}, which holds the output. */
+    boolean written() {
+      lock.lock();
+      try {
+        return written;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /**
+     * Closes the socket, which sends what is held first if it can do so without waiting (see {@link
+     * Connection}).
+     */
     @Override
     public void close() throws IOException {
-      try {
-        send();
-      } finally {
-        socket.close();
-      }
+      socket.close();
     }
   }
 

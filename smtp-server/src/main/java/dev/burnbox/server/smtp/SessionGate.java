@@ -8,10 +8,12 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import org.subethamail.smtp.server.Session;
 import org.subethamail.smtp.server.SessionHandler;
 
@@ -42,6 +44,7 @@ final class SessionGate implements SessionHandler {
 
     private final InetAddress address;
     private final boolean trusted;
+    private final ReplyBatchingServerSocket.Connection connection;
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile Waiting waiting = Waiting.FOR_COMMAND;
     private volatile boolean endAccounted;
@@ -50,9 +53,10 @@ final class SessionGate implements SessionHandler {
     private volatile boolean verified;
     private int errors; // since the last message taken; the session's thread only
 
-    Client(InetAddress address, boolean trusted) {
+    Client(InetAddress address, boolean trusted, ReplyBatchingServerSocket.Connection connection) {
       this.address = address;
       this.trusted = trusted;
+      this.connection = connection;
     }
 
     InetAddress address() {
@@ -183,10 +187,11 @@ final class SessionGate implements SessionHandler {
       active.decrementAndGet();
       return refuse(Refusal.TOO_MANY_CONNECTIONS_PER_IP, address);
     }
-    clients.put(session, new Client(address, trusted));
-    if (session.getSocket() instanceof SessionSocket socket) {
-      socket.onSubEthaError(() -> erred(session)); // unknown verbs never reach our commands
-    }
+    // the plain connection: after STARTTLS the session's socket is TLS over it
+    SessionSocket socket = (SessionSocket) session.getSocket();
+    var connection = (ReplyBatchingServerSocket.Connection) socket.connection();
+    clients.put(session, new Client(address, trusted, connection));
+    socket.onSubEthaError(() -> erred(session)); // unknown verbs never reach our commands
     return SessionAcceptance.success();
   }
 
@@ -255,52 +260,33 @@ final class SessionGate implements SessionHandler {
    * server starved of CPU for longer than a timeout could cut a prompt client; with the defaults
    * that takes a minute.
    *
+   * <p>A client that does not read its replies (a pipelining client that never reads fills the
+   * buffers in a few megabytes) is stalled too: a session whose write to it has been blocked for
+   * longer than the timeout is closed at once, whatever it waits on, and counted the same way; no
+   * reply could reach that client. The cutter itself never waits on a client: each reply is sent on
+   * a thread of its own (see {@link #cut}).
+   *
    * @return the number of sessions cut
    */
   int cutStalledSessions() {
     long now = System.nanoTime();
-    return cutWaiting(
-        "stalled",
-        (client, waiting) -> {
-          boolean content = waiting == Client.Waiting.FOR_CONTENT;
-          long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
-          if (now - client.lastActivityNanos <= limit) {
-            return null;
-          }
-          return content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT;
-        });
-  }
-
-  /**
-   * Sends {@code 421 4.3.2} to every session waiting for its client (a command or content) and
-   * closes its input, as a cut for a stall does: what a stop does before it closes the connections,
-   * so that no client is dropped without a reply (RFC 5321 §3.8). Sessions waiting on the intake
-   * itself are left to finish or be closed. Each is counted as a {@code shutting_down} refusal.
-   *
-   * @return the number of sessions cut
-   */
-  int cutWaitingSessions() {
-    return cutWaiting("stopping", (client, waiting) -> Refusal.SHUTTING_DOWN);
-  }
-
-  /**
-   * Cuts each session waiting for its client (not on the intake, its end not yet accounted for) for
-   * which {@code reason} gives a refusal, given the client and what it waits for (read once): sends
-   * the refusal's reply, closes the session's input and counts the refusal with {@code detail}.
-   * Returns the number cut.
-   */
-  private int cutWaiting(String detail, BiFunction<Client, Client.Waiting, Refusal> reason) {
     int cut = 0;
     for (Map.Entry<Session, Client> entry : clients.entrySet()) {
       Client client = entry.getValue();
       Client.Waiting waiting = client.waiting;
-      if (waiting == Client.Waiting.ON_INTAKE || client.endAccounted) {
-        continue;
-      }
-      Refusal refusal = reason.apply(client, waiting);
-      if (refusal != null) {
+      boolean content = waiting == Client.Waiting.FOR_CONTENT;
+      long limit = (content ? settings.dataTimeout() : settings.commandTimeout()).toNanos();
+      Refusal refusal = content ? Refusal.DATA_TIMEOUT : Refusal.COMMAND_TIMEOUT;
+      if (client.connection.writeBlockedNanos(now) > limit) {
+        if (!client.endAccounted) {
+          client.endAccounted();
+          refusals.record(refusal, client.address(), "not reading replies");
+          cut++;
+        }
+        client.connection.closeAtOnce();
+      } else if (waitsForClient(client, waiting) && now - client.lastActivityNanos > limit) {
         client.endAccounted();
-        cut(entry.getKey(), refusals.record(refusal, client.address(), detail));
+        cut(entry.getKey(), client, refusals.record(refusal, client.address(), "stalled"));
         cut++;
       }
     }
@@ -308,27 +294,108 @@ final class SessionGate implements SessionHandler {
   }
 
   /**
-   * Sends {@code reply} and closes the session's input. The session's thread is blocked reading, so
-   * nothing else writes to the socket now; it then ends the session as if the client had gone.
+   * Sends {@code 421 4.3.2} to every session waiting for its client (a command or content) and
+   * closes its input, as a cut for a stall does: what a stop does before it closes the connections,
+   * so that no client is dropped without a reply (RFC 5321 §3.8). Each is counted as a {@code
+   * shutting_down} refusal. Sessions waiting on the intake itself are left to finish or be closed;
+   * one in the middle of a write to its client (the reply to its message, say) gets the time to
+   * finish it. Returns once the replies are out, within about {@link
+   * ReplyBatchingServerSocket#PARTING_WRITE_TIME}: a session whose client does not read is closed
+   * without one.
+   *
+   * @return the number of sessions cut
    */
-  private static void cut(Session session, SmtpReply reply) {
+  int cutWaitingSessions() {
+    long now = System.nanoTime();
+    int cut = 0;
+    List<Thread> parting = new ArrayList<>();
+    for (Map.Entry<Session, Client> entry : clients.entrySet()) {
+      Client client = entry.getValue();
+      if (waitsForClient(client, client.waiting)) {
+        client.endAccounted();
+        SmtpReply reply = refusals.record(Refusal.SHUTTING_DOWN, client.address(), "stopping");
+        parting.add(cut(entry.getKey(), client, reply));
+        cut++;
+      } else if (client.connection.writeBlockedNanos(now) > 0) {
+        parting.add(
+            Thread.ofVirtual()
+                .name("smtp-parting-write")
+                .start(
+                    () -> {
+                      try {
+                        client.connection.sendHeldOrClose();
+                      } catch (IOException e) {
+                        // the client is gone; the stop closes the session
+                      }
+                    }));
+      }
+    }
+    awaitParting(parting);
+    return cut;
+  }
+
+  /** Whether the session waits for its client and its end is not yet accounted for. */
+  private static boolean waitsForClient(Client client, Client.Waiting waiting) {
+    return waiting != Client.Waiting.ON_INTAKE && !client.endAccounted;
+  }
+
+  /**
+   * Ends a session waiting for its client: sends {@code reply} and closes the session's input, so
+   * that its thread ends the session as if the client had gone. Never waits: the reply goes out on
+   * the thread returned, within {@link ReplyBatchingServerSocket#PARTING_WRITE_TIME}, or the
+   * connection is closed without it: a client that does not read cannot hold the cutter, and a
+   * session blocked writing to such a client (its reply would wait behind that write) is closed.
+   */
+  private static Thread cut(Session session, Client client, SmtpReply reply) {
+    String line = reply.code() + " " + reply.enhancedStatus() + " " + reply.text() + "\r\n";
+    return Thread.ofVirtual()
+        .name("smtp-cut")
+        .start(
+            () -> {
+              try {
+                client.connection.writeOrClose(() -> sendAndEnd(session, line));
+              } catch (IOException e) {
+                client.connection.closeAtOnce(); // the session ends all the same
+              }
+            });
+  }
+
+  /**
+   * Writes {@code line} to the session's socket, then closes its input. The session's thread is
+   * blocked reading (or writing to a client that does not read, when the write waits for it).
+   */
+  private static void sendAndEnd(Session session, String line) throws IOException {
     Socket socket = session.getSocket();
     try {
-      String line = reply.code() + " " + reply.enhancedStatus() + " " + reply.text() + "\r\n";
       socket.getOutputStream().write(line.getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
     } catch (IOException e) {
       // the client is gone; close the input all the same
     }
+    // set before the session last noted its activity (a volatile write the cutter read before it
+    // started this thread)
+    if (session.isTLSStarted()) {
+      socket.close(); // TLS sockets cannot half-close
+    } else {
+      socket.shutdownInput();
+    }
+  }
+
+  /**
+   * Waits for the threads writing on the way out: each is bounded by {@link
+   * ReplyBatchingServerSocket#PARTING_WRITE_TIME}, all together by twice that.
+   */
+  private static void awaitParting(List<Thread> parting) {
+    long end = System.nanoTime() + 2 * ReplyBatchingServerSocket.PARTING_WRITE_TIME.toNanos();
     try {
-      // set before the session last noted its activity (a volatile write this thread has read)
-      if (session.isTLSStarted()) {
-        socket.close(); // TLS sockets cannot half-close
-      } else {
-        socket.shutdownInput();
+      for (Thread writing : parting) {
+        long left = end - System.nanoTime();
+        if (left <= 0 || !writing.join(Duration.ofNanos(left))) {
+          return;
+        }
       }
-    } catch (IOException e) {
-      // already closed: the session is ending anyway
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

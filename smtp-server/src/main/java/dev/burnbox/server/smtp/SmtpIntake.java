@@ -220,8 +220,9 @@ public final class SmtpIntake implements AutoCloseable {
    * already under way get until {@code deadline} to finish, then every session waiting for its
    * client gets {@code 421 4.3.2} too, every connection is closed (one accepted but not yet
    * answered gets {@code 421 4.3.2} as it closes) and session threads still running are
-   * interrupted. Returns within about {@code deadline} plus a second; does nothing if not started
-   * or already stopped.
+   * interrupted. No client holds the stop: one that does not read its replies loses them and is
+   * closed a second later at most. Returns within about {@code deadline} plus two seconds (three at
+   * worst); does nothing if not started or already stopped.
    */
   public synchronized void stop(Duration deadline) {
     if (server == null || stopped) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class ReplyBatchingServerSocketTest {
@@ -143,6 +144,59 @@ class ReplyBatchingServerSocketTest {
         assertThat(new String(answered.getInputStream().readAllBytes(), US_ASCII))
             .isEqualTo("220 hello\r\n");
         assertThat(asked).containsExactly(InetAddress.getLoopbackAddress());
+      }
+    }
+  }
+
+  /**
+   * A thread blocked writing to a client that does not read holds the connection's output; a close
+   * from another thread (SubEtha's stop, the session's own end) used to wait for it, as long as the
+   * client kept its connection. It closes at once, which ends the blocked write.
+   */
+  @Test
+  void aCloseDoesNotWaitForAWriteBlockedOnAClientThatDoesNotRead() throws Exception {
+    try (ReplyBatchingServerSocket server = new ReplyBatchingServerSocket(client -> null)) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try (Socket client = new Socket()) {
+        client.setReceiveBufferSize(4096);
+        client.connect(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
+        Socket accepted = server.accept();
+        OutputStream out = accepted.getOutputStream();
+        byte[] replies = "250 2.0.0 Ok\r\n".repeat(2000).getBytes(US_ASCII);
+        AtomicLong writes = new AtomicLong();
+        CompletableFuture<Void> writing =
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    while (true) {
+                      out.write(replies); // more than is held: each goes to the socket
+                      writes.incrementAndGet();
+                    }
+                  } catch (IOException e) {
+                    // the close ended it
+                  }
+                },
+                task -> Thread.ofPlatform().daemon().name("writing").start(task));
+        long seen;
+        do { // until the client's buffers are full and the write blocks
+          seen = writes.get();
+          Thread.sleep(500);
+        } while (writes.get() != seen);
+
+        CompletableFuture<Void> closing =
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    accepted.close();
+                  } catch (IOException e) {
+                    throw new RuntimeException(e);
+                  }
+                },
+                task -> Thread.ofPlatform().daemon().name("closing").start(task));
+        // liveness, not speed: the close used to wait until the client left
+        closing.get(10, TimeUnit.SECONDS);
+        writing.get(10, TimeUnit.SECONDS);
       }
     }
   }

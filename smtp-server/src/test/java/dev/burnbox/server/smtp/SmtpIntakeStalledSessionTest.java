@@ -190,6 +190,32 @@ class SmtpIntakeStalledSessionTest {
     assertThat(refusals("data_timeout")).isEqualTo(1);
   }
 
+  /**
+   * A client that pipelines commands and never reads the replies leaves its session blocked writing
+   * to it. The cutter used to block on that session's output when it came to cut it, and no session
+   * was cut any more.
+   */
+  @Test
+  void aClientThatNeverReadsItsRepliesDoesNotKeepAnIdleClientFromBeingCut() throws IOException {
+    start(new RecordingAcceptor());
+    open.add(SmtpScript.pipeliningWithoutReading(intake.port(), "127.0.0.3"));
+    SmtpScript idle = connect();
+    assertThat(idle.reply()).isEqualTo("421 4.4.2 Timeout waiting for data from client");
+    assertThat(idle.closedByServer()).isTrue();
+  }
+
+  /**
+   * A session blocked writing to a client that does not read is a stalled client: it is closed once
+   * its write has been blocked for the command timeout (no reply can reach that client).
+   */
+  @Test
+  void aClientThatNeverReadsItsRepliesIsDisconnectedAfterTheCommandTimeout() throws IOException {
+    start(new RecordingAcceptor());
+    open.add(SmtpScript.pipeliningWithoutReading(intake.port(), "127.0.0.3"));
+    await().atMost(TIMEOUT.multipliedBy(5)).until(() -> activeSessions() == 0);
+    assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
   @Test
   void aSlowClientThatFinishesItsCommandsIsLeftAlone() throws Exception {
     start(new RecordingAcceptor());

@@ -151,6 +151,30 @@ class SmtpIntakeStopTest {
     }
   }
 
+  /**
+   * A client that pipelines commands and never reads the replies leaves its session blocked writing
+   * to it; the stop used to wait on that session's output for as long as the client kept its
+   * connection. It is closed at once, and the other clients are still told why.
+   */
+  @ParameterizedTest
+  @EnumSource(ThreadModel.class)
+  void aClientThatNeverReadsItsRepliesDoesNotHoldTheStop(ThreadModel threads) throws Exception {
+    SmtpIntake intake =
+        TestIntakes.start(TestIntakes.settings(threads), new RecordingAcceptor(), registry);
+    Duration grace = Duration.ofMillis(300);
+    try (SmtpScript flooding = SmtpScript.pipeliningWithoutReading(intake.port(), "127.0.0.3");
+        SmtpScript idle = SmtpScript.ehlo(intake.port(), "127.0.0.1")) {
+      CompletableFuture<Void> stopping =
+          CompletableFuture.runAsync(
+              () -> intake.stop(grace),
+              task -> Thread.ofPlatform().daemon().name("stopping").start(task));
+      // a liveness check, not a speed test: the stop used to hang until the client left
+      stopping.get(grace.multipliedBy(10).toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(idle.reply()).isEqualTo("421 4.3.2 Service shutting down, try again later");
+      assertThat(idle.closedByServer()).isTrue();
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(ThreadModel.class)
   void reportsTheBoundPortAndFailsToBindATakenOne(ThreadModel threads) throws Exception {

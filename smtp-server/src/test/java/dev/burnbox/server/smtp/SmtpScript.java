@@ -3,11 +3,15 @@ package dev.burnbox.server.smtp;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
@@ -42,6 +46,48 @@ public final class SmtpScript implements AutoCloseable {
     socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
     socket.setSoTimeout(5000);
     return new SmtpScript(socket);
+  }
+
+  /**
+   * Connects from {@code localAddress} with a small receive buffer and pipelines NOOPs, reading
+   * nothing (not even the greeting), until the server has taken none of them for a second: its
+   * replies fill the client's receive buffer and the server's send buffer, so the session is
+   * blocked writing to a client that does not read, and no longer reads what it is sent.
+   */
+  public static SmtpScript pipeliningWithoutReading(int port, String localAddress)
+      throws IOException {
+    SocketChannel channel = SocketChannel.open();
+    channel.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+    channel.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
+    channel.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    channel.configureBlocking(false);
+    ByteBuffer noops =
+        ByteBuffer.wrap("NOOP\r\n".repeat(10_000).getBytes(StandardCharsets.US_ASCII));
+    long giveUp = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    for (int refused = 0; refused < 20; ) { // 20 x 50 ms
+      if (System.nanoTime() > giveUp) {
+        channel.close();
+        throw new IOException("the server still reads after 60 s of NOOPs");
+      }
+      if (!noops.hasRemaining()) {
+        noops.rewind();
+      }
+      if (channel.write(noops) > 0) {
+        refused = 0;
+      } else {
+        refused++;
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          channel.close();
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while pipelining");
+        }
+      }
+    }
+    channel.configureBlocking(true);
+    channel.socket().setSoTimeout(5000);
+    return new SmtpScript(channel.socket());
   }
 
   private void use(Socket socket) throws IOException {

@@ -91,8 +91,7 @@ class ServeIT {
                           URI.create("http://127.0.0.1:" + httpPort + "/api/v1/inboxes/ivy"))
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
-      // the model's n-grams of "viagra" matched, and the verdict names the word as the mail wrote
-      // it
+      // the n-grams of "viagra" matched; the verdict names the word as the mail wrote it
       assertThat(inbox.body()).contains("\"v\u0456agra\"");
     } finally {
       process.destroy(); // SIGTERM

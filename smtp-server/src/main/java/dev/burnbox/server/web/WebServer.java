@@ -98,8 +98,8 @@ public final class WebServer implements AutoCloseable {
   /**
    * A server on {@code port} (0 picks a free port) with the default {@link WebLimits} (loopback
    * trusted) and the metrics on the web port; see {@link #WebServer(String, int, WebLimits,
-   * MetricsEndpoint, WebAccess, InboxStore, MailDecoder, SpamScanner, PrometheusMeterRegistry)},
-   * with no other origin allowed.
+   * MetricsEndpoint, WebAccess, List, InboxStore, MailDecoder, SpamScanner,
+   * PrometheusMeterRegistry)}, with no other origin allowed and no domain named.
    */
   public WebServer(
       String bindAddress,
@@ -130,29 +130,10 @@ public final class WebServer implements AutoCloseable {
    * @param bindAddress the address to listen on, or null for every interface
    * @param limits the connection caps and the request head deadline of the web port
    * @param access which other origins' pages may use the JSON API, and the operator token
+   * @param servedDomains the domains of {@code --domains}, in their order, whose addresses the
+   *     pages show; empty if mail is taken for every domain
    * @param scanner the intake's scanner: its current threshold is reported with every verdict, and
    *     it explains verdicts and marks spam terms when a message is read
-   */
-  public WebServer(
-      String bindAddress,
-      int port,
-      WebLimits limits,
-      MetricsEndpoint metrics,
-      WebAccess access,
-      InboxStore store,
-      MailDecoder decoder,
-      SpamScanner scanner,
-      PrometheusMeterRegistry registry) {
-    this(bindAddress, port, limits, metrics, access, List.of(), store, decoder, scanner, registry);
-  }
-
-  /**
-   * As {@link #WebServer(String, int, WebLimits, MetricsEndpoint, WebAccess, InboxStore,
-   * MailDecoder, SpamScanner, PrometheusMeterRegistry)}, with the domains mail is taken for, whose
-   * addresses the pages show.
-   *
-   * @param servedDomains the domains of {@code --domains}, in their order; empty if mail is taken
-   *     for every domain
    */
   public WebServer(
       String bindAddress,

@@ -176,6 +176,7 @@ final class WebFixture implements AutoCloseable {
             WebLimits.defaults(trusted),
             MetricsEndpoint.webPort(),
             access,
+            List.of(),
             store,
             MailDecoder.withDefaults(),
             plainListScanner(),

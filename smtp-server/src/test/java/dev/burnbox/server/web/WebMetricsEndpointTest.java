@@ -8,6 +8,7 @@ import dev.burnbox.server.smtp.NetworkList;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,7 @@ class WebMetricsEndpointTest {
             WebLimits.defaults(NetworkList.parse("127.0.0.1")),
             metrics,
             WebAccess.SAME_ORIGIN,
+            List.of(),
             InboxStore.memory().build(),
             MailDecoder.withDefaults(),
             WebFixture.plainListScanner(),

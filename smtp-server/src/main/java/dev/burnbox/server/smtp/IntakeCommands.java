@@ -164,6 +164,14 @@ final class IntakeCommands {
     };
   }
 
+  /**
+   * Whether the client introduced itself with HELO rather than EHLO: HELO negotiates no extension
+   * (RFC 5321 3.3), so it gets none of STARTTLS, AUTH, CHUNKING or MAIL parameters.
+   */
+  private boolean afterHelo(Session session) {
+    return session.getHelo().isPresent() && !gate.client(session).esmtp();
+  }
+
   private static void send(Session session, SmtpReply reply) throws IOException {
     session.sendResponse(reply.toString());
   }
@@ -671,7 +679,7 @@ final class IntakeCommands {
       }
       long size = Long.parseLong(digits);
       boolean last = arguments.group(2) != null;
-      boolean afterHelo = session.getHelo().isPresent() && !gate.client(session).esmtp();
+      boolean afterHelo = afterHelo(session);
       if (afterHelo
           || !session.isMailTransactionInProgress()
           || !transaction(session).hasRecipients()) {
@@ -707,8 +715,8 @@ final class IntakeCommands {
   }
 
   /**
-   * STARTTLS: upgrades the connection and forgets HELO (RFC 3207); refused under TLS and inside a
-   * mail transaction.
+   * STARTTLS: upgrades the connection and forgets HELO (RFC 3207); refused under TLS, inside a mail
+   * transaction and after HELO (only EHLO offers it).
    */
   private final class StartTls extends BaseCommand {
     StartTls() {
@@ -719,6 +727,10 @@ final class IntakeCommands {
     public void execute(String line, Session session) throws IOException {
       if (!argument(line, "STARTTLS").isEmpty()) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: STARTTLS (no parameters)");
+        return;
+      }
+      if (afterHelo(session)) { // RFC 3207: STARTTLS is offered by EHLO
+        refuse(session, Refusal.BAD_SEQUENCE, line, "STARTTLS needs EHLO, not HELO");
         return;
       }
       if (session.isTLSStarted()) {
@@ -783,7 +795,8 @@ final class IntakeCommands {
   /**
    * AUTH PLAIN and AUTH LOGIN (RFC 4954, 4616): the credentials, with or without an initial
    * response, go to the {@link SmtpAuthenticator}; a client may authenticate once per session (and
-   * again after STARTTLS). A client that cancels with {@code *} gets 501; refusals are counted.
+   * again after STARTTLS), after EHLO (HELO does not offer it). A client that cancels with {@code
+   * *} gets 501; refusals are counted.
    */
   private final class Auth extends BaseCommand {
     Auth() {
@@ -804,6 +817,10 @@ final class IntakeCommands {
       }
       if (session.getHelo().isEmpty()) {
         refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Send EHLO first");
+        return;
+      }
+      if (afterHelo(session)) { // RFC 4954: AUTH is offered by EHLO
+        refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "AUTH needs EHLO, not HELO");
         return;
       }
       if (client.authenticated()) {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -134,6 +135,24 @@ final class IntakeCommands {
       return read.read();
     } finally {
       client.waiting(SessionGate.Client.Waiting.ON_INTAKE);
+    }
+  }
+
+  /**
+   * Reads a line the client sends in answer to a command (an AUTH response), as {@link #fromClient}
+   * does; null at the end of the stream, and also when the intake cut the session (a stall, a stop)
+   * while it waited: the cut closes a TLS socket outright, so the read may fail with "Socket
+   * closed" instead of seeing the end of the stream. That is the client leaving, not an error for
+   * SubEtha to log with a stack trace; any other failure is thrown.
+   */
+  private String lineFromClient(Session session) throws IOException {
+    try {
+      return fromClient(session, session.getReader()::readLine);
+    } catch (SocketException e) {
+      if (gate.client(session).endedByIntake()) {
+        return null;
+      }
+      throw e;
     }
   }
 
@@ -890,7 +909,7 @@ final class IntakeCommands {
     /** Sends {@code 334 prompt} and reads the client's line; null (answered) if it cancels. */
     private String challenge(Session session, String prompt) throws IOException {
       session.sendResponse("334 " + prompt);
-      String answer = fromClient(session, session.getReader()::readLine);
+      String answer = lineFromClient(session);
       if (answer == null) {
         session.quit();
         return null;

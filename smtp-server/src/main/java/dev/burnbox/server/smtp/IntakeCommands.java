@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -137,6 +138,24 @@ final class IntakeCommands {
     }
   }
 
+  /**
+   * Reads a line the client sends in answer to a command (an AUTH response), as {@link #fromClient}
+   * does; null at the end of the stream, and also when the intake cut the session (a stall, a stop)
+   * while it waited: the cut closes a TLS socket outright, so the read may fail with "Socket
+   * closed" instead of seeing the end of the stream. That is the client leaving, not an error for
+   * SubEtha to log with a stack trace; any other failure is thrown.
+   */
+  private String lineFromClient(Session session) throws IOException {
+    try {
+      return fromClient(session, session.getReader()::readLine);
+    } catch (SocketException e) {
+      if (gate.client(session).endedByIntake()) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
   /** Wraps a command so that its session's last activity is noted before and after it. */
   private Command touching(Command command) {
     return new Command() {
@@ -162,6 +181,14 @@ final class IntakeCommands {
         return command.getName();
       }
     };
+  }
+
+  /**
+   * Whether the client introduced itself with HELO rather than EHLO: HELO negotiates no extension
+   * (RFC 5321 3.3), so it gets none of STARTTLS, AUTH, CHUNKING or MAIL parameters.
+   */
+  private boolean afterHelo(Session session) {
+    return session.getHelo().isPresent() && !gate.client(session).esmtp();
   }
 
   private static void send(Session session, SmtpReply reply) throws IOException {
@@ -671,7 +698,7 @@ final class IntakeCommands {
       }
       long size = Long.parseLong(digits);
       boolean last = arguments.group(2) != null;
-      boolean afterHelo = session.getHelo().isPresent() && !gate.client(session).esmtp();
+      boolean afterHelo = afterHelo(session);
       if (afterHelo
           || !session.isMailTransactionInProgress()
           || !transaction(session).hasRecipients()) {
@@ -707,8 +734,8 @@ final class IntakeCommands {
   }
 
   /**
-   * STARTTLS: upgrades the connection and forgets HELO (RFC 3207); refused under TLS and inside a
-   * mail transaction.
+   * STARTTLS: upgrades the connection and forgets HELO (RFC 3207); refused under TLS, inside a mail
+   * transaction and after HELO (only EHLO offers it).
    */
   private final class StartTls extends BaseCommand {
     StartTls() {
@@ -719,6 +746,10 @@ final class IntakeCommands {
     public void execute(String line, Session session) throws IOException {
       if (!argument(line, "STARTTLS").isEmpty()) {
         refuse(session, Refusal.SYNTAX, line, "Syntax: STARTTLS (no parameters)");
+        return;
+      }
+      if (afterHelo(session)) { // RFC 3207: STARTTLS is offered by EHLO
+        refuse(session, Refusal.BAD_SEQUENCE, line, "STARTTLS needs EHLO, not HELO");
         return;
       }
       if (session.isTLSStarted()) {
@@ -783,7 +814,8 @@ final class IntakeCommands {
   /**
    * AUTH PLAIN and AUTH LOGIN (RFC 4954, 4616): the credentials, with or without an initial
    * response, go to the {@link SmtpAuthenticator}; a client may authenticate once per session (and
-   * again after STARTTLS). A client that cancels with {@code *} gets 501; refusals are counted.
+   * again after STARTTLS), after EHLO (HELO does not offer it). A client that cancels with {@code
+   * *} gets 501; refusals are counted.
    */
   private final class Auth extends BaseCommand {
     Auth() {
@@ -804,6 +836,10 @@ final class IntakeCommands {
       }
       if (session.getHelo().isEmpty()) {
         refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "Send EHLO first");
+        return;
+      }
+      if (afterHelo(session)) { // RFC 4954: AUTH is offered by EHLO
+        refuse(session, Refusal.BAD_SEQUENCE, "AUTH", "AUTH needs EHLO, not HELO");
         return;
       }
       if (client.authenticated()) {
@@ -873,7 +909,7 @@ final class IntakeCommands {
     /** Sends {@code 334 prompt} and reads the client's line; null (answered) if it cancels. */
     private String challenge(Session session, String prompt) throws IOException {
       session.sendResponse("334 " + prompt);
-      String answer = fromClient(session, session.getReader()::readLine);
+      String answer = lineFromClient(session);
       if (answer == null) {
         session.quit();
         return null;

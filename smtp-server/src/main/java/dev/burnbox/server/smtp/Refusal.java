@@ -57,7 +57,7 @@ public enum Refusal {
       "5.5.1",
       "Bad sequence of commands",
       "a command out of order (MAIL before EHLO, DATA before RCPT, STARTTLS in a transaction,"
-          + " BDAT after HELO...); the text says which"),
+          + " BDAT, STARTTLS or AUTH after HELO...); the text says which"),
   SYNTAX(
       Stage.INTAKE,
       501,

@@ -128,6 +128,14 @@ final class SessionGate implements SessionHandler {
     void endAccounted() {
       endAccounted = true;
     }
+
+    /**
+     * Whether the intake itself ended the session ({@link #endAccounted}): a socket it closes after
+     * noting so (a cut for a stall or a stop, too many errors) was closed on purpose.
+     */
+    boolean endedByIntake() {
+      return endAccounted;
+    }
   }
 
   private final IntakeSettings settings;

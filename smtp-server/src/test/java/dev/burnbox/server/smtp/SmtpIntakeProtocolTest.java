@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -502,6 +503,30 @@ class SmtpIntakeProtocolTest {
     }
     assertThat(acceptor.only().raw()).isEqualTo("x\r\n".getBytes(StandardCharsets.US_ASCII));
     assertThat(refusals("unknown_parameter")).isEqualTo(4);
+  }
+
+  /**
+   * STARTTLS (RFC 3207) and AUTH (RFC 4954) are extensions offered by EHLO: after HELO both are
+   * refused and nothing changes; after an EHLO in the same session both work.
+   */
+  @Test
+  void afterHeloStartTlsAndAuthAreRefusedUntilEhlo() throws IOException {
+    String plain =
+        Base64.getEncoder().encodeToString("\0user\0password".getBytes(StandardCharsets.UTF_8));
+    try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
+      smtp.expect("220");
+      smtp.expectAfter("HELO client.test", "250");
+      assertThat(smtp.send("STARTTLS")).isEqualTo("503 5.5.1 STARTTLS needs EHLO, not HELO");
+      assertThat(smtp.send("AUTH PLAIN " + plain)).isEqualTo("503 5.5.1 AUTH needs EHLO, not HELO");
+      assertThat(smtp.send("AUTH LOGIN")).isEqualTo("503 5.5.1 AUTH needs EHLO, not HELO");
+      smtp.expectAfter("MAIL FROM:<a@qa.test>", "250 2.1.0");
+      smtp.expectAfter("RSET", "250");
+      smtp.expectAfter("EHLO client.test", "250");
+      smtp.expectAfter("AUTH PLAIN " + plain, "235 2.7.0");
+      smtp.startTls();
+      smtp.expectAfter("EHLO client.test", "250");
+    }
+    assertThat(refusals("bad_sequence")).isEqualTo(3);
   }
 
   @Test

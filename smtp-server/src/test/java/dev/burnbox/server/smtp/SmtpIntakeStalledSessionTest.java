@@ -3,6 +3,10 @@ package dev.burnbox.server.smtp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -13,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * Slowloris over real sockets: a client that trickles bytes but never finishes a command, or never
@@ -132,6 +137,45 @@ class SmtpIntakeStalledSessionTest {
     assertThat(stalled.closedByServer()).isTrue();
     await().until(() -> activeSessions() == 0);
     assertThat(refusals("command_timeout")).isEqualTo(1);
+  }
+
+  /**
+   * Cutting a TLS session closes its socket while the session reads the client's AUTH answer; that
+   * read may then see "Socket closed" rather than the end of the stream. Either way the client just
+   * left: SubEtha must not log it as a WARN with a stack trace. Several sessions are cut at once,
+   * so that the race shows on the old code.
+   */
+  @Test
+  void cuttingTlsSessionsWaitingForAnAuthAnswerLogsNoWarning() throws IOException {
+    start(new RecordingAcceptor());
+    Logger subetha = (Logger) LoggerFactory.getLogger("org.subethamail.smtp.server.Session");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    subetha.addAppender(logged);
+    try {
+      int sessions = 8;
+      List<SmtpScript> stalled = new ArrayList<>();
+      for (int i = 0; i < sessions; i++) {
+        SmtpScript smtp = connect();
+        smtp.expectAfter("EHLO client.test", "250");
+        smtp.startTls();
+        smtp.expectAfter("EHLO client.test", "250");
+        smtp.expectAfter(i % 2 == 0 ? "AUTH LOGIN" : "AUTH PLAIN", "334");
+        stalled.add(smtp);
+      }
+      for (SmtpScript smtp : stalled) {
+        assertThat(smtp.reply()).startsWith("421 4.4.2");
+        assertThat(smtp.closedByServer()).isTrue();
+      }
+      await().until(() -> activeSessions() == 0);
+      assertThat(refusals("command_timeout")).isEqualTo(sessions);
+      assertThat(logged.list)
+          .filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .isEmpty();
+    } finally {
+      subetha.detachAppender(logged);
+    }
   }
 
   @Test

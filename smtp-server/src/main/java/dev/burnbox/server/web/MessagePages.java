@@ -29,6 +29,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
@@ -468,10 +470,16 @@ final class MessagePages {
               mail.text().isEmpty()
                   ? "(this message has no text)"
                   : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
-          .append("</pre></section>\n");
+          .append("</pre>\n")
+          .append(textCutNote(summary.id(), mail))
+          .append("</section>\n");
     }
     if (!opened.safeHtml().isEmpty()) {
-      body.append(htmlView(summary.id(), "1".equals(QueryParameters.optional(ctx, "images"))));
+      body.append(
+          htmlView(
+              summary.id(),
+              "1".equals(QueryParameters.optional(ctx, "images")),
+              textCutNote(summary.id(), mail)));
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(codesAndLinks(mail));
@@ -500,6 +508,37 @@ final class MessagePages {
     return "<p class=\"cut\">%s; the <a href=\"/api/v1/messages/%s/raw\" download>raw source</a>"
             .formatted(escape(what), escape(id.value()))
         + " has the message whole.</p>\n";
+  }
+
+  /**
+   * The problem the decoder records when its decoded-text budget ({@code --mime-max-decoded-size},
+   * shared by the text and the HTML) ran out, with that budget in bytes: see {@code
+   * DecodedMailBuilder}.
+   */
+  private static final Pattern TEXT_CUT_PROBLEM =
+      Pattern.compile("decoded text beyond (\\d+) bytes was cut");
+
+  /**
+   * A {@link #cutNote} saying that the decoder cut the message's text and HTML at its budget, for
+   * the end of the text and HTML views; "" if nothing was cut.
+   */
+  static String textCutNote(MessageId id, DecodedMail mail) {
+    for (String problem : mail.problems()) {
+      Matcher cut = TEXT_CUT_PROBLEM.matcher(problem);
+      if (cut.matches()) {
+        return cutNote(
+            id, "This message's text and HTML were cut at " + size(Long.parseLong(cut.group(1))));
+      }
+    }
+    return "";
+  }
+
+  /** "4 MiB", "512 KiB" or "1000 bytes". */
+  private static String size(long bytes) {
+    if (bytes > 0 && bytes % (1024 * 1024) == 0) {
+      return bytes / (1024 * 1024) + " MiB";
+    }
+    return bytes > 0 && bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
   }
 
   private static String meta(MessageSummary summary, DecodedMail mail, String subjectHtml) {
@@ -542,8 +581,11 @@ final class MessagePages {
     return HeaderCut.cut(to.toString(), HeaderCut.MESSAGE);
   }
 
-  /** The sandboxed frame showing {@code /message/{id}/html}, and the link that toggles images. */
-  private static String htmlView(MessageId messageId, boolean images) {
+  /**
+   * The sandboxed frame showing {@code /message/{id}/html}, the link that toggles images, and
+   * {@code cutNote} (HTML, "" for none) after the frame.
+   */
+  private static String htmlView(MessageId messageId, boolean images, String cutNote) {
     String id = escape(messageId.value());
     String toggle =
         images
@@ -556,9 +598,9 @@ final class MessagePages {
         <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
                 sandbox="allow-popups allow-popups-to-escape-sandbox" \
         referrerpolicy="no-referrer"></iframe>
-        </section>
+        %4$s</section>
         """
-        .formatted(id, toggle.formatted(id), images ? "?images=1" : "");
+        .formatted(id, toggle.formatted(id), images ? "?images=1" : "", cutNote);
   }
 
   /** The likely one-time codes and the links of the mail, as the API lists them; "" if none. */

@@ -60,6 +60,33 @@ class WebPagesTest {
         .contains("href=\"/api/v1/messages/" + html + "/raw\" download");
   }
 
+  /**
+   * A 5 MB HTML newsletter showed its first rows and just ended: the decoder keeps 4 MiB of text
+   * and HTML ({@code --mime-max-decoded-size}). The HTML view now says where it was cut.
+   */
+  @Test
+  void anHtmlMailCutByTheDecoderSaysSoBelowItsHtml() throws Exception {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; rows.length() < 5_000_000; i++) {
+      rows.append("<tr><td>Offer number ").append(i).append(" of this week</td></tr>\r\n");
+    }
+    MessageId id =
+        web.deliver(
+            "eve",
+            "From: news@example.test\r\nSubject: Big news\r\nContent-Type: text/html\r\n\r\n"
+                + "<table>\r\n"
+                + rows
+                + "</table>\r\n");
+    assertThat(web.get("/message/" + id).body())
+        .contains(
+            "</iframe>\n<p class=\"cut\">This message&apos;s text and HTML were cut at 4 MiB;"
+                + " the <a href=\"/api/v1/messages/"
+                + id
+                + "/raw\" download>raw source</a> has the message whole.</p>\n</section>");
+    MessageId whole = web.deliver("eve", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + whole).body()).doesNotContain("class=\"cut\"");
+  }
+
   @Test
   void theMessagePageMarksSpamTermsInSubjectAndTextAndExplainsTheVerdict() throws Exception {
     String raw =

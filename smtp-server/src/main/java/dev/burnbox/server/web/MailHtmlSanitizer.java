@@ -85,6 +85,21 @@ public final class MailHtmlSanitizer {
         .toFactory();
   }
 
+  /**
+   * An {@code <img>} whose {@code src} is a remote URL, as {@link #sanitize} writes it: every
+   * attribute value quoted with {@code "} and holding no {@code "} or {@code <} of its own.
+   */
+  private static final Pattern REMOTE_IMAGE =
+      Pattern.compile("<img\\s[^<]*\\ssrc=\"(?i:https?)://");
+
+  /**
+   * Whether {@code safeHtml}, an output of {@link #sanitize}, shows remote images (which the mail
+   * view's Content-Security-Policy blocks until the reader asks for them).
+   */
+  public static boolean hasRemoteImages(String safeHtml) {
+    return REMOTE_IMAGE.matcher(safeHtml).find();
+  }
+
   /** The safe form of {@code html}; "" for "" . Never throws on malformed input. */
   public String sanitize(String html) {
     return sanitize(html, Map.of());

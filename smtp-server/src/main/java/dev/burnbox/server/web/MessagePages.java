@@ -478,6 +478,7 @@ final class MessagePages {
       body.append(
           htmlView(
               summary.id(),
+              MailHtmlSanitizer.hasRemoteImages(opened.safeHtml()),
               "1".equals(QueryParameters.optional(ctx, "images")),
               textCutNote(summary.id(), mail)));
     }
@@ -582,10 +583,11 @@ final class MessagePages {
   }
 
   /**
-   * The sandboxed frame showing {@code /message/{id}/html}, the link that toggles images, and
-   * {@code cutNote} (HTML, "" for none) after the frame.
+   * The sandboxed frame showing {@code /message/{id}/html}, the link that toggles images if the
+   * HTML has {@code remoteImages}, and {@code cutNote} (HTML, "" for none) after the frame.
    */
-  private static String htmlView(MessageId messageId, boolean images, String cutNote) {
+  private static String htmlView(
+      MessageId messageId, boolean remoteImages, boolean images, String cutNote) {
     String id = escape(messageId.value());
     String toggle =
         images
@@ -594,13 +596,16 @@ final class MessagePages {
                 + " <a id=\"show-images\" href=\"/message/%s?images=1#html\">Show images</a>";
     return """
         <section class="html-view" id="html"><h2>HTML</h2>
-        <p class="images">%2$s</p>
-        <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
+        %2$s<iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
                 sandbox="allow-popups allow-popups-to-escape-sandbox" \
         referrerpolicy="no-referrer"></iframe>
         %4$s</section>
         """
-        .formatted(id, toggle.formatted(id), images ? "?images=1" : "", cutNote);
+        .formatted(
+            id,
+            remoteImages ? "<p class=\"images\">" + toggle.formatted(id) + "</p>\n" : "",
+            images ? "?images=1" : "",
+            cutNote);
   }
 
   /** The likely one-time codes and the links of the mail, as the API lists them; "" if none. */

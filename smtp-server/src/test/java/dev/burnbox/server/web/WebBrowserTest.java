@@ -807,7 +807,9 @@ class WebBrowserTest {
         web.deliver(
             "focus",
             WebApiTest.MULTIPART.replace(
-                "<b>of the day</b>", "<a href=\"https://example.test/\">of the day</a>"));
+                "<b>of the day</b>",
+                "<a href=\"https://example.test/\">of the day</a>"
+                    + "<img src=\"https://example.test/a.png\" alt=\"\">"));
     driver.get(web.url("/message/" + id));
     WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
     assertThat(frame.getCssValue("outline-style")).isEqualTo("none");

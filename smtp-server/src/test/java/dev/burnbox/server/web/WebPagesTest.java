@@ -87,6 +87,27 @@ class WebPagesTest {
     assertThat(web.get("/message/" + whole).body()).doesNotContain("class=\"cut\"");
   }
 
+  /** "Remote images are blocked. Show images" showed above HTML that had no remote images. */
+  @Test
+  void theImagesToggleShowsOnlyAboveHtmlWithRemoteImages() throws Exception {
+    MessageId none = web.deliver("eve", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + none).body())
+        .contains("<iframe class=\"mail-html\"")
+        .doesNotContain("Remote images", "show-images");
+    assertThat(web.get("/message/" + none + "?images=1").body())
+        .doesNotContain("Remote images", "Hide images");
+    MessageId remote =
+        web.deliver(
+            "eve", HostileCorpus.mail(HostileCorpus.REMOTE_IMAGE, "https://beacon.test/pixel"));
+    assertThat(web.get("/message/" + remote).body())
+        .contains(
+            "<p class=\"images\">Remote images are blocked. <a id=\"show-images\" href=\"/message/"
+                + remote
+                + "?images=1#html\">Show images</a></p>");
+    assertThat(web.get("/message/" + remote + "?images=1").body())
+        .contains("Remote images are shown. <a href=\"/message/" + remote + "#html\">Hide images");
+  }
+
   @Test
   void theMessagePageMarksSpamTermsInSubjectAndTextAndExplainsTheVerdict() throws Exception {
     String raw =

@@ -24,6 +24,17 @@ class WebSanitizerTest {
     return sanitizer.sanitize(DECODER.decode(raw.getBytes(StandardCharsets.UTF_8)).html());
   }
 
+  /** The message page offers "Show images" exactly where a browser would find a remote image. */
+  @ParameterizedTest
+  @FieldSource("dev.burnbox.server.web.HostileCorpus#FILES")
+  void remoteImagesAreFoundWhereABrowserWouldLoadThem(String file) {
+    String safe = sanitizedHtmlOf(file);
+    boolean remote =
+        Jsoup.parseBodyFragment(safe).select("img[src]").stream()
+            .anyMatch(img -> img.attr("src").matches("(?i)https?://.*"));
+    assertThat(MailHtmlSanitizer.hasRemoteImages(safe)).as(file).isEqualTo(remote);
+  }
+
   @ParameterizedTest
   @FieldSource("dev.burnbox.server.web.HostileCorpus#FILES")
   void hostileMailKeepsNoActiveContent(String file) {

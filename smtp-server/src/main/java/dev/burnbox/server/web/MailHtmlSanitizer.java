@@ -90,7 +90,7 @@ public final class MailHtmlSanitizer {
    * attribute value quoted with {@code "} and holding no {@code "} or {@code <} of its own.
    */
   private static final Pattern REMOTE_IMAGE =
-      Pattern.compile("<img\\s[^<]*\\ssrc=\"(?i:https?)://");
+      Pattern.compile("<img\\b[^<]*\\ssrc=\"(?i:https?)://");
 
   /**
    * Whether {@code safeHtml}, an output of {@link #sanitize}, shows remote images (which the mail

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.server.mime.MailDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jsoup.Jsoup;
@@ -33,6 +34,25 @@ class WebSanitizerTest {
         Jsoup.parseBodyFragment(safe).select("img[src]").stream()
             .anyMatch(img -> img.attr("src").matches("(?i)https?://.*"));
     assertThat(MailHtmlSanitizer.hasRemoteImages(safe)).as(file).isEqualTo(remote);
+  }
+
+  @Test
+  void remoteImagesAreFoundWhateverTheirAttributesOrder() {
+    for (String html :
+        List.of(
+            "<img src=\"https://x.test/a.png\">",
+            "<p>Hi <IMG SRC='HTTP://x.test/a.png' alt=x></p>",
+            "<img alt=\"a > b\" width=1 src=\"http://x.test/a.png\">")) {
+      assertThat(MailHtmlSanitizer.hasRemoteImages(sanitizer.sanitize(html))).as(html).isTrue();
+    }
+    for (String html :
+        List.of(
+            "<p>src=\"https://x.test/a.png\"</p>",
+            "<img alt='src=\"https://x.test/a.png\"'>",
+            "<a href=\"https://x.test/\">link</a>",
+            "<img src=\"cid:logo@x.test\">")) {
+      assertThat(MailHtmlSanitizer.hasRemoteImages(sanitizer.sanitize(html))).as(html).isFalse();
+    }
   }
 
   @ParameterizedTest

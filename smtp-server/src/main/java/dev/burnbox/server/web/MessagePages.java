@@ -409,18 +409,22 @@ final class MessagePages {
     ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js", "page.js"));
   }
 
-  /** One list entry; {@code /static/inbox.js} builds the same markup for live mail. */
+  /**
+   * One list entry, its age titled with the exact time in UTC ({@code /static/page.js} makes it the
+   * reader's time); {@code /static/inbox.js} builds the same markup for live mail.
+   */
   private static String row(MessageSummary summary, Instant now) {
     return """
         <li class="message" data-id="%1$s"><a href="/message/%1$s">\
         <span class="from">%2$s</span> <span class="subject">%3$s</span> \
-        <time datetime="%4$s">%5$s</time>%6$s</a></li>
+        <time datetime="%4$s" title="%5$s">%6$s</time>%7$s</a></li>
         """
         .formatted(
             escape(summary.id().value()),
             Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
             Html.isolated(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
             escape(summary.receivedAt().toString()),
+            escape(RECEIVED.format(summary.receivedAt())),
             escape(age(summary.receivedAt(), now)),
             SpamHtml.badge(summary.verdict()));
   }
@@ -553,7 +557,7 @@ final class MessagePages {
         <dl class="meta">
         <dt>From</dt><dd class="from">%3$s</dd>
         <dt>To</dt><dd class="to">%4$s</dd>
-        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
+        <dt>Received</dt><dd><time class="exact" datetime="%5$s" title="%6$s">%6$s</time></dd>
         %7$s</dl>
         """
         .formatted(

@@ -11,6 +11,8 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +108,27 @@ class WebPagesTest {
                 + "?images=1#html\">Show images</a></p>");
     assertThat(web.get("/message/" + remote + "?images=1").body())
         .contains("Remote images are shown. <a href=\"/message/" + remote + "#html\">Hide images");
+  }
+
+  /**
+   * The exact received time in UTC is the text of the message page's time and the title of a list
+   * entry's age, and page.js (which both pages load) shows it in the reader's zone.
+   */
+  @Test
+  void timesCarryTheirExactTimeForThePageScript() throws Exception {
+    MessageId id = web.deliver("eve", WebApiTest.MULTIPART);
+    Instant received = web.store.get(id).orElseThrow().summary().receivedAt();
+    String utc =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .format(received.atZone(ZoneOffset.UTC));
+    assertThat(web.get("/message/" + id).body())
+        .contains(
+            "<time class=\"exact\" datetime=\"%s\" title=\"%s\">%s</time>"
+                .formatted(received, utc, utc))
+        .contains("<script defer src=\"/static/page.js\"></script>");
+    assertThat(web.get("/inbox/eve").body())
+        .contains("<time datetime=\"%s\" title=\"%s\">just now</time>".formatted(received, utc))
+        .contains("<script defer src=\"/static/page.js\"></script>");
   }
 
   @Test

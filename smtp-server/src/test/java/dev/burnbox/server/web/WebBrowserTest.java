@@ -854,6 +854,32 @@ class WebBrowserTest {
     }
   }
 
+  /** A link to an anchor of the mail scrolls the sandboxed view to it, as in a mail client. */
+  @Test
+  void aLinkToAnAnchorOfTheMailScrollsTheViewToIt() throws Exception {
+    StringBuilder filler = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      filler.append("<p>Line ").append(i).append("</p>\r\n");
+    }
+    MessageId id =
+        web.deliver(
+            "anchors",
+            "From: ann@example.test\r\nSubject: Anchors\r\nContent-Type: text/html\r\n\r\n"
+                + "<p><a href=\"#sec2\">Jump</a></p>\r\n"
+                + filler
+                + "<h2 id=\"sec2\">Section 2</h2>\r\n"
+                + filler);
+    driver.get(web.url("/message/" + id));
+    driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+    try {
+      driver.findElement(By.linkText("Jump")).click();
+      wait.until(d -> ((Number) driver.executeScript("return window.scrollY")).intValue() > 1000);
+      assertThat(driver.getWindowHandles()).hasSize(1);
+    } finally {
+      driver.switchTo().defaultContent();
+    }
+  }
+
   /** Tabbing into the mail view rings it, as every other focused control is ringed. */
   @Test
   void theMailViewShowsAFocusRingWhileTheKeyboardIsInsideIt() throws Exception {

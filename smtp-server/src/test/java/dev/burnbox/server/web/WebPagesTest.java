@@ -13,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -129,6 +131,39 @@ class WebPagesTest {
     assertThat(web.get("/inbox/eve").body())
         .contains("<time datetime=\"%s\" title=\"%s\">just now</time>".formatted(received, utc))
         .contains("<script defer src=\"/static/page.js\"></script>");
+  }
+
+  /**
+   * The sanitizer removed tel: links and in-mail anchor links with their targets. A phone number
+   * now opens like any link; a link to an anchor stays in the view; other hrefs stay dropped.
+   */
+  @Test
+  void theMailViewKeepsPhoneLinksAndLinksToItsOwnAnchors() throws Exception {
+    String html =
+        """
+        <p><a href="#sec2">Jump</a> <a href="tel:+1 (555) 010-0199">Call</a>
+        <a href="tel:javascript:alert(1)">bad</a> <a href="#a b">bad</a>
+        <a href="/inbox/eve#x">bad</a></p>
+        <h2 id="sec2">Section 2</h2><a name="old-style">here</a>
+        <p id="a&quot;b">quote</p>
+        """;
+    MessageId id =
+        web.deliver(
+            "eve",
+            "From: ann@example.test\r\nSubject: Anchors\r\nContent-Type: text/html\r\n\r\n" + html);
+    String view = web.get("/message/" + id + "/html").body();
+    Element jump = Jsoup.parse(view).selectFirst("a:contains(Jump)");
+    assertThat(jump.attr("href")).isEqualTo("#sec2");
+    assertThat(jump.hasAttr("target")).isFalse();
+    Element call = Jsoup.parse(view).selectFirst("a:contains(Call)");
+    assertThat(call.attr("href")).isEqualTo("tel:+1%20%28555%29%20010-0199");
+    assertThat(call.attr("target")).isEqualTo("_blank");
+    assertThat(call.attr("rel").split(" ")).contains("noopener", "noreferrer", "nofollow");
+    assertThat(view)
+        .contains("<h2 id=\"sec2\">Section 2</h2>")
+        .contains("<a name=\"old-style\">here</a>")
+        .contains("<p>quote</p>")
+        .doesNotContain("javascript", "#a b", "/inbox/eve");
   }
 
   @Test

@@ -21,6 +21,11 @@
     return Math.floor(seconds / 86400) + " d ago";
   }
 
+  // the exact time in the reader's zone, e.g. "28 Nov 2026, 04:13:33 CET"
+  function localTime(iso) {
+    return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" });
+  }
+
   function span(className, text) {
     var element = document.createElement("span");
     element.className = className;
@@ -82,6 +87,7 @@
     var time = document.createElement("time");
     time.dateTime = mail.receivedAt;
     time.textContent = age(mail.receivedAt);
+    time.title = localTime(mail.receivedAt); // as page.js does for the rows the page came with
     link.append(time);
     if (mail.spam && scanned(mail.spam)) {
       link.append(" ", badge(mail.spam));

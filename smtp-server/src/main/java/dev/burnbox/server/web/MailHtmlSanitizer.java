@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.owasp.html.AttributePolicy;
@@ -15,11 +16,12 @@ import org.owasp.html.PolicyFactory;
  *
  * <p>Kept: text formatting, blocks, lists, tables, {@code <font>}, inline {@code style} attributes
  * reduced property by property to a safe CSS subset (no {@code url()}, no {@code expression()}, no
- * positioning), links with absolute {@code http://}, {@code https://} or {@code mailto:} URLs (made
- * to open in a new window with {@code rel="noopener noreferrer nofollow"}) and images. Dropped:
- * scripts, event handlers, {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code
- * <base>}, {@code <link>}, {@code <object>}, and every other URL scheme ({@code javascript:},
- * {@code data:}...).
+ * positioning), links with absolute {@code http://}, {@code https://} or {@code mailto:} URLs or
+ * {@code tel:} numbers (made to open in a new window with {@code rel="noopener noreferrer
+ * nofollow"}), links to an anchor of the mail ({@code href="#name"}, opening in the view) and the
+ * {@code id}s and {@code <a name>}s they point to, and images. Dropped: scripts, event handlers,
+ * {@code <style>}, {@code <svg>}, frames, forms, {@code <meta>}, {@code <base>}, {@code <link>},
+ * {@code <object>}, and every other URL scheme ({@code javascript:}, {@code data:}...).
  *
  * <p>A mail's {@code <style>} blocks are not kept but inlined first ({@link StyleInliner}): the
  * declarations of their simple rules (type, class, id and descendant selectors) move into the
@@ -40,6 +42,26 @@ public final class MailHtmlSanitizer {
   // stay. For http(s) that takes "//host": a browser resolves "http:evil" or "https:/x" against the
   // page's own URL (found by MailHtmlSanitizerFuzzTest).
   private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?://|mailto:).*");
+
+  /**
+   * A phone number link: {@code tel:} and digits, {@code +}, {@code -}, spaces, parentheses and
+   * dots only; the URL policy has percent-encoded the spaces and parentheses when this is checked.
+   */
+  private static final Pattern TEL_URL = Pattern.compile("(?i)\\s*tel:(?:[0-9+\\-.]|%20|%28|%29)+");
+
+  /**
+   * An {@code id} or {@code <a name>} an in-mail link can point to, and that link's {@code href}:
+   * the same name after {@code #}. The mail view runs no script, so an element id cannot clobber
+   * anything there, and its document holds nothing but the mail.
+   */
+  private static final String ANCHOR = "[\\p{L}\\p{N}_\\-.:]{1,100}";
+
+  private static final Pattern ANCHOR_NAME = Pattern.compile(ANCHOR);
+  private static final Pattern FRAGMENT = Pattern.compile("#" + ANCHOR);
+
+  /** Link targets that stay: absolute http(s) and mailto URLs, tel: numbers, in-mail anchors. */
+  private static final Pattern LINK_URL =
+      Pattern.compile(ABSOLUTE_URL.pattern() + "|" + TEL_URL.pattern() + "|" + FRAGMENT.pattern());
 
   /** Image sources that stay: absolute http(s) URLs. */
   private static final AttributePolicy REMOTE_IMAGES =
@@ -65,7 +87,13 @@ public final class MailHtmlSanitizer {
         .allowAttributes("color", "face", "size")
         .onElements("font")
         .allowAttributes("href")
-        .matching(ABSOLUTE_URL)
+        .matching(LINK_URL)
+        .onElements("a")
+        .allowAttributes("id")
+        .matching(ANCHOR_NAME)
+        .globally()
+        .allowAttributes("name")
+        .matching(ANCHOR_NAME)
         .onElements("a")
         .allowAttributes("src")
         .matching(imageSources)
@@ -73,16 +101,45 @@ public final class MailHtmlSanitizer {
         .allowAttributes("alt", "width", "height", "border")
         .onElements("img")
         // cid: reaches the image policy, which makes it this server's URL or drops it
-        .allowUrlProtocols("http", "https", "mailto", "cid")
+        .allowUrlProtocols("http", "https", "mailto", "tel", "cid")
+        // a link opens in a new window, except one to an anchor of the mail, which scrolls the view
         .allowElements(
             (name, attributes) -> {
-              attributes.add("target");
-              attributes.add("_blank");
+              String href = href(attributes);
+              if (href != null && !href.startsWith("#")) {
+                attributes.add("target");
+                attributes.add("_blank");
+              }
               return name;
             },
             "a")
         .requireRelsOnLinks("noopener", "noreferrer", "nofollow")
         .toFactory();
+  }
+
+  /**
+   * An {@code <img>} whose {@code src} is a remote URL, as {@link #sanitize} writes it: every
+   * attribute value quoted with {@code "} and holding no {@code "} or {@code <} of its own.
+   */
+  private static final Pattern REMOTE_IMAGE =
+      Pattern.compile("<img\\b[^<]*\\ssrc=\"(?i:https?)://");
+
+  /**
+   * Whether {@code safeHtml}, an output of {@link #sanitize}, shows remote images (which the mail
+   * view's Content-Security-Policy blocks until the reader asks for them).
+   */
+  public static boolean hasRemoteImages(String safeHtml) {
+    return REMOTE_IMAGE.matcher(safeHtml).find();
+  }
+
+  /** The {@code href} of {@code attributes} (name, value, name, value...), or null. */
+  private static String href(List<String> attributes) {
+    for (int i = 0; i + 1 < attributes.size(); i += 2) {
+      if (attributes.get(i).equals("href")) {
+        return attributes.get(i + 1);
+      }
+    }
+    return null;
   }
 
   /** The safe form of {@code html}; "" for "" . Never throws on malformed input. */

@@ -29,6 +29,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
@@ -407,18 +409,22 @@ final class MessagePages {
     ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js", "page.js"));
   }
 
-  /** One list entry; {@code /static/inbox.js} builds the same markup for live mail. */
+  /**
+   * One list entry, its age titled with the exact time in UTC ({@code /static/page.js} makes it the
+   * reader's time); {@code /static/inbox.js} builds the same markup for live mail.
+   */
   private static String row(MessageSummary summary, Instant now) {
     return """
         <li class="message" data-id="%1$s"><a href="/message/%1$s">\
         <span class="from">%2$s</span> <span class="subject">%3$s</span> \
-        <time datetime="%4$s">%5$s</time>%6$s</a></li>
+        <time datetime="%4$s" title="%5$s">%6$s</time>%7$s</a></li>
         """
         .formatted(
             escape(summary.id().value()),
             Html.isolated(HeaderCut.cut(sender(summary), HeaderCut.LISTING)),
             Html.isolated(HeaderCut.cut(subject(summary), HeaderCut.LISTING)),
             escape(summary.receivedAt().toString()),
+            escape(RECEIVED.format(summary.receivedAt())),
             escape(age(summary.receivedAt(), now)),
             SpamHtml.badge(summary.verdict()));
   }
@@ -468,10 +474,17 @@ final class MessagePages {
               mail.text().isEmpty()
                   ? "(this message has no text)"
                   : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
-          .append("</pre></section>\n");
+          .append("</pre>\n")
+          .append(textCutNote(summary.id(), mail))
+          .append("</section>\n");
     }
     if (!opened.safeHtml().isEmpty()) {
-      body.append(htmlView(summary.id(), "1".equals(QueryParameters.optional(ctx, "images"))));
+      body.append(
+          htmlView(
+              summary.id(),
+              MailHtmlSanitizer.hasRemoteImages(opened.safeHtml()),
+              "1".equals(QueryParameters.optional(ctx, "images")),
+              textCutNote(summary.id(), mail)));
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(codesAndLinks(mail));
@@ -502,6 +515,37 @@ final class MessagePages {
         + " has the message whole.</p>\n";
   }
 
+  /**
+   * The problem the decoder records when its decoded-text budget ({@code --mime-max-decoded-size},
+   * shared by the text and the HTML) ran out, with that budget in bytes: see {@code
+   * DecodedMailBuilder}.
+   */
+  private static final Pattern TEXT_CUT_PROBLEM =
+      Pattern.compile("decoded text beyond (\\d+) bytes was cut");
+
+  /**
+   * A {@link #cutNote} saying that the decoder cut the message's text and HTML at its budget, for
+   * the end of the text and HTML views; "" if nothing was cut.
+   */
+  static String textCutNote(MessageId id, DecodedMail mail) {
+    for (String problem : mail.problems()) {
+      Matcher cut = TEXT_CUT_PROBLEM.matcher(problem);
+      if (cut.matches()) {
+        return cutNote(
+            id, "This message's text and HTML were cut at " + size(Long.parseLong(cut.group(1))));
+      }
+    }
+    return "";
+  }
+
+  /** "4 MiB", "512 KiB" or "1000 bytes". */
+  private static String size(long bytes) {
+    if (bytes > 0 && bytes % (1024 * 1024) == 0) {
+      return bytes / (1024 * 1024) + " MiB";
+    }
+    return bytes > 0 && bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
+  }
+
   private static String meta(MessageSummary summary, DecodedMail mail, String subjectHtml) {
     String badge = SpamHtml.badge(summary.verdict());
     String spam =
@@ -513,7 +557,7 @@ final class MessagePages {
         <dl class="meta">
         <dt>From</dt><dd class="from">%3$s</dd>
         <dt>To</dt><dd class="to">%4$s</dd>
-        <dt>Received</dt><dd><time datetime="%5$s">%6$s</time></dd>
+        <dt>Received</dt><dd><time class="exact" datetime="%5$s" title="%6$s">%6$s</time></dd>
         %7$s</dl>
         """
         .formatted(
@@ -542,8 +586,12 @@ final class MessagePages {
     return HeaderCut.cut(to.toString(), HeaderCut.MESSAGE);
   }
 
-  /** The sandboxed frame showing {@code /message/{id}/html}, and the link that toggles images. */
-  private static String htmlView(MessageId messageId, boolean images) {
+  /**
+   * The sandboxed frame showing {@code /message/{id}/html}, the link that toggles images if the
+   * HTML has {@code remoteImages}, and {@code cutNote} (HTML, "" for none) after the frame.
+   */
+  private static String htmlView(
+      MessageId messageId, boolean remoteImages, boolean images, String cutNote) {
     String id = escape(messageId.value());
     String toggle =
         images
@@ -552,13 +600,16 @@ final class MessagePages {
                 + " <a id=\"show-images\" href=\"/message/%s?images=1#html\">Show images</a>";
     return """
         <section class="html-view" id="html"><h2>HTML</h2>
-        <p class="images">%2$s</p>
-        <iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
+        %2$s<iframe class="mail-html" title="HTML version of the message" src="/message/%1$s/html%3$s"
                 sandbox="allow-popups allow-popups-to-escape-sandbox" \
         referrerpolicy="no-referrer"></iframe>
-        </section>
+        %4$s</section>
         """
-        .formatted(id, toggle.formatted(id), images ? "?images=1" : "");
+        .formatted(
+            id,
+            remoteImages ? "<p class=\"images\">" + toggle.formatted(id) + "</p>\n" : "",
+            images ? "?images=1" : "",
+            cutNote);
   }
 
   /** The likely one-time codes and the links of the mail, as the API lists them; "" if none. */

@@ -23,8 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
@@ -800,6 +805,81 @@ class WebBrowserTest {
         .isEqualTo("(unknown sender)");
   }
 
+  /**
+   * Times showed in UTC only, and list ages had no exact time: a reader in India (UTC+05:30, so
+   * that even the minutes differ) sees the received time in their zone, with UTC in its title, and
+   * an age's title gives its exact time in their zone, for listed and live mail alike.
+   */
+  @Test
+  void timesShowInTheReadersZone() throws Exception {
+    driver.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", "Asia/Kolkata"));
+    try {
+      MessageId listed = web.deliver("zone", WebApiTest.MULTIPART);
+      Instant received = web.store.get(listed).orElseThrow().summary().receivedAt();
+      String localMinute =
+          DateTimeFormatter.ofPattern(":mm:ss").format(received.atZone(ZoneId.of("Asia/Kolkata")));
+      String utc =
+          DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+              .format(received.atZone(ZoneOffset.UTC));
+
+      driver.get(web.url("/message/" + listed));
+      WebElement time = driver.findElement(By.cssSelector("dl.meta time"));
+      wait.until(d -> time.getText().contains(localMinute));
+      assertThat(time.getText()).doesNotContain("UTC");
+      assertThat(time.getDomProperty("title")).isEqualTo(utc);
+
+      driver.get(web.url("/inbox/zone"));
+      waitUntilLive();
+      assertThat(driver.findElement(By.cssSelector("li.message time")).getDomProperty("title"))
+          .contains(localMinute)
+          .doesNotContain("UTC");
+      MessageId live = web.deliver("zone", WebApiTest.MULTIPART);
+      String liveMinute =
+          DateTimeFormatter.ofPattern(":mm:ss")
+              .format(
+                  web.store
+                      .get(live)
+                      .orElseThrow()
+                      .summary()
+                      .receivedAt()
+                      .atZone(ZoneId.of("Asia/Kolkata")));
+      WebElement liveTime =
+          wait.until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("li.message[data-id='" + live + "'] time")));
+      assertThat(liveTime.getDomProperty("title")).contains(liveMinute);
+      assertThat(liveTime.getText()).isEqualTo("just now");
+    } finally {
+      driver.executeCdpCommand("Emulation.setTimezoneOverride", Map.of("timezoneId", ""));
+    }
+  }
+
+  /** A link to an anchor of the mail scrolls the sandboxed view to it, as in a mail client. */
+  @Test
+  void aLinkToAnAnchorOfTheMailScrollsTheViewToIt() throws Exception {
+    StringBuilder filler = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      filler.append("<p>Line ").append(i).append("</p>\r\n");
+    }
+    MessageId id =
+        web.deliver(
+            "anchors",
+            "From: ann@example.test\r\nSubject: Anchors\r\nContent-Type: text/html\r\n\r\n"
+                + "<p><a href=\"#sec2\">Jump</a></p>\r\n"
+                + filler
+                + "<h2 id=\"sec2\">Section 2</h2>\r\n"
+                + filler);
+    driver.get(web.url("/message/" + id));
+    driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
+    try {
+      driver.findElement(By.linkText("Jump")).click();
+      wait.until(d -> ((Number) driver.executeScript("return window.scrollY")).intValue() > 1000);
+      assertThat(driver.getWindowHandles()).hasSize(1);
+    } finally {
+      driver.switchTo().defaultContent();
+    }
+  }
+
   /** Tabbing into the mail view rings it, as every other focused control is ringed. */
   @Test
   void theMailViewShowsAFocusRingWhileTheKeyboardIsInsideIt() throws Exception {
@@ -807,7 +887,9 @@ class WebBrowserTest {
         web.deliver(
             "focus",
             WebApiTest.MULTIPART.replace(
-                "<b>of the day</b>", "<a href=\"https://example.test/\">of the day</a>"));
+                "<b>of the day</b>",
+                "<a href=\"https://example.test/\">of the day</a>"
+                    + "<img src=\"https://example.test/a.png\" alt=\"\">"));
     driver.get(web.url("/message/" + id));
     WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
     assertThat(frame.getCssValue("outline-style")).isEqualTo("none");

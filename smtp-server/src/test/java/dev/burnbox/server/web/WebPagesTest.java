@@ -11,6 +11,10 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +62,108 @@ class WebPagesTest {
         .contains("sandbox=\"allow-popups allow-popups-to-escape-sandbox\"")
         .contains("href=\"/api/v1/messages/" + html + "/attachments/0\" download")
         .contains("href=\"/api/v1/messages/" + html + "/raw\" download");
+  }
+
+  /**
+   * A 5 MB HTML newsletter showed its first rows and just ended: the decoder keeps 4 MiB of text
+   * and HTML ({@code --mime-max-decoded-size}). The HTML view now says where it was cut.
+   */
+  @Test
+  void anHtmlMailCutByTheDecoderSaysSoBelowItsHtml() throws Exception {
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; rows.length() < 5_000_000; i++) {
+      rows.append("<tr><td>Offer number ").append(i).append(" of this week</td></tr>\r\n");
+    }
+    MessageId id =
+        web.deliver(
+            "eve",
+            "From: news@example.test\r\nSubject: Big news\r\nContent-Type: text/html\r\n\r\n"
+                + "<table>\r\n"
+                + rows
+                + "</table>\r\n");
+    assertThat(web.get("/message/" + id).body())
+        .contains(
+            "</iframe>\n<p class=\"cut\">This message&apos;s text and HTML were cut at 4 MiB;"
+                + " the <a href=\"/api/v1/messages/"
+                + id
+                + "/raw\" download>raw source</a> has the message whole.</p>\n</section>");
+    MessageId whole = web.deliver("eve", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + whole).body()).doesNotContain("class=\"cut\"");
+  }
+
+  /** "Remote images are blocked. Show images" showed above HTML that had no remote images. */
+  @Test
+  void theImagesToggleShowsOnlyAboveHtmlWithRemoteImages() throws Exception {
+    MessageId none = web.deliver("eve", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + none).body())
+        .contains("<iframe class=\"mail-html\"")
+        .doesNotContain("Remote images", "show-images");
+    assertThat(web.get("/message/" + none + "?images=1").body())
+        .doesNotContain("Remote images", "Hide images");
+    MessageId remote =
+        web.deliver(
+            "eve", HostileCorpus.mail(HostileCorpus.REMOTE_IMAGE, "https://beacon.test/pixel"));
+    assertThat(web.get("/message/" + remote).body())
+        .contains(
+            "<p class=\"images\">Remote images are blocked. <a id=\"show-images\" href=\"/message/"
+                + remote
+                + "?images=1#html\">Show images</a></p>");
+    assertThat(web.get("/message/" + remote + "?images=1").body())
+        .contains("Remote images are shown. <a href=\"/message/" + remote + "#html\">Hide images");
+  }
+
+  /**
+   * The exact received time in UTC is the text of the message page's time and the title of a list
+   * entry's age, and page.js (which both pages load) shows it in the reader's zone.
+   */
+  @Test
+  void timesCarryTheirExactTimeForThePageScript() throws Exception {
+    MessageId id = web.deliver("eve", WebApiTest.MULTIPART);
+    Instant received = web.store.get(id).orElseThrow().summary().receivedAt();
+    String utc =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .format(received.atZone(ZoneOffset.UTC));
+    assertThat(web.get("/message/" + id).body())
+        .contains(
+            "<time class=\"exact\" datetime=\"%s\" title=\"%s\">%s</time>"
+                .formatted(received, utc, utc))
+        .contains("<script defer src=\"/static/page.js\"></script>");
+    assertThat(web.get("/inbox/eve").body())
+        .contains("<time datetime=\"%s\" title=\"%s\">just now</time>".formatted(received, utc))
+        .contains("<script defer src=\"/static/page.js\"></script>");
+  }
+
+  /**
+   * The sanitizer removed tel: links and in-mail anchor links with their targets. A phone number
+   * now opens like any link; a link to an anchor stays in the view; other hrefs stay dropped.
+   */
+  @Test
+  void theMailViewKeepsPhoneLinksAndLinksToItsOwnAnchors() throws Exception {
+    String html =
+        """
+        <p><a href="#sec2">Jump</a> <a href="tel:+1 (555) 010-0199">Call</a>
+        <a href="tel:javascript:alert(1)">bad</a> <a href="#a b">bad</a>
+        <a href="/inbox/eve#x">bad</a></p>
+        <h2 id="sec2">Section 2</h2><a name="old-style">here</a>
+        <p id="a&quot;b">quote</p>
+        """;
+    MessageId id =
+        web.deliver(
+            "eve",
+            "From: ann@example.test\r\nSubject: Anchors\r\nContent-Type: text/html\r\n\r\n" + html);
+    String view = web.get("/message/" + id + "/html").body();
+    Element jump = Jsoup.parse(view).selectFirst("a:contains(Jump)");
+    assertThat(jump.attr("href")).isEqualTo("#sec2");
+    assertThat(jump.hasAttr("target")).isFalse();
+    Element call = Jsoup.parse(view).selectFirst("a:contains(Call)");
+    assertThat(call.attr("href")).isEqualTo("tel:+1%20%28555%29%20010-0199");
+    assertThat(call.attr("target")).isEqualTo("_blank");
+    assertThat(call.attr("rel").split(" ")).contains("noopener", "noreferrer", "nofollow");
+    assertThat(view)
+        .contains("<h2 id=\"sec2\">Section 2</h2>")
+        .contains("<a name=\"old-style\">here</a>")
+        .contains("<p>quote</p>")
+        .doesNotContain("javascript", "#a b", "/inbox/eve");
   }
 
   @Test

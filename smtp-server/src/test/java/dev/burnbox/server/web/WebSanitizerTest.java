@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.server.mime.MailDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jsoup.Jsoup;
@@ -22,6 +23,36 @@ class WebSanitizerTest {
   private String sanitizedHtmlOf(String file) {
     String raw = HostileCorpus.mail(file, "http://beacon.test");
     return sanitizer.sanitize(DECODER.decode(raw.getBytes(StandardCharsets.UTF_8)).html());
+  }
+
+  /** The message page offers "Show images" exactly where a browser would find a remote image. */
+  @ParameterizedTest
+  @FieldSource("dev.burnbox.server.web.HostileCorpus#FILES")
+  void remoteImagesAreFoundWhereABrowserWouldLoadThem(String file) {
+    String safe = sanitizedHtmlOf(file);
+    boolean remote =
+        Jsoup.parseBodyFragment(safe).select("img[src]").stream()
+            .anyMatch(img -> img.attr("src").matches("(?i)https?://.*"));
+    assertThat(MailHtmlSanitizer.hasRemoteImages(safe)).as(file).isEqualTo(remote);
+  }
+
+  @Test
+  void remoteImagesAreFoundWhateverTheirAttributesOrder() {
+    for (String html :
+        List.of(
+            "<img src=\"https://x.test/a.png\">",
+            "<p>Hi <IMG SRC='HTTP://x.test/a.png' alt=x></p>",
+            "<img alt=\"a > b\" width=1 src=\"http://x.test/a.png\">")) {
+      assertThat(MailHtmlSanitizer.hasRemoteImages(sanitizer.sanitize(html))).as(html).isTrue();
+    }
+    for (String html :
+        List.of(
+            "<p>src=\"https://x.test/a.png\"</p>",
+            "<img alt='src=\"https://x.test/a.png\"'>",
+            "<a href=\"https://x.test/\">link</a>",
+            "<img src=\"cid:logo@x.test\">")) {
+      assertThat(MailHtmlSanitizer.hasRemoteImages(sanitizer.sanitize(html))).as(html).isFalse();
+    }
   }
 
   @ParameterizedTest

@@ -4,6 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A received message decoded for the spam scanner and the web inbox. Immutable; no component is
@@ -55,6 +58,28 @@ public record DecodedMail(
     Objects.requireNonNull(scannedHtml, "scannedHtml");
     attachments = List.copyOf(attachments);
     problems = List.copyOf(problems);
+  }
+
+  /**
+   * The problem recorded when the decoded-text budget ({@code --mime-max-decoded-size}, shared by
+   * the text and the HTML) of {@code budget} bytes ran out; {@link #textCutAt} reads it back.
+   */
+  static String textCutProblem(long budget) {
+    return "decoded text beyond " + budget + " bytes was cut";
+  }
+
+  private static final Pattern TEXT_CUT_PROBLEM =
+      Pattern.compile("decoded text beyond (\\d+) bytes was cut");
+
+  /** The budget in bytes at which the decoder cut the text and HTML, if it cut them. */
+  public OptionalLong textCutAt() {
+    for (String problem : problems) {
+      Matcher cut = TEXT_CUT_PROBLEM.matcher(problem);
+      if (cut.matches()) {
+        return OptionalLong.of(Long.parseLong(cut.group(1)));
+      }
+    }
+    return OptionalLong.empty();
   }
 
   /**

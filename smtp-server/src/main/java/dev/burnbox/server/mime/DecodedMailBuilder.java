@@ -128,7 +128,7 @@ public final class DecodedMailBuilder {
     budget -= length;
     long rest = body.transferTo(OutputStream.nullOutputStream());
     if (budget == 0 && rest > 0) {
-      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+      problem(DecodedMail.textCutProblem(limits.maxDecodedBytes()));
     }
     if (length > 0) {
       String decoded = TextCharsets.decode(scratch, 0, length, charset);
@@ -141,7 +141,7 @@ public final class DecodedMailBuilder {
   public void rawText(byte[] bytes, int offset, int length) {
     int kept = (int) Math.min(length, budget);
     if (kept < length) {
-      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+      problem(DecodedMail.textCutProblem(limits.maxDecodedBytes()));
     }
     budget -= kept;
     hasMessageText = true;
@@ -159,7 +159,7 @@ public final class DecodedMailBuilder {
     int length = readUpToBudget(body);
     budget -= length;
     if (budget == 0 && body.read() >= 0) {
-      problem("decoded text beyond " + limits.maxDecodedBytes() + " bytes was cut");
+      problem(DecodedMail.textCutProblem(limits.maxDecodedBytes()));
     }
     if (length > 0) {
       add(shown, scanned, TextCharsets.decode(scratch, 0, length, charset));

@@ -29,8 +29,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.OptionalLong;
 
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
@@ -516,26 +515,14 @@ final class MessagePages {
   }
 
   /**
-   * The problem the decoder records when its decoded-text budget ({@code --mime-max-decoded-size},
-   * shared by the text and the HTML) ran out, with that budget in bytes: see {@code
-   * DecodedMailBuilder}.
-   */
-  private static final Pattern TEXT_CUT_PROBLEM =
-      Pattern.compile("decoded text beyond (\\d+) bytes was cut");
-
-  /**
    * A {@link #cutNote} saying that the decoder cut the message's text and HTML at its budget, for
    * the end of the text and HTML views; "" if nothing was cut.
    */
   static String textCutNote(MessageId id, DecodedMail mail) {
-    for (String problem : mail.problems()) {
-      Matcher cut = TEXT_CUT_PROBLEM.matcher(problem);
-      if (cut.matches()) {
-        return cutNote(
-            id, "This message's text and HTML were cut at " + size(Long.parseLong(cut.group(1))));
-      }
-    }
-    return "";
+    OptionalLong cut = mail.textCutAt();
+    return cut.isEmpty()
+        ? ""
+        : cutNote(id, "This message's text and HTML were cut at " + size(cut.getAsLong()));
   }
 
   /** "4 MiB", "512 KiB" or "1000 bytes". */

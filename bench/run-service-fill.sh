@@ -6,7 +6,8 @@
 # HTTP, and prints the replies, the store's stats and the heap at the end. Fails if a mail is
 # refused, a read fails, or the service logs an OutOfMemoryError or dies. The server log goes to bench/target/service-fill/.
 #
-# Usage: bench/run-service-fill.sh      Environment: MAILS, HEAP, CONNECTIONS, JAVA_HOME (JDK 21+).
+# Usage: bench/run-service-fill.sh      Environment: MAILS, HEAP, CONNECTIONS, SERVER_JAVA_OPTS (more
+# options for the service's JVM, e.g. another collector), JAVA_HOME (JDK 21+).
 # Needs bench/corpus/ (bench/fetch-corpus.sh). About 5-10 minutes on 2 shared cores.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/listening-port.sh"
@@ -16,7 +17,8 @@ build_benchmarks_jar
 out=bench/target/service-fill
 fresh_dir "$out"
 log="$out/server.log"
-"$java" -Xmx"${HEAP:-2g}" -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 \
+# shellcheck disable=SC2086 # SERVER_JAVA_OPTS is a list of options
+"$java" -Xmx"${HEAP:-2g}" ${SERVER_JAVA_OPTS:-} -cp "$jar" dev.burnbox.server.BurnboxCli serve --smtp-port=0 \
   --http-port=0 --bind=127.0.0.1 >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT

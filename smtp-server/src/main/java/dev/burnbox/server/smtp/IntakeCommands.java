@@ -748,7 +748,11 @@ final class IntakeCommands {
         refuse(session, Refusal.SYNTAX, line, "Syntax: STARTTLS (no parameters)");
         return;
       }
-      if (afterHelo(session)) { // RFC 3207: STARTTLS is offered by EHLO
+      if (session.getHelo().isEmpty()) { // RFC 3207: only an EHLO reply offers STARTTLS
+        refuse(session, Refusal.BAD_SEQUENCE, line, "Send EHLO first");
+        return;
+      }
+      if (afterHelo(session)) {
         refuse(session, Refusal.BAD_SEQUENCE, line, "STARTTLS needs EHLO, not HELO");
         return;
       }

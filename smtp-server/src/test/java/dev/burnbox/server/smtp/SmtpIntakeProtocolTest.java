@@ -515,6 +515,7 @@ class SmtpIntakeProtocolTest {
         Base64.getEncoder().encodeToString("\0user\0password".getBytes(StandardCharsets.UTF_8));
     try (SmtpScript smtp = SmtpScript.connect(intake.port())) {
       smtp.expect("220");
+      assertThat(smtp.send("STARTTLS")).isEqualTo("503 5.5.1 Send EHLO first");
       smtp.expectAfter("HELO client.test", "250");
       assertThat(smtp.send("STARTTLS")).isEqualTo("503 5.5.1 STARTTLS needs EHLO, not HELO");
       assertThat(smtp.send("AUTH PLAIN " + plain)).isEqualTo("503 5.5.1 AUTH needs EHLO, not HELO");
@@ -526,7 +527,7 @@ class SmtpIntakeProtocolTest {
       smtp.startTls();
       smtp.expectAfter("EHLO client.test", "250");
     }
-    assertThat(refusals("bad_sequence")).isEqualTo(3);
+    assertThat(refusals("bad_sequence")).isEqualTo(4);
   }
 
   @Test

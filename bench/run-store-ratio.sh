@@ -44,19 +44,19 @@ xo() { if [[ "${2:--}" == - ]]; then echo -; else x "$1" "$2"; fi; } # a figure 
 {
   echo "Command: \`bench/run-store-ratio.sh $ref\` (DELIVERIES=$deliveries). Date: $(date -u +%F) (UTC)."
   echo
-  echo "| stream | messages | raw MB | store $head_label, storedBytes | heap | its objects (JOL) | the same less its cache's growth: storedBytes | heap | the same at rest: storedBytes | heap | objects (JOL) | store $ref_label, storedBytes | heap | its objects (JOL) | zlib-6 each message | gzip -9 whole stream | xz -9e whole stream |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| stream | messages | raw MB | store $head_label, storedBytes | heap | its objects (JOL) | the same less its cache's growth: storedBytes | heap | the same at rest: storedBytes | heap | objects (JOL) | store $ref_label, storedBytes | heap | its objects (JOL) | zlib-6 each message | gzip -9 whole stream | xz -9e whole stream | CPU µs a delivery: $head_label | $ref_label |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for stream in unseen workload; do
-    read -r _ _ n raw stored heap zlib cache rest_stored rest_heap objects rest_objects \
+    read -r _ _ n raw stored heap zlib cache rest_stored rest_heap objects rest_objects cpu \
       < <(row "$head_label" "$stream")
     if [[ "$cache" == - ]]; then less_stored=-; less_heap=-; else
       less_stored=$(x "$raw" $((stored - cache))); less_heap=$(x "$raw" $((heap - cache))); fi
     if [[ "${rest_stored:--}" == - ]]; then at_rest="- | -"; else
       at_rest="$(x "$raw" "$rest_stored") | $(x "$raw" "$rest_heap")"; fi
-    read -r _ _ _ _ ref_stored ref_heap _ _ _ _ ref_objects _ < <(row "$ref_label" "$stream")
+    read -r _ _ _ _ ref_stored ref_heap _ _ _ _ ref_objects _ ref_cpu < <(row "$ref_label" "$stream")
     gz=$(gzip -9 -c "$out/$stream.stream" | wc -c)
     xzb=$(xz -9e -T1 -c "$out/$stream.stream" | wc -c)
-    echo "| $stream | $n | $(x "$raw" 1000000) | $(x "$raw" "$stored") | $(x "$raw" "$heap") | $(xo "$raw" "$objects") | $less_stored | $less_heap | $at_rest | $(xo "$raw" "$rest_objects") | $(x "$raw" "$ref_stored") | $(x "$raw" "$ref_heap") | $(xo "$raw" "$ref_objects") | $(x "$raw" "$zlib") | $(x "$raw" "$gz") | $(x "$raw" "$xzb") |"
+    echo "| $stream | $n | $(x "$raw" 1000000) | $(x "$raw" "$stored") | $(x "$raw" "$heap") | $(xo "$raw" "$objects") | $less_stored | $less_heap | $at_rest | $(xo "$raw" "$rest_objects") | $(x "$raw" "$ref_stored") | $(x "$raw" "$ref_heap") | $(xo "$raw" "$ref_objects") | $(x "$raw" "$zlib") | $(x "$raw" "$gz") | $(x "$raw" "$xzb") | $(x "$cpu" 1000) | $(x "$ref_cpu" 1000) |"
   done
   echo
   echo "Every figure is raw / stored over the stream's measured messages (higher is better)."
@@ -65,5 +65,7 @@ xo() { if [[ "${2:--}" == - ]]; then echo -; else x "$1" "$2"; fi; } # a figure 
   echo "At rest: after every message was re-encoded in the codec's form at rest (InboxStore.settle),"
   echo "as the service does while its intake is quiet. Objects (JOL): what the store's objects grew by,"
   echo "walked by JOL: exact, where the heap used after System.gc() moves by a few hundred KB a run."
+  echo "CPU µs a delivery: the delivering thread's CPU time in InboxStore.deliver, per measured message"
+  echo "(one pass each: it moves with the machine's load, where the byte figures are exact)."
 } | tee "$out/report.md"
 rm -f "$out"/*.stream

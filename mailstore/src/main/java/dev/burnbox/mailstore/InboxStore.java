@@ -317,7 +317,8 @@ public interface InboxStore extends AutoCloseable {
 
     /**
      * How bodies are stored. By default each store gets its own adaptive zstd codec at {@link
-     * ZstdCodec#RECOMMENDED_LEVEL} whose dictionary trainer is scaled to the budget ({@link
+     * ZstdCodec#INTAKE_LEVEL} (re-encoded at {@link ZstdCodec#REST_LEVEL} by {@link
+     * InboxStore#settle}) whose dictionary trainer is scaled to the budget ({@link
      * DictionaryTrainer.Policy#forBudget}) and trains on a short-lived daemon platform thread per
      * training, never on the delivering one (a platform thread because zstd trains in native code,
      * which would pin a virtual thread's carrier for the whole training). A Redis store uses plain
@@ -453,7 +454,7 @@ public interface InboxStore extends AutoCloseable {
         return codec;
       }
       return ZstdCodec.adaptive(
-          ZstdCodec.RECOMMENDED_LEVEL,
+          ZstdCodec.INTAKE_LEVEL,
           DictionaryTrainer.Policy.forBudget(maxBytes),
           task -> Thread.ofPlatform().daemon().name("zstd-dictionary-training").start(task));
     }

@@ -30,12 +30,22 @@ import java.util.function.Consumer;
  */
 public final class ZstdCodec implements BodyCodec {
   /**
-   * The level measured best for the store ({@code docs/benchmarks.md}, "Mail store compression"):
-   * with a trained dictionary, 7% smaller than level 3 and still faster than Deflate level 6 to
-   * encode (heap, not intake CPU, is what a mail store runs out of); decoding speed does not depend
-   * on the level.
+   * The level for a store whose mail is never re-encoded at rest (the Redis store's): with a
+   * trained dictionary, 7% smaller than level 3 and still faster than Deflate level 6 to encode
+   * ({@code docs/benchmarks.md}, "Mail store compression"); decoding speed does not depend on the
+   * level.
    */
   public static final int RECOMMENDED_LEVEL = 6;
+
+  /**
+   * The level the memory store's default codec compresses at on the way in: zstd's default. Mail is
+   * re-encoded at {@link #REST_LEVEL} while the service's CPU is idle ({@link InboxStore#settle}),
+   * so the intake's level only decides what a burst costs while it lasts: on unseen corpus mail
+   * with a trained dictionary, 8% more bytes than level 6 for about a third of its CPU (28 against
+   * 80 µs a 5 KB mail; {@code docs/benchmarks.md}, "Mail compressed at zstd's default on its way
+   * in").
+   */
+  public static final int INTAKE_LEVEL = 3;
 
   /**
    * The level of {@link #encodeAtRest}: zstd's strongest below its "ultra" levels. On unseen mail

@@ -95,7 +95,7 @@ class MemoryInboxStoreTest extends InboxStoreContractTest {
     InboxStore store = InboxStore.memory().build();
     assertThat(store.stats().messages()).isZero();
     BodyCodec codec = InboxStore.memory().codec();
-    assertThat(codec.name()).isEqualTo("zstd-" + ZstdCodec.RECOMMENDED_LEVEL + "+trained");
+    assertThat(codec.name()).isEqualTo("zstd-" + ZstdCodec.INTAKE_LEVEL + "+trained");
     assertThat(codec.retainedBytes()).as("the trainer's reservoir").isEqualTo(8L << 20);
   }
 

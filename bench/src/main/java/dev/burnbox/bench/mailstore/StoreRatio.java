@@ -11,6 +11,7 @@ import dev.burnbox.mailstore.StoreStats;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -57,8 +58,11 @@ import org.openjdk.jol.info.GraphLayout;
  * service does while its intake is quiet; "-" for a store without it; the warm-up is settled before
  * the stream, so only the stream's mail counts), and last the growth of the store's objects as JOL
  * walks them, at intake and at rest (exact, where the heap figure moves by a few hundred KB from
- * run to run; "-" if JOL cannot walk them). With {@code --dump FILE}, writes the measured messages
- * concatenated in delivery order, for whole-stream compressors.
+ * run to run; "-" if JOL cannot walk them), and the delivering thread's CPU time per measured
+ * delivery in nanoseconds (the store's own work for each message, its codec's included; one pass,
+ * so it moves with the machine's load by more than the byte figures, which are exact). With {@code
+ * --dump FILE}, writes the measured messages concatenated in delivery order, for whole-stream
+ * compressors.
  *
  * <p>Run: {@code java -Xmx3g -cp bench/target/benchmarks.jar dev.burnbox.bench.mailstore.StoreRatio
  * --stream unseen|workload [--deliveries N] [--label L] [--dump FILE]}.
@@ -125,8 +129,13 @@ public final class StoreRatio {
     StoreStats before = store.stats();
     long storedBefore = before.storedBytes();
     long cacheBefore = cacheBytes(before);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long deliveryCpu = 0;
     for (IncomingMessage m : measured) {
-      deliver(store, asReceived(m));
+      IncomingMessage received = asReceived(m);
+      long cpuBefore = threads.getCurrentThreadCpuTime();
+      deliver(store, received);
+      deliveryCpu += threads.getCurrentThreadCpuTime() - cpuBefore;
       raw += m.rawLength();
       deflater.reset();
       deflater.setInput(m.raw());
@@ -167,7 +176,7 @@ public final class StoreRatio {
       System.err.printf("[ratio] %s %s, at rest: %s%n", label, stream, atRest);
     }
     System.out.printf(
-        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s%n",
+        "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%d%n",
         label,
         stream,
         measured.size(),
@@ -179,7 +188,8 @@ public final class StoreRatio {
         storedAtRest,
         heapAtRest,
         growth(objectsBefore, objectsAfter),
-        objectsAtRest);
+        objectsAtRest,
+        deliveryCpu / measured.size());
     java.lang.ref.Reference.reachabilityFence(store);
     if (dump != null) {
       try (OutputStream out = Files.newOutputStream(dump)) {

@@ -183,7 +183,7 @@ public final class IntakePipeline implements MessageAcceptor {
       inboxes.add(privateDomains.inboxOf(address));
     }
     IncomingMessage message =
-        new IncomingMessage(
+        IncomingMessage.handingOver( // the acceptor's contract gives raw to us, and we to the store
             raw,
             envelope.sender(),
             inboxes,

@@ -34,11 +34,11 @@ import java.util.OptionalLong;
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
  * (the list, newest first, each with its spam probability, updated live by {@code
- * /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's terms marked,
- * sandboxed HTML view, why the verdict, attachments, headers, raw source, delete) and {@code
- * /message/{id}/html} (the sanitized HTML the view's iframe shows, under its own policy: see {@link
- * SecurityHeaders}) and {@code /message/{id}/inline/{n}} (the images that HTML names by {@code
- * cid:}: see {@link InlineImages}).
+ * /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's terms marked; a
+ * mail with HTML shows its sandboxed HTML view first and its text folded below it; why the verdict,
+ * attachments, headers, raw source, delete) and {@code /message/{id}/html} (the sanitized HTML the
+ * view's iframe shows, under its own policy: see {@link SecurityHeaders}) and {@code
+ * /message/{id}/inline/{n}} (the images that HTML names by {@code cid:}: see {@link InlineImages}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
  * SpamHtml#marked}; its header text (sender, subject, header fields, names) is also kept apart from
@@ -466,24 +466,23 @@ final class MessagePages {
         </div>
         """
             .formatted(escape(summary.id().value())));
-    if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
-      // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
-      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\" dir=\"auto\">")
-          .append(
-              mail.text().isEmpty()
-                  ? "(this message has no text)"
-                  : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
-          .append("</pre>\n")
-          .append(textCutNote(summary.id(), mail))
+    // mail with HTML shows it as designed first, its text version folded below it
+    if (opened.safeHtml().isEmpty()) {
+      body.append("<section class=\"text-view\"><h2>Text</h2>\n")
+          .append(textOf(summary.id(), mail))
           .append("</section>\n");
-    }
-    if (!opened.safeHtml().isEmpty()) {
+    } else {
       body.append(
           htmlView(
               summary.id(),
               MailHtmlSanitizer.hasRemoteImages(opened.safeHtml()),
               "1".equals(QueryParameters.optional(ctx, "images")),
               textCutNote(summary.id(), mail)));
+      if (!mail.text().isEmpty()) {
+        body.append("<details class=\"text-view\"><summary>Text version</summary>\n")
+            .append(textOf(summary.id(), mail))
+            .append("</details>\n");
+      }
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(codesAndLinks(mail));
@@ -492,6 +491,20 @@ final class MessagePages {
     body.append("</article>\n");
     ctx.html(
         Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString(), "page.js"));
+  }
+
+  /**
+   * The message's text with the model's terms marked ("(this message has no text)" if it has none),
+   * then a {@link #textCutNote} if the decoder cut it.
+   */
+  private String textOf(MessageId id, DecodedMail mail) {
+    // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
+    return "<pre class=\"text\" dir=\"auto\">"
+        + (mail.text().isEmpty()
+            ? "(this message has no text)"
+            : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
+        + "</pre>\n"
+        + textCutNote(id, mail);
   }
 
   /**

@@ -144,9 +144,14 @@ class WebBrowserTest {
     row.findElement(By.tagName("a")).click();
     wait.until(ExpectedConditions.urlToBe(web.url("/message/" + id)));
     assertThat(driver.findElement(By.cssSelector("h1.subject")).getText()).isEqualTo("Café menu");
+    // the HTML view comes first, the text version below it, folded until asked for
+    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
+    WebElement textVersion = driver.findElement(By.cssSelector("details.text-view"));
+    assertThat(frame.getRect().getY()).isLessThan(textVersion.getRect().getY());
+    assertThat(driver.findElement(By.cssSelector("pre.text")).isDisplayed()).isFalse();
+    textVersion.findElement(By.tagName("summary")).click();
     assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
         .contains("Soup of the day");
-    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
     assertThat(frame.getDomAttribute("sandbox"))
         .doesNotContain("allow-scripts")
         .doesNotContain("allow-same-origin");
@@ -538,6 +543,7 @@ class WebBrowserTest {
 
       row.findElement(By.tagName("a")).click();
       wait.until(ExpectedConditions.urlContains("/message/"));
+      driver.findElement(By.cssSelector("details.text-view summary")).click();
       assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
           .contains("Plain words over SMTP");
       driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));

@@ -65,6 +65,48 @@ class WebPagesTest {
   }
 
   /**
+   * A newsletter (text and HTML) showed a wall of plain text first and the mail as designed below
+   * it. Its HTML view now comes first and its text follows, folded, terms still marked; a mail with
+   * only text shows its text open.
+   */
+  @Test
+  void aMailWithHtmlShowsItFirstAndItsTextVersionFoldedBelow() throws Exception {
+    MessageId both = web.deliverScanned("eve", CASINO_NEWSLETTER);
+    Element page = Jsoup.parse(web.get("/message/" + both).body()).body();
+    assertThat(page.select("section#html, .text-view").eachAttr("class"))
+        .containsExactly("html-view", "text-view");
+    Element text = page.selectFirst("details.text-view");
+    assertThat(text.hasAttr("open")).isFalse();
+    assertThat(text.selectFirst("summary").text()).isEqualTo("Text version");
+    assertThat(text.select("pre.text mark").eachText()).containsExactly("casino");
+
+    MessageId textOnly = web.deliverScanned("eve", WebFixture.textMail("Plain", "a casino"));
+    Element plain = Jsoup.parse(web.get("/message/" + textOnly).body()).body();
+    assertThat(plain.select("details.text-view, section#html")).isEmpty();
+    assertThat(plain.select("section.text-view pre.text mark").eachText())
+        .containsExactly("casino");
+  }
+
+  /** A multipart/alternative mail whose text and HTML both name a spam term. */
+  static final String CASINO_NEWSLETTER =
+      """
+      From: Shop <news@shop.example>\r
+      Subject: Tonight\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/alternative; boundary="b"\r
+      \r
+      --b\r
+      Content-Type: text/plain; charset=utf-8\r
+      \r
+      Come to the casino tonight.\r
+      --b\r
+      Content-Type: text/html; charset=utf-8\r
+      \r
+      <p>Come to the <b>casino</b> tonight.</p>\r
+      --b--\r
+      """;
+
+  /**
    * A 5 MB HTML newsletter showed its first rows and just ended: the decoder keeps 4 MiB of text
    * and HTML ({@code --mime-max-decoded-size}). The HTML view now says where it was cut.
    */

@@ -387,6 +387,36 @@ class WebBrowserTest {
     assertNoDialog();
   }
 
+  /**
+   * A search typed into the inbox page lists what matches and, like an older page, keeps its list
+   * when new mail comes: mail that does not match is announced, not put among the results.
+   */
+  @Test
+  void aSearchPageListsWhatMatchesAndAnnouncesNewMailInsteadOfListingIt() throws Exception {
+    MessageId invoice = web.deliver("searching", WebFixture.textMail("Invoice 42", "Due soon"));
+    web.deliver("searching", WebFixture.textMail("Welcome", "Hello"));
+    driver.get(web.url("/inbox/searching"));
+    driver.findElement(By.id("q")).sendKeys("invoice", Keys.ENTER);
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/searching?q=invoice")));
+    waitUntilLive();
+    WebElement live = driver.findElement(By.id("live"));
+    assertThat(live.getText()).isEqualTo("Search results. Whole inbox");
+    assertThat(driver.findElements(By.cssSelector("li.message")))
+        .extracting(row -> row.getDomAttribute("data-id"))
+        .containsExactly(invoice.value());
+    screenshot("inbox-search");
+
+    MessageId id = web.deliver("searching", WebFixture.textMail("Brand new", "x"));
+
+    wait.until(ExpectedConditions.textToBePresentInElement(live, "New mail from"));
+    assertThat(driver.findElements(By.cssSelector("li.message[data-id='" + id + "']"))).isEmpty();
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
+    live.findElement(By.linkText("Whole inbox")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/searching")));
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(3);
+    assertNoDialog();
+  }
+
   @Test
   void theHostileCorpusRunsNothingAndLoadsNothing() throws Exception {
     List<MessageId> ids = new ArrayList<>();

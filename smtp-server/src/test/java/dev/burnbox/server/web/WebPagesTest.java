@@ -441,6 +441,60 @@ class WebPagesTest {
     assertThat(page.body()).contains("newest").isEqualTo(web.get("/inbox/eve").body());
   }
 
+  /**
+   * The inbox page had no search (only the API had {@code ?q=}). Its search box finds what the API
+   * finds, says when nothing matches, and links back to the whole inbox; the page is one inbox.js
+   * keeps live mail out of, as an older page.
+   */
+  @Test
+  void theInboxPageSearchesItsMailAsTheApiDoesAndSaysWhenNothingMatches() throws Exception {
+    MessageId invoice = web.deliver("alice", WebFixture.textMail("Invoice 42", "Due: 10 EUR"));
+    web.deliver("alice", WebFixture.textMail("Welcome", "Your code is 604112"));
+    Element newest = Jsoup.parse(web.get("/inbox/alice").body()).body();
+    assertThat(newest.selectFirst("form.search").attr("action")).isEqualTo("/inbox/alice");
+    assertThat(newest.selectFirst("form.search input[name=q]").val()).isEmpty();
+    assertThat(newest.selectFirst("section.inbox").hasAttr("data-older")).isFalse();
+
+    Element found = Jsoup.parse(web.get("/inbox/alice?q=+DUE+").body()).body();
+    assertThat(found.select("li.message").eachAttr("data-id")).containsExactly(invoice.value());
+    assertThat(found.selectFirst("form.search input[name=q]").val()).isEqualTo("DUE");
+    assertThat(found.selectFirst(".search-note").text()).isEqualTo("1 message matches “DUE”.");
+    Element section = found.selectFirst("section.inbox");
+    assertThat(section.attr("data-older")).isEqualTo("true");
+    assertThat(section.attr("data-note")).isEqualTo("Search results.");
+    assertThat(found.selectFirst("#live").text()).isEqualTo("Search results. Whole inbox");
+    assertThat(found.select("#live a, nav.pages a.newest").eachAttr("href"))
+        .containsExactly("/inbox/alice", "/inbox/alice");
+
+    String nothing = web.get("/inbox/alice?q=%3Cb%3Enothing").body();
+    assertThat(nothing).doesNotContain("<b>nothing").contains("value=\"&lt;b&gt;nothing\"");
+    Element none = Jsoup.parse(nothing).body();
+    assertThat(none.select("li.message")).isEmpty();
+    assertThat(none.selectFirst("#empty").text()).isEqualTo("No mail matches “<b>nothing”.");
+    assertThat(none.selectFirst("nav.pages a.newest").text()).isEqualTo("Whole inbox");
+    assertThat(web.get("/inbox/alice?q=").body()).isEqualTo(web.get("/inbox/alice").body());
+  }
+
+  /**
+   * An older page linked to still older mail but back to the newest only in its live note, which
+   * inbox.js replaces while the stream is down. Its links at the end of the list now go both ways.
+   */
+  @Test
+  void anOlderPageLinksToTheNewestMailBesideTheOlder() throws Exception {
+    for (int i = 0; i < 2 * InboxApi.DEFAULT_LIMIT + 1; i++) {
+      web.deliver("many", WebFixture.textMail("mail " + i, "x"));
+    }
+    Element first = Jsoup.parse(web.get("/inbox/many").body()).body();
+    assertThat(first.select("nav.pages a").eachAttr("class")).containsExactly("older");
+    Element second = Jsoup.parse(web.get(first.selectFirst("a.older").attr("href")).body()).body();
+    assertThat(second.select("nav.pages a").eachText())
+        .containsExactly("Newest mail", "Older mail");
+    assertThat(second.selectFirst("nav.pages a.newest").attr("href")).isEqualTo("/inbox/many");
+    Element last = Jsoup.parse(web.get(second.selectFirst("a.older").attr("href")).body()).body();
+    assertThat(last.select("li.message")).hasSize(1);
+    assertThat(last.select("nav.pages a").eachText()).containsExactly("Newest mail");
+  }
+
   @Test
   void deletingFromThePageGoesBackToTheInbox() throws Exception {
     MessageId id = web.deliver("eve", WebFixture.textMail("bye", "x"));

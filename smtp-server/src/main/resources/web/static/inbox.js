@@ -76,6 +76,23 @@
     return element;
   }
 
+  var LISTED_TERMS = 5; // SpamScanner.VERDICT_TERMS: the most terms shown beside a badge
+
+  // the same as SpamHtml.listed: the badge and, for spam, its terms shown beside it, read out after
+  // it as "for the words viagra, casino"
+  function verdict(spam) {
+    var line = document.createElement("span");
+    line.className = "spam-line";
+    line.append(badge(spam));
+    if (spam.spam && spam.terms.length > 0) {
+      var terms = span("spam-terms", "");
+      terms.append(span("visually-hidden", "for the words "),
+                   spam.terms.slice(0, LISTED_TERMS).join(", "));
+      line.append(" ", terms);
+    }
+    return line;
+  }
+
   function row(mail) {
     var item = document.createElement("li");
     item.className = "message new";
@@ -90,7 +107,7 @@
     time.title = localTime(mail.receivedAt); // as page.js does for the rows the page came with
     link.append(time);
     if (mail.spam && scanned(mail.spam)) {
-      link.append(" ", badge(mail.spam));
+      link.append(" ", verdict(mail.spam));
     }
     item.append(link);
     return item;

@@ -505,7 +505,7 @@ final class MessagePages {
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
             escape(age(summary.receivedAt(), now)),
-            SpamHtml.badge(summary.verdict()));
+            SpamHtml.listed(summary.verdict()));
   }
 
   /** "just now", "5 min ago", "3 h ago", "2 d ago". */

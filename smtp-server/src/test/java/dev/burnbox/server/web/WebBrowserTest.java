@@ -620,6 +620,10 @@ class WebBrowserTest {
       assertThat(shownText(spamBadge)).as("reloaded %s", reloaded).isEqualTo("spam 73%");
       assertThat(spamBadge.getDomAttribute("class")).isEqualTo("spam");
       assertThat(spamBadge.getDomProperty("title")).isEqualTo("viagra, casino (score +1.00)");
+      // why it is spam, shown beside the badge rather than only on hover
+      WebElement spamTerms = spamRow.findElement(By.className("spam-terms"));
+      assertThat(spamTerms.isDisplayed()).isTrue();
+      assertThat(shownText(spamTerms)).as("reloaded %s", reloaded).isEqualTo("viagra, casino");
       WebElement quietBadge =
           driver
               .findElement(By.cssSelector("li.message[data-id='" + quiet + "']"))
@@ -627,11 +631,15 @@ class WebBrowserTest {
       assertThat(shownText(quietBadge)).as("reloaded %s", reloaded).isEqualTo("2%");
       assertThat(quietBadge.getDomAttribute("class")).isEqualTo("spam quiet");
       assertThat(quietBadge.getDomProperty("title")).isEqualTo("casino (score -4.00)");
+      assertThat(
+              driver.findElements(
+                  By.cssSelector("li.message[data-id='" + quiet + "'] .spam-terms")))
+          .isEmpty();
       // what a screen reader reads in the rows' links, which the badge's look says to the eye
       // (Chromium puts a space on each side of the hidden words: "spam , probability")
       assertThat(spamRow.findElement(By.tagName("a")).getAccessibleName().replace(" ,", ","))
           .as("reloaded %s", reloaded)
-          .endsWith(" spam, probability 73%");
+          .endsWith(" spam, probability 73% for the words viagra, casino");
       assertThat(
               driver
                   .findElement(By.cssSelector("li.message[data-id='" + quiet + "'] a"))

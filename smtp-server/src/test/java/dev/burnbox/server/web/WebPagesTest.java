@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import static dev.burnbox.mailstore.SpamVerdict.ofScore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.MessageId;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.AfterEach;
@@ -235,6 +237,29 @@ class WebPagesTest {
         .contains(
             "<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\"><span"
                 + " class=\"visually-hidden\">not spam, spam probability </span>27%</span>");
+  }
+
+  /**
+   * Why a row was flagged as spam was only in its badge's tooltip, which touch screens and most
+   * readers never see. A spam row now shows the verdict's terms (at most five, escaped) beside its
+   * badge, read out after it; a row that is not spam shows none.
+   */
+  @Test
+  void aSpamRowShowsItsTermsBesideTheBadge() throws Exception {
+    List<String> terms = List.of("<b>prize</b>", "casino", "win", "free", "now", "sixth");
+    MessageId spam = web.deliver("eve", WebFixture.textMail("Win", "x"), ofScore(terms, 3));
+    MessageId quiet = web.deliver("eve", WebFixture.textMail("Hi", "x"), ofScore(terms, -3));
+    String page = web.get("/inbox/eve").body();
+    assertThat(page).doesNotContain("<b>prize");
+    Element spamRow = Jsoup.parse(page).selectFirst("li[data-id='" + spam + "'] .spam-line");
+    assertThat(spamRow.selectFirst(".spam").text()).isEqualTo("spam, probability 95%");
+    assertThat(spamRow.selectFirst(".spam-terms").html())
+        .isEqualTo(
+            "<span class=\"visually-hidden\">for the words </span>"
+                + "&lt;b&gt;prize&lt;/b&gt;, casino, win, free, now");
+    Element quietRow = Jsoup.parse(page).selectFirst("li[data-id='" + quiet + "'] .spam-line");
+    assertThat(quietRow.selectFirst(".spam").text()).isEqualTo("not spam, spam probability 5%");
+    assertThat(quietRow.select(".spam-terms")).isEmpty();
   }
 
   /**

@@ -1,5 +1,5 @@
 // Live inbox: new mail from the inbox's Server-Sent Events stream is put into the list (the newest
-// page only) in the order it was received, and whenever the stream (re)opens the JSON listing is
+// page only, not an older page or a search) in the order it was received, and whenever the stream (re)opens the JSON listing is
 // read back to the mail shown when it went down, so nothing that came meanwhile is missing.
 // A stream that the server or a proxy refused (EventSource gives up for good on any answer but 200)
 // is opened again after a growing pause. A tab hidden for a few seconds closes its stream, since
@@ -76,6 +76,23 @@
     return element;
   }
 
+  var LISTED_TERMS = 5; // SpamScanner.VERDICT_TERMS: the most terms shown beside a badge
+
+  // the same as SpamHtml.listed: the badge and, for spam, its terms shown beside it, read out after
+  // it as "for the words viagra, casino"
+  function verdict(spam) {
+    var line = document.createElement("span");
+    line.className = "spam-line";
+    line.append(badge(spam));
+    if (spam.spam && spam.terms.length > 0) {
+      var terms = span("spam-terms", "");
+      terms.append(span("visually-hidden", "for the words "),
+                   spam.terms.slice(0, LISTED_TERMS).join(", "));
+      line.append(" ", terms);
+    }
+    return line;
+  }
+
   function row(mail) {
     var item = document.createElement("li");
     item.className = "message new";
@@ -90,13 +107,14 @@
     time.title = localTime(mail.receivedAt); // as page.js does for the rows the page came with
     link.append(time);
     if (mail.spam && scanned(mail.spam)) {
-      link.append(" ", badge(mail.spam));
+      link.append(" ", verdict(mail.spam));
     }
     item.append(link);
     return item;
   }
 
-  // an older page (?cursor=) keeps its list: new mail is only announced, with its link to the newest
+  // an older page (?cursor=) and a search (?q=) keep their list: new mail is only announced, with
+  // the page's link to the newest mail; data-note says what the page is ("Older mail.")
   var older = section.dataset.older === "true";
   var newest = live.querySelector("a");
   var listing = section.dataset.events.replace(/\/events$/, "");
@@ -247,7 +265,7 @@
       retries = 0;
       document.body.dataset.live = "on";
       if (older) {
-        live.replaceChildren("Older mail. ", newest);
+        live.replaceChildren(section.dataset.note + " ", newest);
       } else {
         live.textContent = "Live: new mail appears here without reloading.";
       }

@@ -17,8 +17,10 @@ import org.jsoup.nodes.Element;
  * The links of a decoded message, for tests that follow a sign-up link: every {@code <a href>} of
  * its HTML parts (resolved against {@code <base href>}, with the anchor's text) and every {@code
  * http(s)://} or {@code www.} URL written in its text parts, in document order, HTML first, each
- * URL once (its first occurrence wins). Only {@code http}, {@code https} and {@code mailto} links
- * are kept ({@code javascript:} and the like are not links to follow). Transfer encodings and HTML
+ * URL once (its first occurrence wins). Only {@code http}, {@code https}, {@code mailto} and {@code
+ * tel} links are kept ({@code javascript:} and the like are not links to follow); a {@code tel:}
+ * link only with a number the mail view keeps too (digits, {@code + - . ( )} and spaces), written
+ * as {@link URI} writes it ({@code tel:+1%20(555)%20010-0199}). Transfer encodings and HTML
  * entities are already undone by the decoder and the HTML parser; tracking redirects are reported
  * as written, never followed. Stateless and thread-safe; O(size of the message).
  */
@@ -29,6 +31,12 @@ public final class MailLinks {
   /** A URL in plain text: up to white space, quotes or angle brackets. */
   private static final Pattern TEXT_URL =
       Pattern.compile("(?i)\\b(?:https?://|www\\.)[^\\s<>\"'\\u0000-\\u001f]+");
+
+  /**
+   * A phone number as the mail view keeps it in a {@code tel:} link (see {@code
+   * MailHtmlSanitizer}): digits, {@code + - . ( )} and spaces.
+   */
+  private static final Pattern PHONE_NUMBER = Pattern.compile("[0-9+\\-.() ]+");
 
   /** Punctuation that ends a sentence rather than a URL. */
   private static final String TRAILING = ".,;:!?)]}'\"";
@@ -70,8 +78,14 @@ public final class MailLinks {
     return out.size() > MAX_LINKS ? out.subList(0, MAX_LINKS) : out;
   }
 
-  /** {@code href} resolved against {@code base}, if it is an http(s) or mailto link. */
+  /**
+   * {@code href} resolved against {@code base}, if it is an http(s) or mailto link, or the {@link
+   * #phoneLink} of a {@code tel:} link; else null.
+   */
   private static String absolute(String base, String href) {
+    if (href.regionMatches(true, 0, "tel:", 0, 4)) {
+      return phoneLink(href.substring(4));
+    }
     try {
       URI uri = base.isEmpty() ? new URI(href) : new URI(base).resolve(href);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -81,6 +95,23 @@ public final class MailLinks {
         default -> null;
       };
     } catch (URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * {@code tel:} and {@code number} as {@link URI} writes them (spaces as {@code %20}), if the
+   * number is a {@link #PHONE_NUMBER} once its {@code %20}, {@code %28} and {@code %29} are spaces
+   * and brackets again; else null.
+   */
+  private static String phoneLink(String number) {
+    String plain = number.replace("%20", " ").replace("%28", "(").replace("%29", ")");
+    if (!PHONE_NUMBER.matcher(plain).matches()) {
+      return null;
+    }
+    try {
+      return new URI("tel", plain, null).toString();
+    } catch (URISyntaxException e) {
       return null;
     }
   }

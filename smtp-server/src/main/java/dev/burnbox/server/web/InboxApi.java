@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -100,7 +99,7 @@ final class InboxApi {
     InboxName inbox = access.inbox(ctx);
     String query = QueryParameters.optional(ctx, "q");
     if (query != null && !query.isBlank()) {
-      search(ctx, inbox, query.strip().toLowerCase(Locale.ROOT));
+      search(ctx, inbox, query);
       return;
     }
     InboxPage page =
@@ -125,12 +124,7 @@ final class InboxApi {
    */
   private void search(Context ctx, InboxName inbox, String query) {
     MailReader.Found found =
-        reader.search(
-            ctx,
-            newestFirst(store, inbox),
-            query,
-            MAX_SEARCHED,
-            limit(QueryParameters.optional(ctx, "limit")));
+        reader.searchInbox(ctx, inbox, query, limit(QueryParameters.optional(ctx, "limit")));
     double threshold = scanner.threshold();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());

@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
@@ -112,6 +113,20 @@ final class MailReader {
             .limit(limit)
             .toList();
     return new Found(found, searched.get());
+  }
+
+  /**
+   * The search of an inbox, as the API's {@code ?q=} and the inbox page's search box do it: the
+   * first {@code limit} of the inbox's newest {@value InboxApi#MAX_SEARCHED} messages, newest
+   * first, that {@link #matches} {@code query} (stripped), case-insensitively.
+   */
+  Found searchInbox(Context ctx, InboxName inbox, String query, int limit) {
+    return search(
+        ctx,
+        InboxApi.newestFirst(store, inbox),
+        query.strip().toLowerCase(Locale.ROOT),
+        InboxApi.MAX_SEARCHED,
+        limit);
   }
 
   /** What {@link #search} found, newest first, and how many messages it read to find it. */

@@ -33,12 +33,13 @@ import java.util.OptionalLong;
 
 /**
  * The server-rendered pages a person uses: {@code /} (type an inbox name), {@code /inbox/{name}}
- * (the list, newest first, each with its spam probability, updated live by {@code
- * /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's terms marked,
- * sandboxed HTML view, why the verdict, attachments, headers, raw source, delete) and {@code
- * /message/{id}/html} (the sanitized HTML the view's iframe shows, under its own policy: see {@link
- * SecurityHeaders}) and {@code /message/{id}/inline/{n}} (the images that HTML names by {@code
- * cid:}: see {@link InlineImages}).
+ * (the list, newest first, or what its search box found, each with its spam probability, updated
+ * live by {@code /static/inbox.js}), {@code /message/{id}} (subject and text with the spam model's
+ * terms marked; a mail with HTML shows its sandboxed HTML view first and its text folded below it;
+ * why the verdict, attachments, headers, raw source, delete) and {@code /message/{id}/html} (the
+ * sanitized HTML the view's iframe shows, under its own policy: see {@link SecurityHeaders}) and
+ * {@code /message/{id}/inline/{n}} (the images that HTML names by {@code cid:}: see {@link
+ * InlineImages}).
  *
  * <p>Every string from a mail is escaped with {@link Html#escape}, also between the marks of {@link
  * SpamHtml#marked}; its header text (sender, subject, header fields, names) is also kept apart from
@@ -353,18 +354,52 @@ final class MessagePages {
     }
   }
 
+  /**
+   * {@code /inbox/{name}}: the newest page, an older one ({@code ?cursor=}, with a link back to the
+   * newest) or what a search found ({@code ?q=}: {@link MailReader#searchInbox}, as the API's
+   * search, up to {@value InboxApi#MAX_LIMIT} messages, with a link back to the whole inbox). Only
+   * the newest page takes live mail into its list ({@code /static/inbox.js}); an older page and a
+   * search only announce it, with their {@code #live} link to the newest mail.
+   */
   private void inbox(Context ctx) {
     InboxName name = inboxNamed(ctx, ctx.pathParam("name"));
     if (name == null) {
       return;
     }
     access.require(ctx, name);
-    boolean older = QueryParameters.optional(ctx, "cursor") != null;
-    InboxPage page =
-        store.list(name, InboxApi.DEFAULT_LIMIT, QueryParameters.optional(ctx, "cursor"));
+    String query = QueryParameters.optional(ctx, "q");
+    query = query == null || query.isBlank() ? null : query.strip();
+    String cursor = QueryParameters.optional(ctx, "cursor");
+    String inboxPath = "/inbox/" + urlName(name);
+    List<MessageSummary> messages;
+    String nextPage = null; // the older page's path, if there is one
+    String listNote; // what the list is, above it; "" for none
+    String emptyNote; // the sentence in place of an empty list
+    if (query != null) {
+      MailReader.Found found = reader.searchInbox(ctx, name, query, InboxApi.MAX_LIMIT);
+      messages = found.messages();
+      listNote = searchNote(query, messages.size(), found.searched());
+      emptyNote =
+          "No mail matches &ldquo;%s&rdquo;%s."
+              .formatted(
+                  Html.isolated(HeaderCut.cut(query, HeaderCut.LISTING)),
+                  searchedNote(found.searched()));
+    } else {
+      InboxPage page = store.list(name, InboxApi.DEFAULT_LIMIT, cursor);
+      messages = page.messages();
+      nextPage =
+          page.nextCursor()
+              .map(c -> inboxPath + "?cursor=" + URLEncoder.encode(c, StandardCharsets.UTF_8))
+              .orElse(null);
+      listNote = "";
+      emptyNote = cursor == null ? "No mail here yet." : "No mail here older than that.";
+    }
+    boolean newest = query == null && cursor == null;
+    // the #live note of a page inbox.js does not add live mail to, and its way to the newest
+    String frozenNote = query != null ? "Search results." : "Older mail.";
+    String newestText = query != null ? "Whole inbox" : "Newest mail";
     Instant now = Instant.now();
     StringBuilder body = new StringBuilder();
-    // inbox.js adds live mail to the top of the newest page only; an older page says it came
     body.append(
         """
         <section class="inbox" data-inbox="%1$s" data-events="/api/v1/inboxes/%2$s/events"\
@@ -375,37 +410,82 @@ final class MessagePages {
             .formatted(
                 escape(name.value()),
                 escape(urlName(name)),
-                older ? " data-older=\"true\"" : "",
-                older
-                    ? "Older mail. <a href=\"/inbox/%s\">Newest mail</a>"
-                        .formatted(escape(urlName(name)))
-                    : "New mail appears here without reloading.",
+                newest ? "" : " data-older=\"true\" data-note=\"%s\"".formatted(frozenNote),
+                newest
+                    ? "New mail appears here without reloading."
+                    : "%s <a href=\"%s\">%s</a>"
+                        .formatted(frozenNote, escape(inboxPath), newestText),
                 addresses(name)));
     if (name.domain() != null) {
       body.append(
           "<form class=\"sign-out\" method=\"post\" action=\"/session/end\">"
               + "<button type=\"submit\">Forget my token</button></form>\n");
     }
+    body.append(searchForm(inboxPath, query)).append(listNote);
     body.append("<ol id=\"messages\" class=\"messages\">\n");
-    for (MessageSummary summary : page.messages()) {
+    for (MessageSummary summary : messages) {
       body.append(row(summary, now));
     }
     body.append("</ol>\n");
-    if (page.messages().isEmpty()) {
-      body.append(
-          "<p id=\"empty\" class=\"empty\">No mail here%s.</p>\n"
-              .formatted(older ? " older than that" : " yet"));
+    if (messages.isEmpty()) {
+      body.append("<p id=\"empty\" class=\"empty\">%s</p>\n".formatted(emptyNote));
     }
-    page.nextCursor()
-        .ifPresent(
-            cursor ->
-                body.append(
-                    "<p><a class=\"older\" href=\"/inbox/%s?cursor=%s\">Older mail</a></p>\n"
-                        .formatted(
-                            escape(urlName(name)),
-                            escape(URLEncoder.encode(cursor, StandardCharsets.UTF_8)))));
+    if (!newest || nextPage != null) {
+      body.append("<nav class=\"pages\" aria-label=\"More mail\">");
+      if (!newest) {
+        body.append(
+            "<a class=\"newest\" href=\"%s\">%s</a>".formatted(escape(inboxPath), newestText));
+      }
+      if (nextPage != null) {
+        body.append(newest ? "" : " ")
+            .append("<a class=\"older\" href=\"%s\">Older mail</a>".formatted(escape(nextPage)));
+      }
+      body.append("</nav>\n");
+    }
     body.append("</section>\n");
     ctx.html(Html.page("Inbox " + name.value(), body.toString(), "inbox.js", "page.js"));
+  }
+
+  /**
+   * The search box of an inbox page: a GET form to the page itself, holding {@code query} (null for
+   * none).
+   */
+  private static String searchForm(String inboxPath, String query) {
+    return """
+        <form class="search" role="search" method="get" action="%s">
+        <label for="q" class="visually-hidden">Search this inbox</label>
+        <div class="row">
+        <input id="q" name="q" type="search" value="%s" placeholder="Subject, sender or text"
+               autocomplete="off" spellcheck="false">
+        <button type="submit">Search</button>
+        </div>
+        </form>
+        """
+        .formatted(escape(inboxPath), escape(query));
+  }
+
+  /**
+   * The sentence above what a search found: how many messages match {@code query}, "" if none do
+   * (the empty list says so).
+   */
+  private static String searchNote(String query, int found, int searched) {
+    if (found == 0) {
+      return "";
+    }
+    String what =
+        found == InboxApi.MAX_LIMIT
+            ? "The newest %d messages that match".formatted(found)
+            : found == 1 ? "1 message matches" : found + " messages match";
+    return "<p class=\"search-note\">%s &ldquo;%s&rdquo;%s.</p>\n"
+        .formatted(
+            what, Html.isolated(HeaderCut.cut(query, HeaderCut.LISTING)), searchedNote(searched));
+  }
+
+  /** " among the newest 1000 messages" if the search stopped there, else "". */
+  private static String searchedNote(int searched) {
+    return searched >= InboxApi.MAX_SEARCHED
+        ? " among the newest %d messages".formatted(InboxApi.MAX_SEARCHED)
+        : "";
   }
 
   /**
@@ -425,7 +505,7 @@ final class MessagePages {
             escape(summary.receivedAt().toString()),
             escape(RECEIVED.format(summary.receivedAt())),
             escape(age(summary.receivedAt(), now)),
-            SpamHtml.badge(summary.verdict()));
+            SpamHtml.listed(summary.verdict()));
   }
 
   /** "just now", "5 min ago", "3 h ago", "2 d ago". */
@@ -466,24 +546,23 @@ final class MessagePages {
         </div>
         """
             .formatted(escape(summary.id().value())));
-    if (!mail.text().isEmpty() || opened.safeHtml().isEmpty()) {
-      // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
-      body.append("<section class=\"text-view\"><h2>Text</h2>\n<pre class=\"text\" dir=\"auto\">")
-          .append(
-              mail.text().isEmpty()
-                  ? "(this message has no text)"
-                  : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
-          .append("</pre>\n")
-          .append(textCutNote(summary.id(), mail))
+    // mail with HTML shows it as designed first, its text version folded below it
+    if (opened.safeHtml().isEmpty()) {
+      body.append("<section class=\"text-view\"><h2>Text</h2>\n")
+          .append(textOf(summary.id(), mail))
           .append("</section>\n");
-    }
-    if (!opened.safeHtml().isEmpty()) {
+    } else {
       body.append(
           htmlView(
               summary.id(),
               MailHtmlSanitizer.hasRemoteImages(opened.safeHtml()),
               "1".equals(QueryParameters.optional(ctx, "images")),
               textCutNote(summary.id(), mail)));
+      if (!mail.text().isEmpty()) {
+        body.append("<details class=\"text-view\"><summary>Text version</summary>\n")
+            .append(textOf(summary.id(), mail))
+            .append("</details>\n");
+      }
     }
     body.append(SpamHtml.why(summary.verdict(), scanner.explain(mail.scanParts())));
     body.append(codesAndLinks(mail));
@@ -492,6 +571,20 @@ final class MessagePages {
     body.append("</article>\n");
     ctx.html(
         Html.page(HeaderCut.cut(subject(summary), HeaderCut.LISTING), body.toString(), "page.js"));
+  }
+
+  /**
+   * The message's text with the model's terms marked ("(this message has no text)" if it has none),
+   * then a {@link #textCutNote} if the decoder cut it.
+   */
+  private String textOf(MessageId id, DecodedMail mail) {
+    // each line is laid out in the direction of its first letter (burnbox.css: unicode-bidi)
+    return "<pre class=\"text\" dir=\"auto\">"
+        + (mail.text().isEmpty()
+            ? "(this message has no text)"
+            : SpamHtml.marked(mail.text(), scanner.highlight(mail.text(), Part.BODY)))
+        + "</pre>\n"
+        + textCutNote(id, mail);
   }
 
   /**

@@ -5,6 +5,7 @@ import static dev.burnbox.server.web.Html.escape;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import dev.burnbox.server.pipeline.SpamExplanation.TermHit;
+import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.pipeline.SpamScanner.Highlight;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,8 +17,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The HTML of spam verdicts on the pages: the inbox badge, mail text with the model's terms marked,
- * and the "Why" panel of a message.
+ * The HTML of spam verdicts on the pages: the inbox badge and its terms, mail text with the model's
+ * terms marked, and the "Why" panel of a message.
  *
  * <p>Guarantees: every string from a mail or a model goes through {@link Html#escape}; the only
  * markup is this class's own. {@link #marked} reproduces the text exactly, character for character,
@@ -65,6 +66,29 @@ final class SpamHtml {
             verdict.spam()
                 ? "spam<span class=\"visually-hidden\">, probability</span> " + percent
                 : "<span class=\"visually-hidden\">not spam, spam probability </span>" + percent);
+  }
+
+  /**
+   * A listing row's verdict: the {@link #badge} in a {@code spam-line}, and for spam the verdict's
+   * terms (at most {@value SpamScanner#VERDICT_TERMS}) shown as small text beside it, read out
+   * after the badge as "for the words viagra, casino"; with a leading space; "" for mail that was
+   * never scanned. {@code /static/inbox.js} builds the same for live mail.
+   */
+  static String listed(SpamVerdict verdict) {
+    String badge = badge(verdict);
+    if (badge.isEmpty()) {
+      return "";
+    }
+    List<String> terms = verdict.terms();
+    String shown =
+        verdict.spam() && !terms.isEmpty()
+            ? " <span class=\"spam-terms\"><span class=\"visually-hidden\">for the words </span>"
+                + escape(
+                    String.join(
+                        ", ", terms.subList(0, Math.min(terms.size(), SpamScanner.VERDICT_TERMS))))
+                + "</span>"
+            : "";
+    return " <span class=\"spam-line\">" + badge.substring(1) + shown + "</span>";
   }
 
   /**

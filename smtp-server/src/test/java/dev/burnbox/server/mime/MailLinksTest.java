@@ -31,6 +31,26 @@ class MailLinksTest {
             new MailLinks.Link("mailto:help@app.example", "Help", "html"));
   }
 
+  /**
+   * The mail view keeps tel: links, but the links list dropped them. It now lists those whose
+   * number the view keeps, spaces written as %20 whether the mail wrote them so or not, each number
+   * once.
+   */
+  @Test
+  void phoneLinksAreListedWhereTheMailViewKeepsThem() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<a href=\"tel:+1 (555) 010-0199\">Call us</a>"
+            + "<a href=\"TEL:+44%2020%207946%200000\">UK</a>"
+            + "<a href=\"tel:+1%20%28555%29%20010-0199\">again</a>"
+            + "<a href=\"tel:javascript:alert(1)\">x</a><a href=\"tel:\">empty</a>"
+            + "<a href=\"tel:+1%2B555\">escaped plus</a><a href=\"tel:555;ext=1\">ext</a>\r\n";
+    assertThat(links(raw))
+        .containsExactly(
+            new MailLinks.Link("tel:+1%20(555)%20010-0199", "Call us", "html"),
+            new MailLinks.Link("tel:+44%2020%207946%200000", "UK", "html"));
+  }
+
   @Test
   void textLinksLoseTheSentencesPunctuationButKeepTheirOwn() {
     String raw =

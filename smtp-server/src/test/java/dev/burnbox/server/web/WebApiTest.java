@@ -342,6 +342,27 @@ class WebApiTest {
   }
 
   /** HTML-only mail read as text by an API client: the HTML's visible text, without its markup. */
+  /**
+   * A phone number link, which the mail view keeps, was missing from the links API and from the
+   * message page's links: both list it now.
+   */
+  @Test
+  void theLinksApiAndTheMessagePageListPhoneLinks() throws Exception {
+    MessageId id =
+        web.deliver(
+            "alice",
+            "From: desk@example.test\r\nSubject: Call\r\nContent-Type: text/html\r\n\r\n"
+                + "<a href=\"https://app.example/v\">Verify</a>"
+                + " or <a href=\"tel:+1 (555) 010-0199\">call us</a>\r\n");
+    JsonNode links = json(web.get("/api/v1/messages/" + id + "/links")).get("links");
+    assertThat(links).hasSize(2);
+    assertThat(links.get(1).get("url").asText()).isEqualTo("tel:+1%20(555)%20010-0199");
+    assertThat(links.get(1).get("text").asText()).isEqualTo("call us");
+    assertThat(links.get(1).get("part").asText()).isEqualTo("html");
+    assertThat(web.get("/message/" + id).body())
+        .contains("<a href=\"tel:+1%20(555)%20010-0199\" rel=\"noopener noreferrer nofollow\"");
+  }
+
   @Test
   void htmlOnlyMailHasTheVisibleTextOfItsHtml() throws Exception {
     MessageId id =

@@ -144,9 +144,14 @@ class WebBrowserTest {
     row.findElement(By.tagName("a")).click();
     wait.until(ExpectedConditions.urlToBe(web.url("/message/" + id)));
     assertThat(driver.findElement(By.cssSelector("h1.subject")).getText()).isEqualTo("Café menu");
+    // the HTML view comes first, the text version below it, folded until asked for
+    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
+    WebElement textVersion = driver.findElement(By.cssSelector("details.text-view"));
+    assertThat(frame.getRect().getY()).isLessThan(textVersion.getRect().getY());
+    assertThat(driver.findElement(By.cssSelector("pre.text")).isDisplayed()).isFalse();
+    textVersion.findElement(By.tagName("summary")).click();
     assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
         .contains("Soup of the day");
-    WebElement frame = driver.findElement(By.cssSelector("iframe.mail-html"));
     assertThat(frame.getDomAttribute("sandbox"))
         .doesNotContain("allow-scripts")
         .doesNotContain("allow-same-origin");
@@ -382,6 +387,36 @@ class WebBrowserTest {
     assertNoDialog();
   }
 
+  /**
+   * A search typed into the inbox page lists what matches and, like an older page, keeps its list
+   * when new mail comes: mail that does not match is announced, not put among the results.
+   */
+  @Test
+  void aSearchPageListsWhatMatchesAndAnnouncesNewMailInsteadOfListingIt() throws Exception {
+    MessageId invoice = web.deliver("searching", WebFixture.textMail("Invoice 42", "Due soon"));
+    web.deliver("searching", WebFixture.textMail("Welcome", "Hello"));
+    driver.get(web.url("/inbox/searching"));
+    driver.findElement(By.id("q")).sendKeys("invoice", Keys.ENTER);
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/searching?q=invoice")));
+    waitUntilLive();
+    WebElement live = driver.findElement(By.id("live"));
+    assertThat(live.getText()).isEqualTo("Search results. Whole inbox");
+    assertThat(driver.findElements(By.cssSelector("li.message")))
+        .extracting(row -> row.getDomAttribute("data-id"))
+        .containsExactly(invoice.value());
+    screenshot("inbox-search");
+
+    MessageId id = web.deliver("searching", WebFixture.textMail("Brand new", "x"));
+
+    wait.until(ExpectedConditions.textToBePresentInElement(live, "New mail from"));
+    assertThat(driver.findElements(By.cssSelector("li.message[data-id='" + id + "']"))).isEmpty();
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(1);
+    live.findElement(By.linkText("Whole inbox")).click();
+    wait.until(ExpectedConditions.urlToBe(web.url("/inbox/searching")));
+    assertThat(driver.findElements(By.cssSelector("li.message"))).hasSize(3);
+    assertNoDialog();
+  }
+
   @Test
   void theHostileCorpusRunsNothingAndLoadsNothing() throws Exception {
     List<MessageId> ids = new ArrayList<>();
@@ -538,6 +573,7 @@ class WebBrowserTest {
 
       row.findElement(By.tagName("a")).click();
       wait.until(ExpectedConditions.urlContains("/message/"));
+      driver.findElement(By.cssSelector("details.text-view summary")).click();
       assertThat(driver.findElement(By.cssSelector("pre.text")).getText())
           .contains("Plain words over SMTP");
       driver.switchTo().frame(driver.findElement(By.cssSelector("iframe.mail-html")));
@@ -584,6 +620,10 @@ class WebBrowserTest {
       assertThat(shownText(spamBadge)).as("reloaded %s", reloaded).isEqualTo("spam 73%");
       assertThat(spamBadge.getDomAttribute("class")).isEqualTo("spam");
       assertThat(spamBadge.getDomProperty("title")).isEqualTo("viagra, casino (score +1.00)");
+      // why it is spam, shown beside the badge rather than only on hover
+      WebElement spamTerms = spamRow.findElement(By.className("spam-terms"));
+      assertThat(spamTerms.isDisplayed()).isTrue();
+      assertThat(shownText(spamTerms)).as("reloaded %s", reloaded).isEqualTo("viagra, casino");
       WebElement quietBadge =
           driver
               .findElement(By.cssSelector("li.message[data-id='" + quiet + "']"))
@@ -591,11 +631,15 @@ class WebBrowserTest {
       assertThat(shownText(quietBadge)).as("reloaded %s", reloaded).isEqualTo("2%");
       assertThat(quietBadge.getDomAttribute("class")).isEqualTo("spam quiet");
       assertThat(quietBadge.getDomProperty("title")).isEqualTo("casino (score -4.00)");
+      assertThat(
+              driver.findElements(
+                  By.cssSelector("li.message[data-id='" + quiet + "'] .spam-terms")))
+          .isEmpty();
       // what a screen reader reads in the rows' links, which the badge's look says to the eye
       // (Chromium puts a space on each side of the hidden words: "spam , probability")
       assertThat(spamRow.findElement(By.tagName("a")).getAccessibleName().replace(" ,", ","))
           .as("reloaded %s", reloaded)
-          .endsWith(" spam, probability 73%");
+          .endsWith(" spam, probability 73% for the words viagra, casino");
       assertThat(
               driver
                   .findElement(By.cssSelector("li.message[data-id='" + quiet + "'] a"))

@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import static dev.burnbox.mailstore.SpamVerdict.ofScore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.mailstore.MessageId;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.AfterEach;
@@ -63,6 +65,48 @@ class WebPagesTest {
         .contains("href=\"/api/v1/messages/" + html + "/attachments/0\" download")
         .contains("href=\"/api/v1/messages/" + html + "/raw\" download");
   }
+
+  /**
+   * A newsletter (text and HTML) showed a wall of plain text first and the mail as designed below
+   * it. Its HTML view now comes first and its text follows, folded, terms still marked; a mail with
+   * only text shows its text open.
+   */
+  @Test
+  void aMailWithHtmlShowsItFirstAndItsTextVersionFoldedBelow() throws Exception {
+    MessageId both = web.deliverScanned("eve", CASINO_NEWSLETTER);
+    Element page = Jsoup.parse(web.get("/message/" + both).body()).body();
+    assertThat(page.select("section#html, .text-view").eachAttr("class"))
+        .containsExactly("html-view", "text-view");
+    Element text = page.selectFirst("details.text-view");
+    assertThat(text.hasAttr("open")).isFalse();
+    assertThat(text.selectFirst("summary").text()).isEqualTo("Text version");
+    assertThat(text.select("pre.text mark").eachText()).containsExactly("casino");
+
+    MessageId textOnly = web.deliverScanned("eve", WebFixture.textMail("Plain", "a casino"));
+    Element plain = Jsoup.parse(web.get("/message/" + textOnly).body()).body();
+    assertThat(plain.select("details.text-view, section#html")).isEmpty();
+    assertThat(plain.select("section.text-view pre.text mark").eachText())
+        .containsExactly("casino");
+  }
+
+  /** A multipart/alternative mail whose text and HTML both name a spam term. */
+  static final String CASINO_NEWSLETTER =
+      """
+      From: Shop <news@shop.example>\r
+      Subject: Tonight\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/alternative; boundary="b"\r
+      \r
+      --b\r
+      Content-Type: text/plain; charset=utf-8\r
+      \r
+      Come to the casino tonight.\r
+      --b\r
+      Content-Type: text/html; charset=utf-8\r
+      \r
+      <p>Come to the <b>casino</b> tonight.</p>\r
+      --b--\r
+      """;
 
   /**
    * A 5 MB HTML newsletter showed its first rows and just ended: the decoder keeps 4 MiB of text
@@ -193,6 +237,29 @@ class WebPagesTest {
         .contains(
             "<span class=\"spam quiet\" title=\"viagra, casino (score -1.00)\"><span"
                 + " class=\"visually-hidden\">not spam, spam probability </span>27%</span>");
+  }
+
+  /**
+   * Why a row was flagged as spam was only in its badge's tooltip, which touch screens and most
+   * readers never see. A spam row now shows the verdict's terms (at most five, escaped) beside its
+   * badge, read out after it; a row that is not spam shows none.
+   */
+  @Test
+  void aSpamRowShowsItsTermsBesideTheBadge() throws Exception {
+    List<String> terms = List.of("<b>prize</b>", "casino", "win", "free", "now", "sixth");
+    MessageId spam = web.deliver("eve", WebFixture.textMail("Win", "x"), ofScore(terms, 3));
+    MessageId quiet = web.deliver("eve", WebFixture.textMail("Hi", "x"), ofScore(terms, -3));
+    String page = web.get("/inbox/eve").body();
+    assertThat(page).doesNotContain("<b>prize");
+    Element spamRow = Jsoup.parse(page).selectFirst("li[data-id='" + spam + "'] .spam-line");
+    assertThat(spamRow.selectFirst(".spam").text()).isEqualTo("spam, probability 95%");
+    assertThat(spamRow.selectFirst(".spam-terms").html())
+        .isEqualTo(
+            "<span class=\"visually-hidden\">for the words </span>"
+                + "&lt;b&gt;prize&lt;/b&gt;, casino, win, free, now");
+    Element quietRow = Jsoup.parse(page).selectFirst("li[data-id='" + quiet + "'] .spam-line");
+    assertThat(quietRow.selectFirst(".spam").text()).isEqualTo("not spam, spam probability 5%");
+    assertThat(quietRow.select(".spam-terms")).isEmpty();
   }
 
   /**
@@ -397,6 +464,60 @@ class WebPagesTest {
     HttpResponse<String> page = web.get("/inbox/eve?cursor=");
     assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
     assertThat(page.body()).contains("newest").isEqualTo(web.get("/inbox/eve").body());
+  }
+
+  /**
+   * The inbox page had no search (only the API had {@code ?q=}). Its search box finds what the API
+   * finds, says when nothing matches, and links back to the whole inbox; the page is one inbox.js
+   * keeps live mail out of, as an older page.
+   */
+  @Test
+  void theInboxPageSearchesItsMailAsTheApiDoesAndSaysWhenNothingMatches() throws Exception {
+    MessageId invoice = web.deliver("alice", WebFixture.textMail("Invoice 42", "Due: 10 EUR"));
+    web.deliver("alice", WebFixture.textMail("Welcome", "Your code is 604112"));
+    Element newest = Jsoup.parse(web.get("/inbox/alice").body()).body();
+    assertThat(newest.selectFirst("form.search").attr("action")).isEqualTo("/inbox/alice");
+    assertThat(newest.selectFirst("form.search input[name=q]").val()).isEmpty();
+    assertThat(newest.selectFirst("section.inbox").hasAttr("data-older")).isFalse();
+
+    Element found = Jsoup.parse(web.get("/inbox/alice?q=+DUE+").body()).body();
+    assertThat(found.select("li.message").eachAttr("data-id")).containsExactly(invoice.value());
+    assertThat(found.selectFirst("form.search input[name=q]").val()).isEqualTo("DUE");
+    assertThat(found.selectFirst(".search-note").text()).isEqualTo("1 message matches “DUE”.");
+    Element section = found.selectFirst("section.inbox");
+    assertThat(section.attr("data-older")).isEqualTo("true");
+    assertThat(section.attr("data-note")).isEqualTo("Search results.");
+    assertThat(found.selectFirst("#live").text()).isEqualTo("Search results. Whole inbox");
+    assertThat(found.select("#live a, nav.pages a.newest").eachAttr("href"))
+        .containsExactly("/inbox/alice", "/inbox/alice");
+
+    String nothing = web.get("/inbox/alice?q=%3Cb%3Enothing").body();
+    assertThat(nothing).doesNotContain("<b>nothing").contains("value=\"&lt;b&gt;nothing\"");
+    Element none = Jsoup.parse(nothing).body();
+    assertThat(none.select("li.message")).isEmpty();
+    assertThat(none.selectFirst("#empty").text()).isEqualTo("No mail matches “<b>nothing”.");
+    assertThat(none.selectFirst("nav.pages a.newest").text()).isEqualTo("Whole inbox");
+    assertThat(web.get("/inbox/alice?q=").body()).isEqualTo(web.get("/inbox/alice").body());
+  }
+
+  /**
+   * An older page linked to still older mail but back to the newest only in its live note, which
+   * inbox.js replaces while the stream is down. Its links at the end of the list now go both ways.
+   */
+  @Test
+  void anOlderPageLinksToTheNewestMailBesideTheOlder() throws Exception {
+    for (int i = 0; i < 2 * InboxApi.DEFAULT_LIMIT + 1; i++) {
+      web.deliver("many", WebFixture.textMail("mail " + i, "x"));
+    }
+    Element first = Jsoup.parse(web.get("/inbox/many").body()).body();
+    assertThat(first.select("nav.pages a").eachAttr("class")).containsExactly("older");
+    Element second = Jsoup.parse(web.get(first.selectFirst("a.older").attr("href")).body()).body();
+    assertThat(second.select("nav.pages a").eachText())
+        .containsExactly("Newest mail", "Older mail");
+    assertThat(second.selectFirst("nav.pages a.newest").attr("href")).isEqualTo("/inbox/many");
+    Element last = Jsoup.parse(web.get(second.selectFirst("a.older").attr("href")).body()).body();
+    assertThat(last.select("li.message")).hasSize(1);
+    assertThat(last.select("nav.pages a").eachText()).containsExactly("Newest mail");
   }
 
   @Test

@@ -140,19 +140,21 @@ final class IntakeCommands {
 
   /**
    * Reads a line the client sends in answer to a command (an AUTH response), as {@link #fromClient}
-   * does; null at the end of the stream, and also when the intake cut the session (a stall, a stop)
-   * while it waited: the cut closes a TLS socket outright, so the read may fail with "Socket
-   * closed" instead of seeing the end of the stream. That is the client leaving, not an error for
-   * SubEtha to log with a stack trace; any other failure is thrown.
+   * does; null at the end of the stream, and also when the socket fails while it waits: the client
+   * reset its connection ("Connection reset"), or the intake cut the session (a stall, a stop),
+   * which closes a TLS socket outright, so the read sees "Socket closed" instead of the end of the
+   * stream. Either is the client leaving, not an error for SubEtha to log as a WARN with a stack
+   * trace (as it does for an exception out of a command); any other failure is thrown.
    */
   private String lineFromClient(Session session) throws IOException {
     try {
       return fromClient(session, session.getReader()::readLine);
     } catch (SocketException e) {
-      if (gate.client(session).endedByIntake()) {
-        return null;
-      }
-      throw e;
+      log.debug(
+          "session ended while AUTH waited for the client ({}): {}",
+          gate.client(session).endedByIntake() ? "cut by the intake" : "the client left",
+          e.toString());
+      return null;
     }
   }
 

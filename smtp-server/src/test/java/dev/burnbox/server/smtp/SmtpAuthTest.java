@@ -1,8 +1,13 @@
 package dev.burnbox.server.smtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
@@ -20,6 +25,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * SMTP AUTH through real SMTP conversations and Jakarta Mail: where it is offered, the three modes,
@@ -76,6 +82,41 @@ class SmtpAuthTest {
 
   private double refusals(String reason) {
     return TestIntakes.count(registry, "burnbox.refusals", "reason", reason);
+  }
+
+  /**
+   * A client that resets its connection while AUTH waits for its answer just left: the session's
+   * read fails with "Connection reset", which SubEtha logged as a WARN with a stack trace. Plain
+   * and TLS sessions, LOGIN and PLAIN.
+   */
+  @Test
+  void aClientResettingItsConnectionDuringAuthLeavesNoWarning() throws Exception {
+    int port = start(settings(SmtpAuth.ACCEPT_ANY));
+    Logger subetha = (Logger) LoggerFactory.getLogger("org.subethamail.smtp.server.Session");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    subetha.addAppender(logged);
+    try {
+      for (int i = 0; i < 4; i++) {
+        SmtpScript smtp = SmtpScript.connect(port);
+        smtp.expect("220");
+        smtp.expectAfter("EHLO client.test", "250");
+        if (i >= 2) {
+          smtp.startTls();
+          smtp.expectAfter("EHLO client.test", "250");
+        }
+        smtp.expectAfter(i % 2 == 0 ? "AUTH LOGIN" : "AUTH PLAIN", "334");
+        smtp.socket().setSoLinger(true, 0); // closing now sends a reset
+        smtp.socket().close();
+      }
+      await().until(() -> registry.get("burnbox.smtp.sessions.active").gauge().value() == 0);
+      assertThat(logged.list)
+          .filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .isEmpty();
+    } finally {
+      subetha.detachAppender(logged);
+    }
   }
 
   @Test

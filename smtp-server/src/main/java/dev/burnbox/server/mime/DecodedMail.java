@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  *     text} when there are none
  * @param scannedHtml the same of the text/html parts: {@code html} and the named HTML parts
  * @param attachments the parts that are files rather than message text, in order
+ * @param events the events of the message's first calendar part (a {@code text/calendar} or {@code
+ *     .ics} part, inline or attached, which stays listed in {@code attachments}): what an invite
+ *     says, at most {@value CalendarReader#MAX_EVENTS}; empty if it has none
  * @param malformed true if the MIME structure could not be followed and the content comes from the
  *     raw text instead
  * @param problems what was wrong with the message or which limit cut it short, for logs and tests;
@@ -43,6 +46,7 @@ public record DecodedMail(
     String scannedText,
     String scannedHtml,
     List<AttachmentInfo> attachments,
+    List<CalendarEvent> events,
     boolean malformed,
     List<String> problems) {
 
@@ -57,6 +61,7 @@ public record DecodedMail(
     Objects.requireNonNull(scannedText, "scannedText");
     Objects.requireNonNull(scannedHtml, "scannedHtml");
     attachments = List.copyOf(attachments);
+    events = List.copyOf(events);
     problems = List.copyOf(problems);
   }
 

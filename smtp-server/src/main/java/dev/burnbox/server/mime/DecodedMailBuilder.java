@@ -35,6 +35,7 @@ public final class DecodedMailBuilder {
   private Gathered scannedHtml;
   private boolean hasMessageText; // a text or HTML part (or raw text) came as the message's text
   private final List<AttachmentInfo> attachments = new ArrayList<>();
+  private List<CalendarEvent> events; // those of the first calendar part, null until one is read
   private final Set<String> problems = new LinkedHashSet<>();
   private String subject;
   private String from;
@@ -224,9 +225,35 @@ public final class DecodedMailBuilder {
       byte[] content = body.readAllBytes();
       AttachmentInfo info = list(filename, contentType, content.length, contentId);
       captured = new Attachment(info.filename(), info.contentType(), content);
+    } else if (events == null
+        && wantedAttachment < 0 // a download needs the bytes of one part, not the events
+        && CalendarReader.isCalendar(
+            contentType == null ? null : contentType.toLowerCase(Locale.ROOT), filename)) {
+      calendar(filename, contentType, contentId, body);
     } else {
       list(filename, contentType, body.transferTo(OutputStream.nullOutputStream()), contentId);
     }
+  }
+
+  /**
+   * Lists the message's first calendar part as an attachment, and reads the events of its first
+   * {@link CalendarReader#MAX_BYTES} bytes ({@link DecodedMail#events()}).
+   */
+  private void calendar(String filename, String contentType, String contentId, InputStream body)
+      throws IOException {
+    byte[] read = body.readNBytes(CalendarReader.MAX_BYTES);
+    long rest = body.transferTo(OutputStream.nullOutputStream());
+    if (rest > 0) {
+      problem(
+          "calendar part beyond " + CalendarReader.MAX_BYTES + " bytes was not read for events");
+    }
+    try {
+      events = CalendarReader.events(read, read.length, this::problem);
+    } catch (RuntimeException e) { // a bug of the reader's: the rest of the mail still shows
+      events = List.of();
+      problem("unreadable calendar part: " + e);
+    }
+    list(filename, contentType, read.length + rest, contentId);
   }
 
   /** Lists the next attachment: its file name decoded, its type in lower case. */
@@ -285,6 +312,9 @@ public final class DecodedMailBuilder {
       scannedHtml.addLines(body.scannedHtml());
     }
     attachments.addAll(body.attachments());
+    if (events == null && !body.events().isEmpty()) {
+      events = body.events();
+    }
   }
 
   /**
@@ -332,11 +362,17 @@ public final class DecodedMailBuilder {
       String html,
       String scannedText,
       String scannedHtml,
-      List<AttachmentInfo> attachments) {
+      List<AttachmentInfo> attachments,
+      List<CalendarEvent> events) {
     /** What {@code mail}'s body decoded to. */
     static DecodedBody of(DecodedMail mail) {
       return new DecodedBody(
-          mail.text(), mail.html(), mail.scannedText(), mail.scannedHtml(), mail.attachments());
+          mail.text(),
+          mail.html(),
+          mail.scannedText(),
+          mail.scannedHtml(),
+          mail.attachments(),
+          mail.events());
     }
 
     /** About what it holds, in chars, for weighing a cache of them. */
@@ -344,7 +380,8 @@ public final class DecodedMailBuilder {
       int scanned =
           (scannedText == text ? 0 : scannedText.length())
               + (scannedHtml == html ? 0 : scannedHtml.length());
-      return text.length() + html.length() + scanned + 64 * attachments.size();
+      int calendar = events.stream().mapToInt(CalendarEvent::weight).sum();
+      return text.length() + html.length() + scanned + 64 * attachments.size() + calendar;
     }
   }
 
@@ -368,6 +405,7 @@ public final class DecodedMailBuilder {
         scannedText == null ? shownText : scannedText.value(),
         scannedHtml == null ? shownHtml : scannedHtml.value(),
         attachments,
+        events == null ? List.of() : events,
         malformed,
         List.copyOf(problems));
   }

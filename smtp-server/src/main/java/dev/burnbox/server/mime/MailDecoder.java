@@ -58,7 +58,9 @@ import org.apache.james.mime4j.util.ByteSequence;
  * not shown as the message's, but the spam scan reads it as before, where it stood among the text
  * parts ({@link DecodedMail#scannedText()}). Every other leaf part is an attachment, including
  * attached messages (message/rfc822), whose own text is also decoded into the text and HTML and
- * whose attachments are listed after it.
+ * whose attachments are listed after it. The first calendar part (an invite: {@code text/calendar},
+ * {@code application/ics} or a {@code .ics} file) is an attachment too, whose events are also read
+ * ({@link DecodedMail#events()}, by {@link CalendarReader}).
  */
 public final class MailDecoder {
   private static final MimeConfig PERMISSIVE =

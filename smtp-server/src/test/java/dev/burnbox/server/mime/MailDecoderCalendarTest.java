@@ -1,0 +1,348 @@
+package dev.burnbox.server.mime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The events of a mail's calendar part ({@link DecodedMail#events()}, read by {@link
+ * CalendarReader}): invites as Google Calendar and Outlook send them, an attached {@code .ics}, a
+ * cancellation, and calendars that are broken or huge, all through the real decoder.
+ */
+class MailDecoderCalendarTest {
+  private static final MailDecoder DECODER = MailDecoder.withDefaults();
+
+  private static DecodedMail decode(String raw) {
+    return DECODER.decode(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A mail whose only part is {@code calendar} (LF line ends made CRLF), sent as text/calendar. */
+  private static String inviteMail(String calendar) {
+    return "From: app@example.test\r\nTo: qa@burnbox.test\r\nSubject: Invite\r\n"
+        + "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+        + "--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSee the invite.\r\n"
+        + "--b\r\nContent-Type: text/calendar; charset=utf-8; method=REQUEST\r\n\r\n"
+        + calendar.replace("\r\n", "\n").replace("\n", "\r\n")
+        + "\r\n--b--\r\n";
+  }
+
+  private static Instant utc(String instant) {
+    return Instant.parse(instant);
+  }
+
+  @Test
+  void aGoogleCalendarInviteHasItsEventInUtcAndKeepsItsCalendarPartsAsAttachments() {
+    byte[] raw = MimeCorpus.read("35-google-calendar-invite.eml");
+    DecodedMail mail = DECODER.decode(raw);
+
+    assertThat(mail.problems()).isEmpty();
+    assertThat(mail.events()).hasSize(1); // the attached invite.ics repeats it: not read again
+    CalendarEvent event = mail.events().getFirst();
+    assertThat(event.method()).isEqualTo("REQUEST");
+    // folded over two lines, commas escaped; not the SUMMARY of its VALARM
+    assertThat(event.summary())
+        .isEqualTo(
+            "Quarterly review: numbers, plans & next steps for the whole team and the board");
+    assertThat(event.location()).isEqualTo("Room 4, Building B\nBerlin");
+    assertThat(event.organizerName()).isEqualTo("Ann Example");
+    assertThat(event.organizerEmail()).isEqualTo("ann@example.com");
+    CalendarEvent.Time start = event.start().orElseThrow();
+    assertThat(start.zone()).isEqualTo("Europe/Berlin");
+    assertThat(start.local()).isEqualTo(LocalDateTime.of(2026, 3, 16, 10, 0));
+    assertThat(start.instant()).contains(utc("2026-03-16T09:00:00Z")); // CET: summer time is later
+    assertThat(start.iso()).isEqualTo("2026-03-16T09:00:00Z");
+    assertThat(event.end().orElseThrow().instant()).contains(utc("2026-03-16T10:00:00Z"));
+    assertThat(event.allDay()).isFalse();
+
+    assertThat(mail.text()).contains("You have been invited").doesNotContain("BEGIN:VCALENDAR");
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::filename, AttachmentInfo::contentType)
+        .containsExactly(tuple("", "text/calendar"), tuple("invite.ics", "application/ics"));
+    assertThat(
+            new String(DECODER.attachment(raw, 1).orElseThrow().content(), StandardCharsets.UTF_8))
+        .startsWith("BEGIN:VCALENDAR\r\n")
+        .contains("SUMMARY:Quarterly review");
+  }
+
+  @Test
+  void anOutlookInviteInAZoneOnlyItsVtimezoneDefinesIsPlacedInUtcByThatDefinition() {
+    DecodedMail mail = DECODER.decode(MimeCorpus.read("36-outlook-invite.eml"));
+
+    assertThat(mail.problems()).isEmpty();
+    CalendarEvent event = mail.events().getFirst();
+    assertThat(event.method()).isEqualTo("REQUEST");
+    assertThat(event.summary()).isEqualTo("Design sync: checkout flow"); // after LANGUAGE=en-US
+    assertThat(event.location()).isEqualTo("Microsoft Teams Meeting");
+    assertThat(event.organizerName()).isEqualTo("Example, Ann"); // quoted, with its comma
+    assertThat(event.organizerEmail()).isEqualTo("ann.example@contoso.com");
+    CalendarEvent.Time start = event.start().orElseThrow();
+    assertThat(start.zone()).isEqualTo("W. Europe Standard Time");
+    // 14:00 in July: the DAYLIGHT part's +0200 from the last Sunday of March
+    assertThat(start.instant()).contains(utc("2026-07-01T12:00:00Z"));
+    assertThat(event.end().orElseThrow().instant()).contains(utc("2026-07-01T12:30:00Z"));
+    assertThat(mail.attachments())
+        .extracting(AttachmentInfo::contentType)
+        .containsExactly("text/calendar");
+  }
+
+  /** Outlook's zone of Berlin, as its invites define it. */
+  private static final String W_EUROPE =
+      """
+      BEGIN:VTIMEZONE
+      TZID:W. Europe Standard Time
+      BEGIN:STANDARD
+      DTSTART:16010101T030000
+      TZOFFSETFROM:+0200
+      TZOFFSETTO:+0100
+      RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10
+      END:STANDARD
+      BEGIN:DAYLIGHT
+      DTSTART:16010101T020000
+      TZOFFSETFROM:+0100
+      TZOFFSETTO:+0200
+      RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3
+      END:DAYLIGHT
+      END:VTIMEZONE
+      """;
+
+  @Test
+  void aCancellationSaysCancelAndAWinterTimeTakesItsZonesStandardOffset() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                "BEGIN:VCALENDAR\nMETHOD:CANCEL\nPRODID:Microsoft Exchange Server 2010\n"
+                    + "VERSION:2.0\n"
+                    + W_EUROPE
+                    + """
+                    BEGIN:VEVENT
+                    ORGANIZER;CN=Ann Example:MAILTO:ann@contoso.com
+                    SUMMARY;LANGUAGE=en-US:Canceled: Design sync
+                    DTSTART;TZID=W. Europe Standard Time:20261130T093000
+                    DTEND;TZID=W. Europe Standard Time:20261130T100000
+                    STATUS:CANCELLED
+                    SEQUENCE:1
+                    END:VEVENT
+                    END:VCALENDAR
+                    """));
+
+    CalendarEvent event = mail.events().getFirst();
+    assertThat(event.method()).isEqualTo("CANCEL");
+    assertThat(event.summary()).isEqualTo("Canceled: Design sync");
+    assertThat(event.organizerEmail()).isEqualTo("ann@contoso.com"); // MAILTO: in capitals too
+    assertThat(event.start().orElseThrow().instant()).contains(utc("2026-11-30T08:30:00Z"));
+    assertThat(event.end().orElseThrow().instant()).contains(utc("2026-11-30T09:00:00Z"));
+  }
+
+  @Test
+  void anAttachedIcsFileGivesAllDayDurationFloatingAndSouthernSummerEvents() {
+    String calendar =
+        """
+        BEGIN:VCALENDAR
+        VERSION:2.0
+        PRODID:-//Apple Inc.//macOS 15.0//EN
+        METHOD:PUBLISH
+        BEGIN:VTIMEZONE
+        TZID:AUS Eastern Standard Time
+        BEGIN:STANDARD
+        DTSTART:16010101T030000
+        TZOFFSETFROM:+1100
+        TZOFFSETTO:+1000
+        RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=4
+        END:STANDARD
+        BEGIN:DAYLIGHT
+        DTSTART:16010101T020000
+        TZOFFSETFROM:+1000
+        TZOFFSETTO:+1100
+        RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=10
+        END:DAYLIGHT
+        END:VTIMEZONE
+        BEGIN:VEVENT
+        SUMMARY:Team offsite
+        DTSTART;VALUE=DATE:20260402
+        DTEND;VALUE=DATE:20260404
+        END:VEVENT
+        BEGIN:VEVENT
+        SUMMARY:Retro
+        DTSTART:20260402T150000Z
+        DURATION:PT1H30M
+        END:VEVENT
+        BEGIN:VEVENT
+        SUMMARY:Stretch wherever you are
+        DTSTART:20260405T090000
+        DTEND:20260405T091500
+        END:VEVENT
+        BEGIN:VEVENT
+        SUMMARY:Sydney planning
+        DTSTART;TZID=AUS Eastern Standard Time:20260115T090000
+        DURATION:P1DT1H
+        END:VEVENT
+        END:VCALENDAR
+        """
+            .replace("\n", "\r\n");
+    String raw =
+        "From: app@example.test\r\nSubject: Offsite\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+            + "--b\r\nContent-Type: text/plain\r\n\r\nDates attached.\r\n"
+            + "--b\r\nContent-Type: application/octet-stream; name=\"offsite.ics\"\r\n"
+            + "Content-Disposition: attachment; filename=\"offsite.ics\"\r\n"
+            + "Content-Transfer-Encoding: base64\r\n\r\n"
+            + Base64.getMimeEncoder().encodeToString(calendar.getBytes(StandardCharsets.UTF_8))
+            + "\r\n--b--\r\n";
+
+    List<CalendarEvent> events = decode(raw).events();
+
+    assertThat(events).extracting(CalendarEvent::method).containsOnly("PUBLISH");
+    CalendarEvent offsite = events.get(0);
+    assertThat(offsite.allDay()).isTrue();
+    assertThat(offsite.start().orElseThrow().date()).isEqualTo(LocalDate.of(2026, 4, 2));
+    assertThat(offsite.start().orElseThrow().iso()).isEqualTo("2026-04-02");
+    assertThat(offsite.start().orElseThrow().instant()).isEmpty();
+    assertThat(offsite.end().orElseThrow().iso()).isEqualTo("2026-04-04"); // the day after it
+
+    assertThat(events.get(1).end().orElseThrow().instant()).contains(utc("2026-04-02T16:30:00Z"));
+
+    CalendarEvent.Time floating = events.get(2).start().orElseThrow();
+    assertThat(floating.instant()).isEmpty(); // 09:00 wherever the reader is
+    assertThat(floating.zone()).isEmpty();
+    assertThat(floating.iso()).isEqualTo("2026-04-05T09:00:00");
+
+    // January is summer in Sydney: daylight (+1100) from October to April spans the new year
+    CalendarEvent sydney = events.get(3);
+    assertThat(sydney.start().orElseThrow().instant()).contains(utc("2026-01-14T22:00:00Z"));
+    assertThat(sydney.end().orElseThrow().instant()).contains(utc("2026-01-15T23:00:00Z"));
+  }
+
+  @Test
+  void aFoldInsideACharacterAndEscapedBackslashesAreUndone() {
+    ByteArrayOutputStream calendar = new ByteArrayOutputStream();
+    calendar.writeBytes(
+        "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nSUMMARY:Caf"
+            .getBytes(StandardCharsets.UTF_8));
+    byte[] eAcute = "é".getBytes(StandardCharsets.UTF_8);
+    calendar.write(eAcute[0]);
+    calendar.writeBytes("\r\n ".getBytes(StandardCharsets.US_ASCII)); // folded inside the é
+    calendar.write(eAcute[1]);
+    calendar.writeBytes(
+        " tasting \\\\ 3 € each\\nbring a friend\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .getBytes(StandardCharsets.UTF_8));
+    String raw =
+        "Subject: Tasting\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: text/calendar; method=REQUEST; charset=UTF-8\r\n"
+            + "Content-Transfer-Encoding: base64\r\n\r\n"
+            + Base64.getMimeEncoder().encodeToString(calendar.toByteArray())
+            + "\r\n";
+
+    assertThat(decode(raw).events().getFirst().summary())
+        .isEqualTo("Café tasting \\ 3 € each\nbring a friend");
+  }
+
+  @Test
+  void aBrokenCalendarShowsWhatItCanReadAndTheMailStillDecodes() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:request
+                BEGIN:VEVENT
+                SUMMARY:No end and a garbage date
+                DTSTART:2026-13-45T99:99:99Z
+                DTEND:tomorrow
+                DURATION:PT1H
+                ORGANIZER;CN="Never closed:mailto:nobody@example.test
+                LOCATION
+                BEGIN:VALARM
+                SUMMARY:an alarm without END
+                BEGIN:VEVENT
+                SUMMARY:Unknown zone
+                DTSTART;TZID=Mars/Olympus_Mons:20260316T100000
+                DTEND;VALUE=DATE:2026031
+                DURATION:-PT1H
+                ;;;:::
+                :value without a name
+                BEGIN:
+                END:NOTHING-OPEN
+                END:VCALENDAR
+                BEGIN:VEVENT
+                DTSTART:20260316T24000Z
+                DURATION:P99999999999W
+                END:VEVENT
+                """));
+
+    assertThat(mail.malformed()).isFalse();
+    assertThat(mail.text()).isEqualTo("See the invite.");
+    assertThat(mail.events()).hasSize(3);
+    CalendarEvent broken = mail.events().get(0);
+    assertThat(broken.method()).isEqualTo("REQUEST");
+    assertThat(broken.summary()).isEqualTo("No end and a garbage date");
+    assertThat(broken.start()).isEmpty();
+    assertThat(broken.end()).isEmpty();
+    assertThat(broken.location()).isEmpty();
+    assertThat(broken.organizerName()).isEqualTo("Never closed:mailto:nobody@example.test");
+    assertThat(broken.organizerEmail()).isEmpty();
+    CalendarEvent unknownZone = mail.events().get(1);
+    assertThat(unknownZone.summary()).isEqualTo("Unknown zone");
+    CalendarEvent.Time start = unknownZone.start().orElseThrow();
+    assertThat(start.zone()).isEqualTo("Mars/Olympus_Mons");
+    assertThat(start.instant()).isEmpty(); // a time in a zone not known is no moment
+    assertThat(start.iso()).isEqualTo("2026-03-16T10:00:00");
+    assertThat(unknownZone.end()).isEmpty();
+    assertThat(mail.events().get(2))
+        .isEqualTo(
+            new CalendarEvent("REQUEST", "", Optional.empty(), Optional.empty(), "", "", ""));
+  }
+
+  @Test
+  @Timeout(30) // linear: a quadratic read of 2 MB would take far longer
+  void twoMegabyteCalendarsAreReadInTheirFirstBytesAndFirstEventsAndListedWhole() {
+    StringBuilder description = new StringBuilder("DESCRIPTION:");
+    while (description.length() < 2_000_000) {
+      description.append("Lorem ipsum\\, dolor; \"sit\" amet\\n <b>bold</b> \\\\ ^^ ===\r\n ");
+    }
+    String longEvent =
+        "BEGIN:VCALENDAR\nMETHOD:REQUEST\nBEGIN:VEVENT\nSUMMARY:Read\nDTSTART:20260316T100000Z\n"
+            + description
+            + "x\nEND:VEVENT\nBEGIN:VEVENT\nSUMMARY:Beyond the bytes read\nEND:VEVENT\n"
+            + "END:VCALENDAR\n";
+    DecodedMail mail = decode(inviteMail(longEvent));
+
+    assertThat(mail.events()).extracting(CalendarEvent::summary).containsExactly("Read");
+    assertThat(mail.problems())
+        .containsExactly("calendar part beyond 262144 bytes was not read for events");
+    assertThat(mail.attachments().getFirst().size())
+        .isEqualTo(longEvent.replace("\r\n", "\n").replace("\n", "\r\n").length());
+
+    StringBuilder manyEvents = new StringBuilder("BEGIN:VCALENDAR\nMETHOD:PUBLISH\n");
+    for (int i = 0; manyEvents.length() < 2_000_000; i++) {
+      manyEvents.append("BEGIN:VEVENT\nSUMMARY:Event ").append(i).append("\nEND:VEVENT\n");
+    }
+    DecodedMail many = decode(inviteMail(manyEvents.toString()));
+    assertThat(many.events())
+        .extracting(CalendarEvent::summary)
+        .containsExactly("Event 0", "Event 1", "Event 2", "Event 3", "Event 4");
+    assertThat(many.problems()).contains("more than 5 events in a calendar: the rest are left out");
+
+    String oneLine = "BEGIN:VEVENT\r\nSUMMARY;CN=\"" + "\\;\"".repeat(1_000_000);
+    assertThat(decode(inviteMail(oneLine)).events().getFirst().summary()).isEmpty();
+    String longSummary = "BEGIN:VEVENT\r\nSUMMARY:" + "\\,".repeat(1_000_000);
+    assertThat(decode(inviteMail(longSummary)).events().getFirst().summary())
+        .hasSize(CalendarReader.MAX_VALUE_CHARS + 1)
+        .endsWith(",…");
+  }
+
+  @Test
+  void aMailWithoutACalendarHasNoEvents() {
+    assertThat(DECODER.decode(MimeCorpus.read("17-rfc2231-filenames.eml")).events()).isEmpty();
+    assertThat(decode("Subject: x\r\n\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\n").events()).isEmpty();
+  }
+}

@@ -10,6 +10,7 @@ import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.AttachmentInfo;
+import dev.burnbox.server.mime.CalendarEvent;
 import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailHeader;
 import dev.burnbox.server.mime.MailLinks;
@@ -24,6 +25,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -546,6 +548,7 @@ final class MessagePages {
         </div>
         """
             .formatted(escape(summary.id().value())));
+    body.append(invitation(mail));
     // mail with HTML shows it as designed first, its text version folded below it
     if (opened.safeHtml().isEmpty()) {
       body.append("<section class=\"text-view\"><h2>Text</h2>\n")
@@ -690,6 +693,116 @@ final class MessagePages {
             remoteImages ? "<p class=\"images\">" + toggle.formatted(id) + "</p>\n" : "",
             images ? "?images=1" : "",
             cutNote);
+  }
+
+  /** An event's time as the invitation box writes it in UTC: {@code 2026-03-16 09:00 UTC}. */
+  private static final DateTimeFormatter EVENT_UTC =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  /** An event's time in no zone known: {@code 2026-03-16 10:00}, as the invite wrote it. */
+  private static final DateTimeFormatter EVENT_LOCAL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT);
+
+  /**
+   * The box that shows the events of the mail's calendar part (an invite), near the top of its
+   * page: headed "Invitation", "Cancelled event" (METHOD:CANCEL) or as its method says, then each
+   * event's title, time, place and organizer, every value escaped and isolated; "" if the mail has
+   * no events. Times are in UTC in the received time's markup, which {@code /static/page.js} shows
+   * in the reader's zone, with the zone the invite named beside them.
+   */
+  private static String invitation(DecodedMail mail) {
+    List<CalendarEvent> events = mail.events();
+    if (events.isEmpty()) {
+      return "";
+    }
+    StringBuilder html =
+        new StringBuilder("<section class=\"invitation\" id=\"invitation\"><h2>")
+            .append(calendarHeading(events.getFirst().method()))
+            .append("</h2>\n");
+    for (CalendarEvent event : events) {
+      html.append("<dl class=\"event\">\n<dt>Event</dt><dd class=\"summary\">")
+          .append(event.summary().isEmpty() ? "(no title)" : Html.isolated(event.summary()))
+          .append("</dd>\n<dt>When</dt><dd class=\"when\">")
+          .append(when(event))
+          .append("</dd>\n");
+      if (!event.location().isEmpty()) {
+        html.append("<dt>Where</dt><dd class=\"location\">")
+            .append(Html.isolated(event.location()))
+            .append("</dd>\n");
+      }
+      String organizer = organizer(event);
+      if (!organizer.isEmpty()) {
+        html.append("<dt>Organizer</dt><dd class=\"organizer\">")
+            .append(Html.isolated(organizer))
+            .append("</dd>\n");
+      }
+      html.append("</dl>\n");
+    }
+    return html.append("</section>\n").toString();
+  }
+
+  /** What a calendar of {@code method} is, for the heading of the invitation box. */
+  private static String calendarHeading(String method) {
+    return switch (method) {
+      case "REQUEST" -> "Invitation";
+      case "CANCEL" -> "Cancelled event";
+      case "REPLY" -> "Reply to an invitation";
+      case "COUNTER" -> "New time proposed";
+      default -> "Calendar event";
+    };
+  }
+
+  /**
+   * When an event is, as HTML: its days for an all-day event (the invite's end is the day after its
+   * last); else its start and end, each in UTC if the invite placed it in a zone known here or as
+   * written if not, and which zone the invite named.
+   */
+  private static String when(CalendarEvent event) {
+    if (event.start().isEmpty()) {
+      return "(no readable time)";
+    }
+    CalendarEvent.Time start = event.start().get();
+    if (start.allDay()) {
+      LocalDate last = event.end().map(end -> end.date().minusDays(1)).orElse(start.date());
+      return escape(start.date().toString())
+          + (last.isAfter(start.date()) ? " to " + escape(last.toString()) : "")
+          + ", all day";
+    }
+    StringBuilder html = new StringBuilder(time(start));
+    event.end().ifPresent(end -> html.append(" to ").append(time(end)));
+    if (start.instant().isEmpty()) {
+      html.append(
+          start.zone().isEmpty()
+              ? " <span class=\"zone\">(local time: the invite names no time zone)</span>"
+              : " <span class=\"zone\">(time zone %s, not known here)</span>"
+                  .formatted(Html.isolated(start.zone())));
+    } else if (!start.zone().isEmpty()) {
+      html.append(
+          " <span class=\"zone\">(the invite's time zone: %s)</span>"
+              .formatted(Html.isolated(start.zone())));
+    }
+    return html.toString();
+  }
+
+  /** A time of an event as HTML: in UTC, marked up for page.js, if its moment is known. */
+  private static String time(CalendarEvent.Time time) {
+    if (time.instant().isEmpty()) {
+      return escape(EVENT_LOCAL.format(time.local()));
+    }
+    Instant instant = time.instant().get();
+    String utc = escape(EVENT_UTC.format(instant));
+    return "<time class=\"exact\" datetime=\"%s\" title=\"%s\">%s</time>"
+        .formatted(escape(instant.toString()), utc, utc);
+  }
+
+  /** {@code Name <address>}, or the one of them the event gives; "" for no organizer. */
+  private static String organizer(CalendarEvent event) {
+    String name = event.organizerName();
+    String email = event.organizerEmail();
+    if (name.isEmpty() || email.isEmpty()) {
+      return name + email;
+    }
+    return name + " <" + email + ">";
   }
 
   /** The likely one-time codes and the links of the mail, as the API lists them; "" if none. */

@@ -178,6 +178,164 @@ class WebPagesTest {
   }
 
   /**
+   * A Google Calendar invite: the mail's text and HTML, its calendar as a text/calendar alternative
+   * (folded lines, TZID times, escaped commas and line breaks) and again as invite.ics.
+   */
+  static final String GOOGLE_INVITE =
+      """
+      From: Ann Example <ann@example.com>\r
+      To: qa@burnbox.test\r
+      Subject: Invitation: Quarterly review @ Mon 16 Mar 2026 10am - 11am (CET)\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/mixed; boundary="m"\r
+      \r
+      --m\r
+      Content-Type: multipart/alternative; boundary="a"\r
+      \r
+      --a\r
+      Content-Type: text/plain; charset="UTF-8"\r
+      \r
+      You have been invited to the following event.\r
+      --a\r
+      Content-Type: text/html; charset="UTF-8"\r
+      \r
+      <p>You have been invited to the following event.</p>\r
+      --a\r
+      Content-Type: text/calendar; charset="UTF-8"; method=REQUEST\r
+      \r
+      BEGIN:VCALENDAR\r
+      METHOD:REQUEST\r
+      BEGIN:VEVENT\r
+      DTSTART;TZID=Europe/Berlin:20260316T100000\r
+      DTEND;TZID=Europe/Berlin:20260316T110000\r
+      ORGANIZER;CN=Ann Example:mailto:ann@example.com\r
+      LOCATION:Room 4\\, Building B\\nBerlin\r
+      SUMMARY:Quarterly review: numbers\\, plans & next steps for the whole team an\r
+       d the board\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+      --a--\r
+      --m\r
+      Content-Type: application/ics; name="invite.ics"\r
+      Content-Disposition: attachment; filename="invite.ics"\r
+      \r
+      BEGIN:VCALENDAR\r
+      END:VCALENDAR\r
+      --m--\r
+      """;
+
+  /**
+   * A meeting invite showed only the mail's text and an attachment. Its event now shows in a box
+   * above the mail: title, times in UTC marked up as the received time is (page.js shows them in
+   * the reader's zone) with the invite's zone beside them, place and organizer; the calendar parts
+   * stay downloads.
+   */
+  @Test
+  void anInviteShowsItsEventAboveTheMailWithItsTimesInUtc() throws Exception {
+    MessageId id = web.deliver("qa", GOOGLE_INVITE);
+    Element page = Jsoup.parse(web.get("/message/" + id).body()).body();
+
+    assertThat(page.select("section#invitation, section#html, .text-view").eachAttr("class"))
+        .containsExactly("invitation", "html-view", "text-view");
+    Element invitation = page.selectFirst("section#invitation");
+    assertThat(invitation.selectFirst("h2").text()).isEqualTo("Invitation");
+    assertThat(invitation.select("dt").eachText())
+        .containsExactly("Event", "When", "Where", "Organizer");
+    assertThat(invitation.selectFirst("dd.summary").text())
+        .isEqualTo(
+            "Quarterly review: numbers, plans & next steps for the whole team and the board");
+    assertThat(invitation.selectFirst("dd.when").html())
+        .isEqualTo(
+            "<time class=\"exact\" datetime=\"2026-03-16T09:00:00Z\" title=\"2026-03-16 09:00 UTC\">"
+                + "2026-03-16 09:00 UTC</time> to <time class=\"exact\" datetime=\"2026-03-16T10:00:00Z\""
+                + " title=\"2026-03-16 10:00 UTC\">2026-03-16 10:00 UTC</time> <span class=\"zone\">"
+                + "(the invite's time zone: <bdi>Europe/Berlin</bdi>)</span>");
+    assertThat(invitation.selectFirst("dd.location").wholeText())
+        .isEqualTo("Room 4, Building B\nBerlin");
+    assertThat(invitation.selectFirst("dd.organizer").text())
+        .isEqualTo("Ann Example <ann@example.com>");
+    assertThat(page.select("section.attachments a[download]").eachText())
+        .containsExactly("attachment-0.ics", "invite.ics");
+
+    MessageId plain = web.deliver("qa", WebApiTest.MULTIPART);
+    assertThat(web.get("/message/" + plain).body()).doesNotContain("invitation");
+  }
+
+  /**
+   * A cancellation is headed so; an all-day event shows its days (iCalendar's end is the day after
+   * the last), a time without a zone or in a zone not known shows as written, saying so.
+   */
+  @Test
+  void aCancellationIsHeadedSoAndTimesWithoutAKnownZoneShowAsWritten() throws Exception {
+    String calendar =
+        """
+        BEGIN:VCALENDAR\r
+        METHOD:CANCEL\r
+        BEGIN:VEVENT\r
+        SUMMARY:Offsite\r
+        DTSTART;VALUE=DATE:20260402\r
+        DTEND;VALUE=DATE:20260404\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        SUMMARY:Stretch\r
+        DTSTART:20260405T090000\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        DTSTART;TZID=Mars/Olympus_Mons:20260316T100000\r
+        DTEND:garbage\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+        """;
+    MessageId id =
+        web.deliver(
+            "qa",
+            "Subject: Canceled: Offsite\r\nContent-Type: text/calendar; method=CANCEL\r\n\r\n"
+                + calendar);
+    Element invitation =
+        Jsoup.parse(web.get("/message/" + id).body()).body().selectFirst("section#invitation");
+
+    assertThat(invitation.selectFirst("h2").text()).isEqualTo("Cancelled event");
+    assertThat(invitation.select("dd.summary").eachText())
+        .containsExactly("Offsite", "Stretch", "(no title)");
+    assertThat(invitation.select("dd.when").eachText())
+        .containsExactly(
+            "2026-04-02 to 2026-04-03, all day",
+            "2026-04-05 09:00 (local time: the invite names no time zone)",
+            "2026-03-16 10:00 (time zone Mars/Olympus_Mons, not known here)");
+    assertThat(invitation.select("time")).isEmpty(); // no moment for page.js to place
+  }
+
+  /** Every value an invite gives is text on the page, never markup, and keeps its direction. */
+  @Test
+  void everyValueOfAnInviteIsEscaped() throws Exception {
+    String calendar =
+        """
+        BEGIN:VCALENDAR\r
+        METHOD:REQUEST\r
+        BEGIN:VEVENT\r
+        SUMMARY:<script>alert(1)</script>\u202Egpj.exe\r
+        LOCATION:<img src=x onerror=alert(2)>\r
+        ORGANIZER;CN="<b>Eve</b>":mailto:"><script>alert(3)</script>\r
+        DTSTART;TZID="<i>Zone</i>":20260316T100000\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+        """;
+    MessageId id =
+        web.deliver(
+            "qa",
+            "Subject: Invite\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n" + calendar);
+    String body = web.get("/message/" + id).body();
+
+    assertThat(body)
+        .doesNotContain("<script>alert", "<img src=x", "<b>Eve", "<i>Zone", "\u202E")
+        .contains("<bdi>&lt;script&gt;alert(1)&lt;/script&gt;gpj.exe</bdi>")
+        .contains("<bdi>&lt;img src=x onerror=alert(2)&gt;</bdi>")
+        .contains(
+            "<bdi>&lt;b&gt;Eve&lt;/b&gt; &lt;&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;&gt;</bdi>")
+        .contains("(time zone <bdi>&lt;i&gt;Zone&lt;/i&gt;</bdi>, not known here)");
+  }
+
+  /**
    * The sanitizer removed tel: links and in-mail anchor links with their targets. A phone number
    * now opens like any link; a link to an anchor stays in the view; other hrefs stay dropped.
    */

@@ -3,6 +3,7 @@ package dev.burnbox.server.web;
 import dev.burnbox.mailstore.MessageSummary;
 import dev.burnbox.mailstore.SpamVerdict;
 import dev.burnbox.server.mime.AttachmentInfo;
+import dev.burnbox.server.mime.CalendarEvent;
 import dev.burnbox.server.mime.MailHeader;
 import dev.burnbox.server.mime.MailLinks;
 import dev.burnbox.server.pipeline.SpamExplanation;
@@ -53,13 +54,14 @@ final class MailJson {
   static final int MAX_TERMS = 200;
 
   /**
-   * A whole message: the summary's fields, then the decoded content and its attachments. Its {@code
-   * spam} holds the verdict stored at delivery, with the terms hit as {@code why} (the model in use
-   * now) explains them instead of the stored top terms: the {@link #MAX_TERMS} strongest, and
-   * {@code termsOmitted} says how many more. Header values (sender, subject, recipients, each
-   * header field) are cut to {@link HeaderCut#MESSAGE} characters, and only the first {@link
-   * HeaderCut#MESSAGE_HEADERS} header fields and recipients are listed; {@code headersOmitted} and
-   * {@code recipientsOmitted} say how many more there are.
+   * A whole message: the summary's fields, then the decoded content, its attachments and the events
+   * of its calendar part (an invite's; see {@link #event}). Its {@code spam} holds the verdict
+   * stored at delivery, with the terms hit as {@code why} (the model in use now) explains them
+   * instead of the stored top terms: the {@link #MAX_TERMS} strongest, and {@code termsOmitted}
+   * says how many more. Header values (sender, subject, recipients, each header field) are cut to
+   * {@link HeaderCut#MESSAGE} characters, and only the first {@link HeaderCut#MESSAGE_HEADERS}
+   * header fields and recipients are listed; {@code headersOmitted} and {@code recipientsOmitted}
+   * say how many more there are.
    */
   static Map<String, Object> message(OpenedMessage m, SpamExplanation why) {
     Map<String, Object> json = summary(m.summary(), why.threshold(), HeaderCut.MESSAGE);
@@ -112,6 +114,32 @@ final class MailJson {
       attachments.add(att);
     }
     json.put("attachments", attachments);
+    json.put("events", m.mail().events().stream().map(MailJson::event).toList());
+    return json;
+  }
+
+  /**
+   * A calendar event of the message (an invite's), in documented field order: times as {@link
+   * CalendarEvent.Time#iso()} writes them, null when absent or unreadable; {@code timeZone} the
+   * start's TZID as written, null for none; {@code organizer} null for none.
+   */
+  private static Map<String, Object> event(CalendarEvent event) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("method", event.method());
+    json.put("summary", event.summary());
+    json.put("start", event.start().map(CalendarEvent.Time::iso).orElse(null));
+    json.put("end", event.end().map(CalendarEvent.Time::iso).orElse(null));
+    json.put("allDay", event.allDay());
+    String zone = event.start().map(CalendarEvent.Time::zone).orElse("");
+    json.put("timeZone", zone.isEmpty() ? null : zone);
+    json.put("location", event.location());
+    Map<String, Object> organizer = null;
+    if (!event.organizerName().isEmpty() || !event.organizerEmail().isEmpty()) {
+      organizer = new LinkedHashMap<>();
+      organizer.put("name", event.organizerName());
+      organizer.put("email", event.organizerEmail());
+    }
+    json.put("organizer", organizer);
     return json;
   }
 

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.BurnboxService;
+import dev.burnbox.server.junit.BurnboxExtension;
 import dev.burnbox.server.pipeline.PrivateDomains;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.wordlists.SpamModel;
@@ -15,12 +17,22 @@ import dev.burnbox.wordlists.SpamModel.Match;
 import dev.burnbox.wordlists.SpamModel.Part;
 import dev.burnbox.wordlists.SpamModel.Scoring;
 import dev.burnbox.wordlists.SpamModel.WeightedTerm;
+import jakarta.activation.DataHandler;
+import jakarta.mail.Message;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeBodyPart;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
+import jakarta.mail.util.ByteArrayDataSource;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +41,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.AfterEach;
@@ -339,6 +352,97 @@ class WebApiTest {
     assertThat(attachment.get("size").asInt()).isEqualTo(9);
     assertThat(attachment.get("url").asText())
         .isEqualTo("/api/v1/messages/" + id + "/attachments/0");
+    assertThat(message.get("events").isArray()).isTrue();
+    assertThat(message.get("events").size()).isZero(); // no calendar part
+  }
+
+  /**
+   * A meeting invite showed only its text and an attachment. An app's invite, sent over SMTP to the
+   * running service as Jakarta Mail builds one (text and a text/calendar part, as alternatives),
+   * has its event in the message JSON, times in UTC, and its calendar part still downloads.
+   */
+  @Test
+  void anInviteAnAppSendsHasItsEventInTheMessageJson() throws Exception {
+    String calendar =
+        """
+        BEGIN:VCALENDAR
+        PRODID:-//Example App//Scheduler 1.0//EN
+        VERSION:2.0
+        METHOD:REQUEST
+        BEGIN:VEVENT
+        UID:launch-review-42@app.example
+        DTSTAMP:20260420T120000Z
+        DTSTART;TZID=America/New_York:20260504T090000
+        DTEND;TZID=America/New_York:20260504T100000
+        SUMMARY:Launch review\\, final round
+        LOCATION:Room 12\\, 3rd floor
+        ORGANIZER;CN="Pat Planner":mailto:pat@app.example
+        ATTENDEE;RSVP=TRUE;CN=QA:mailto:qa@burnbox.test
+        END:VEVENT
+        END:VCALENDAR
+        """
+            .replace("\n", "\r\n");
+    try (BurnboxService service = BurnboxService.start(BurnboxExtension.testSettings().build());
+        HttpClient http = HttpClient.newHttpClient()) {
+      sendInvite(service.smtpPort(), "qa@burnbox.test", calendar);
+      String base = "http://127.0.0.1:" + service.httpPort();
+      JsonNode inbox =
+          json(
+              http.send(
+                  HttpRequest.newBuilder(URI.create(base + "/api/v1/inboxes/qa")).build(),
+                  HttpResponse.BodyHandlers.ofString()));
+      String id = inbox.get("messages").get(0).get("id").asText();
+      JsonNode message =
+          json(
+              http.send(
+                  HttpRequest.newBuilder(URI.create(base + "/api/v1/messages/" + id)).build(),
+                  HttpResponse.BodyHandlers.ofString()));
+
+      assertThat(message.get("events").size()).isEqualTo(1);
+      JsonNode event = message.get("events").get(0);
+      assertThat(fieldNames(event))
+          .containsExactly(
+              "method", "summary", "start", "end", "allDay", "timeZone", "location", "organizer");
+      assertThat(event.get("method").asText()).isEqualTo("REQUEST");
+      assertThat(event.get("summary").asText()).isEqualTo("Launch review, final round");
+      assertThat(event.get("start").asText()).isEqualTo("2026-05-04T13:00:00Z"); // 09:00 EDT
+      assertThat(event.get("end").asText()).isEqualTo("2026-05-04T14:00:00Z");
+      assertThat(event.get("allDay").asBoolean()).isFalse();
+      assertThat(event.get("timeZone").asText()).isEqualTo("America/New_York");
+      assertThat(event.get("location").asText()).isEqualTo("Room 12, 3rd floor");
+      assertThat(event.get("organizer").get("name").asText()).isEqualTo("Pat Planner");
+      assertThat(event.get("organizer").get("email").asText()).isEqualTo("pat@app.example");
+
+      JsonNode attachment = message.get("attachments").get(0);
+      assertThat(attachment.get("type").asText()).isEqualTo("text/calendar");
+      HttpResponse<String> ics =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + attachment.get("url").asText())).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(ics.body()).startsWith("BEGIN:VCALENDAR").contains("SUMMARY:Launch review");
+    }
+  }
+
+  /**
+   * Sends {@code calendar} as an app's invite: Jakarta Mail over SMTP on loopback, its text and its
+   * text/calendar part (method REQUEST) as alternatives.
+   */
+  private static void sendInvite(int smtpPort, String to, String calendar) throws Exception {
+    Properties props = new Properties();
+    props.put("mail.smtp.host", "127.0.0.1");
+    props.put("mail.smtp.port", Integer.toString(smtpPort));
+    MimeMessage message = new MimeMessage(Session.getInstance(props));
+    message.setFrom(new InternetAddress("pat@app.example"));
+    message.setRecipient(Message.RecipientType.TO, new InternetAddress(to));
+    message.setSubject("Invitation: Launch review");
+    MimeBodyPart text = new MimeBodyPart();
+    text.setText("Pat invites you to the launch review.", "utf-8");
+    MimeBodyPart invite = new MimeBodyPart();
+    invite.setDataHandler(
+        new DataHandler(
+            new ByteArrayDataSource(calendar, "text/calendar; charset=utf-8; method=REQUEST")));
+    message.setContent(new MimeMultipart("alternative", text, invite));
+    Transport.send(message);
   }
 
   /** HTML-only mail read as text by an API client: the HTML's visible text, without its markup. */

@@ -147,7 +147,11 @@ public final class BurnboxExtension
     return service().httpPort();
   }
 
-  /** Reads and waits for mail in the running service's inboxes. */
+  /**
+   * Reads and waits for mail in the running service's inboxes: one {@link Inboxes} per running
+   * service, so its {@link Inboxes#awaitMail} returns each mail once across the tests of a {@link
+   * #perClass()} class.
+   */
   public Inboxes inboxes() {
     service();
     return inboxes;

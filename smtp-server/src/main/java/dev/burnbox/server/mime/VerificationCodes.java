@@ -2,6 +2,7 @@ package dev.burnbox.server.mime;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,10 @@ import java.util.regex.Pattern;
  * <p><b>What is a code.</b> A number of 4 to 8 digits, also written in groups of 2 to 4 digits
  * joined by one space, hyphen or dot ({@code 493 027}, {@code 1234-5678}, {@code 12 34 56}; groups
  * joined by dots have 3 or 4 digits), or a word of 6 to 8 capitals and digits with at least one
- * digit ({@code K7QX2M}). It starts within {@value #NEAR} characters after a word that announces a
+ * digit ({@code K7QX2M}). A number may follow one to three capitals and a hyphen ({@code
+ * G-123456}): the code is then written with them but its value is the digits ({@code 123456}),
+ * which is what the form asks for. A code may follow its keyword right after {@code =} or {@code :}
+ * ({@code code=918273}). It starts within {@value #NEAR} characters after a word that announces a
  * code (code, verification, verify, confirm, OTP, one-time, passcode, password, PIN, token,
  * security, login, and German, French, Spanish, Portuguese, Italian and Dutch equivalents), or ends
  * within {@value #NEAR_BEFORE} characters before one when it begins a sentence ("493027 is your
@@ -28,18 +32,20 @@ import java.util.regex.Pattern;
  * www.}) or an e-mail address; a number or word joined to other letters, digits or {@code . , / : -
  * + # @ = % °}; a run of digit groups that is longer than 8 digits or has a group of another size
  * (phone numbers such as {@code 0800 123 4567}, thousands such as {@code 1 234}); a number right
- * after "order", "invoice", "ticket", "ref", "no.", "#" and the like (an identifier), after "tel",
- * "phone", "call", "+49" or "(030)" (a phone number), next to a currency ({@code $1234}, {@code
- * 1234 EUR}), or before a unit of time or {@code %} ("10-15 minutes"); a postcode in an address
- * ("Musterstraße 12, 10115 Berlin", "1015 CJ Amsterdam", "IL 62704"); groups that read as a date
- * ({@code 2026-11-27}, {@code 27-11-26}); and a year from 1900 to 2099 unless the keyword announces
- * it directly ("your code is 2026", "Code: 2026").
+ * after "order", "invoice", "ticket", "ref", "no.", "#", "account number" and the like (an
+ * identifier), after "tel", "phone", "call", "+49" or "(030)" (a phone number), next to a currency
+ * ({@code $1234}, {@code 1234 EUR}), or before a unit of time or {@code %} ("10-15 minutes"); a
+ * postcode in an address ("Musterstraße 12, 10115 Berlin", "1015 CJ Amsterdam", "IL 62704"); groups
+ * that read as a date ({@code 2026-11-27}, {@code 27-11-26}); and a year from 1900 to 2099 unless
+ * the keyword announces it directly ("your code is 2026", "Code: 2026").
  *
  * <p>Searched in the subject and the visible text ({@link DecodedMail#scanText()}: text parts, then
  * the HTML's text, invisible characters dropped). Each code is reported once, with the text around
- * it, closest to its keyword first (one before its keyword ranks after every one after a keyword).
- * Heuristic by nature: a code with no announcing word is not found. Stateless and thread-safe;
- * O(size of the text · log of the keywords in it).
+ * it, closest to its keyword first (one before its keyword ranks after every one after a keyword),
+ * the earlier in the text first among codes as close; a code in a sentence that calls it previous,
+ * old, expired, invalid or no longer valid ranks after all others. Heuristic by nature: a code with
+ * no announcing word is not found. Stateless and thread-safe; O(size of the text · log of the
+ * keywords in it).
  */
 public final class VerificationCodes {
   /** How far after a keyword a code may start, in characters. */
@@ -81,7 +87,26 @@ public final class VerificationCodes {
               + "facture r\u00e9servation dossier r\u00e9f\u00e9rence pedido factura reserva "
               + "referencia encomenda fatura refer\u00eancia ordine fattura prenotazione "
               + "riferimento bestelling bestelnummer factuur factuurnummer boeking ordernummer "
-              + "klantnummer referentie");
+              + "klantnummer referentie kontonummer");
+
+  /** Words that make a number an identifier with a number label: "account number 12345678". */
+  private static final Set<String> NUMBERED_WORDS =
+      words("account konto compte cuenta conta conto rekening member membership contract");
+
+  /** Number labels between such a word and its number: "account no 1234", "Konto Nr. 1234". */
+  private static final Set<String> NUMBER_LABELS = Set.of("number", "no", "nr");
+
+  /**
+   * Words that say a code in their sentence is no longer the one to type: "Your previous code
+   * 654321 is no longer valid."
+   */
+  private static final Pattern STALE =
+      Pattern.compile(
+          "(?iu)\\b(?:previous|old|older|earlier|former|expired|invalid|no longer valid"
+              + "|not valid any ?more|vorherige\\w*|alte[nrs]?|abgelaufen\\w*|ung\\u00fcltig\\w*)\\b");
+
+  /** How far a code's sentence is read either side of it for {@link #STALE} words. */
+  private static final int LONGEST_SENTENCE = 200;
 
   /** Words after which a number is a phone number: "Tel. 1234 5678", "call 555 1234". */
   private static final Set<String> PHONE_WORDS =
@@ -92,8 +117,12 @@ public final class VerificationCodes {
   /** Signs that make the number after them an identifier on their own: "no. 4821", "n° 4821". */
   private static final Set<String> NUMBER_SIGNS = Set.of("no.", "nr.", "n.", "n\u00b0", "n\u00ba");
 
-  /** Words between such a word and its number: "order number", "order no 4821", "call us at". */
-  private static final Set<String> LABEL_TAILS = Set.of("number", "no", "nr", "us", "at", "on");
+  /**
+   * Words between such a word and its number: "order number", "order no 4821", "call us at"; and
+   * "is" right before the number: "Your account number is 12345678".
+   */
+  private static final Set<String> LABEL_TAILS =
+      Set.of("number", "no", "nr", "us", "at", "on", "is");
 
   /** What makes the number after it a phone number: "+49 1234 5678", "(030) 1234567". */
   private static final Pattern PHONE_PREFIX =
@@ -201,14 +230,14 @@ public final class VerificationCodes {
         Found found = candidate(text, token, keywords);
         if (found != null) {
           Found known = best.get(found.value);
-          if (known == null || found.distance < known.distance) {
+          if (known == null || Found.RANK.compare(found, known) < 0) {
             best.put(found.value, found);
           }
         }
       }
     }
     List<Found> ranked = new ArrayList<>(best.values());
-    ranked.sort((a, b) -> Integer.compare(a.distance, b.distance));
+    ranked.sort(Found.RANK);
     List<Code> out = new ArrayList<>(ranked.size());
     for (Found found : ranked) {
       out.add(
@@ -251,7 +280,9 @@ public final class VerificationCodes {
     if (token.start("url") >= 0) {
       return null;
     }
-    int start = token.start();
+    boolean number = token.start("number") >= 0;
+    int digitsStart = token.start();
+    int start = number ? letterPrefixStart(text, digitsStart) : digitsStart;
     int end = token.end();
     int keywordEnd = keywords.lastEndAtOrBefore(start);
     int after = keywordEnd >= 0 && start - keywordEnd <= NEAR ? start - keywordEnd : -1;
@@ -263,25 +294,75 @@ public final class VerificationCodes {
     if (after < 0 && before < 0) {
       return null;
     }
-    boolean number = token.start("number") >= 0;
-    String value = number ? numberValue(text, start, end) : wordValue(token.group());
-    if (value == null || joinedToMore(text, start, end) || identifierOrPhone(text, start, end)) {
+    String value = number ? numberValue(text, digitsStart, end) : wordValue(token.group());
+    boolean rightAfterKeyword = keywordEnd >= 0 && keywordEnd == start - 1;
+    if (value == null
+        || joinedToMore(text, start, end, rightAfterKeyword)
+        || identifierOrPhone(text, start, end)) {
       return null;
     }
     if (number) {
-      if (priceOrQuantity(text, start, end)
-          || postcode(text, start, end, value)
-          || (isYear(text, start, end)
+      if (priceOrQuantity(text, digitsStart, end)
+          || postcode(text, digitsStart, end, value)
+          || (isYear(text, digitsStart, end)
               && !(after >= 0 && DIRECTLY.matcher(text).region(keywordEnd, start).matches()))) {
         return null;
       }
     }
     int distance = after >= 0 ? after : before + NEAR; // before its keyword: ranked after
-    return new Found(value, distance, start, end);
+    return new Found(value, inStaleSentence(text, start, end), distance, start, end);
   }
 
-  /** A code where it was found: its distance to the keyword, its place in the text. */
-  private record Found(String value, int distance, int start, int end) {}
+  /**
+   * Where a number at {@code digitsStart} starts with its prefix of one to three capitals and a
+   * hyphen ({@code G-123456}), if it has one that stands alone; else {@code digitsStart}.
+   */
+  private static int letterPrefixStart(String text, int digitsStart) {
+    if (digitsStart < 2 || text.charAt(digitsStart - 1) != '-') {
+      return digitsStart;
+    }
+    int i = digitsStart - 1;
+    while (i > 0
+        && digitsStart - 1 - i < 3
+        && text.charAt(i - 1) >= 'A'
+        && text.charAt(i - 1) <= 'Z') {
+      i--;
+    }
+    boolean alone =
+        i == 0 || !(Character.isLetterOrDigit(text.charAt(i - 1)) || text.charAt(i - 1) == '_');
+    return i < digitsStart - 1 && alone ? i : digitsStart;
+  }
+
+  /**
+   * Whether the sentence of {@code text[start, end)} (read at most {@value #LONGEST_SENTENCE}
+   * characters either side, up to {@code . ! ?} or a line end) says it is stale: previous, old,
+   * expired, invalid, no longer valid.
+   */
+  private static boolean inStaleSentence(String text, int start, int end) {
+    int from = start;
+    while (from > Math.max(0, start - LONGEST_SENTENCE)
+        && ".!?\n".indexOf(text.charAt(from - 1)) < 0) {
+      from--;
+    }
+    int to = end;
+    int last = Math.min(text.length(), end + LONGEST_SENTENCE);
+    while (to < last && ".!?\n".indexOf(text.charAt(to)) < 0) {
+      to++;
+    }
+    return STALE.matcher(text).region(from, to).find();
+  }
+
+  /**
+   * A code where it was found: whether its sentence calls it stale, its distance to the keyword,
+   * its place in the text.
+   */
+  private record Found(String value, boolean stale, int distance, int start, int end) {
+    /** Best first: a current code before a stale one, then the closest, then the earliest. */
+    static final Comparator<Found> RANK =
+        Comparator.comparing(Found::stale)
+            .thenComparingInt(Found::distance)
+            .thenComparingInt(Found::start);
+  }
 
   /** The keywords of a text, in order; they do not overlap, so their ends are in order too. */
   private record Keywords(int[] starts, int[] ends) {
@@ -381,12 +462,14 @@ public final class VerificationCodes {
 
   /**
    * Whether the token is part of something longer: an e-mail address, a path, a time, a decimal
-   * number, a signed or tagged number, a percentage.
+   * number, a signed or tagged number, a percentage; but not a code joined to its keyword by {@code
+   * =} or {@code :} ({@code rightAfterKeyword}).
    */
-  private static boolean joinedToMore(String text, int start, int end) {
+  private static boolean joinedToMore(String text, int start, int end, boolean rightAfterKeyword) {
     if (start > 0) {
       char before = text.charAt(start - 1);
-      if (".,/:-+#@=".indexOf(before) >= 0
+      boolean keywordSign = rightAfterKeyword && (before == '=' || before == ':'); // code=918273
+      if ((".,/:-+#@=".indexOf(before) >= 0 && !keywordSign)
           || Character.getType(before) == Character.CURRENCY_SYMBOL) {
         return true;
       }
@@ -421,6 +504,7 @@ public final class VerificationCodes {
       return true;
     }
     int at = start;
+    boolean numberLabel = false; // "number", "no" or "nr" read: "account number 12345678"
     for (int words = 0; words < 3; words++) { // a label, "number" or "no", "us at"
       while (at > 0
           && (Character.isWhitespace(text.charAt(at - 1)) || text.charAt(at - 1) == ':')) {
@@ -438,12 +522,14 @@ public final class VerificationCodes {
       String word = text.substring(at, wordEnd).toLowerCase(Locale.ROOT);
       if (IDENTIFIER_WORDS.contains(word)
           || PHONE_WORDS.contains(word)
+          || (numberLabel && NUMBERED_WORDS.contains(word))
           || (words == 0 && NUMBER_SIGNS.contains(dot ? word + "." : word))) {
         return true;
       }
-      if (!LABEL_TAILS.contains(word)) {
+      if (!LABEL_TAILS.contains(word) || (word.equals("is") && words > 0)) {
         return false;
       }
+      numberLabel |= NUMBER_LABELS.contains(word);
     }
     return false;
   }

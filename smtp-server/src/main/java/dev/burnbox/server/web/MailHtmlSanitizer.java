@@ -1,10 +1,13 @@
 package dev.burnbox.server.web;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.owasp.html.AttributePolicy;
 import org.owasp.html.HtmlPolicyBuilder;
+import org.owasp.html.HtmlStreamEventProcessor;
+import org.owasp.html.HtmlStreamEventReceiverWrapper;
 import org.owasp.html.PolicyFactory;
 
 /**
@@ -67,11 +70,35 @@ public final class MailHtmlSanitizer {
   private static final AttributePolicy REMOTE_IMAGES =
       (element, attribute, value) -> ABSOLUTE_URL.matcher(value).matches() ? value : null;
 
+  /** The tabs and line breaks a browser drops from a URL (WHATWG URL standard). */
+  private static final Pattern TABS_AND_LINE_BREAKS = Pattern.compile("[\\t\\r\\n]");
+
+  /**
+   * Drops the tabs and line breaks inside every {@code href} and {@code src}, as a browser does,
+   * before the policy reads them: the policy would percent-encode them ({@code %0a}) into a URL the
+   * browser no longer reads as the mail's sender meant it.
+   */
+  private static final HtmlStreamEventProcessor URLS_AS_BROWSERS_READ_THEM =
+      receiver ->
+          new HtmlStreamEventReceiverWrapper(receiver) {
+            @Override
+            public void openTag(String elementName, List<String> attributes) {
+              List<String> read = new ArrayList<>(attributes);
+              for (int i = 0; i + 1 < read.size(); i += 2) {
+                if (read.get(i).equals("href") || read.get(i).equals("src")) {
+                  read.set(i + 1, TABS_AND_LINE_BREAKS.matcher(read.get(i + 1)).replaceAll(""));
+                }
+              }
+              underlying.openTag(elementName, read);
+            }
+          };
+
   private static final PolicyFactory POLICY = policy(REMOTE_IMAGES);
 
   /** The policy, with {@code imageSources} deciding what each {@code <img src>} becomes. */
   private static PolicyFactory policy(AttributePolicy imageSources) {
     return new HtmlPolicyBuilder()
+        .withPreprocessor(URLS_AS_BROWSERS_READ_THEM)
         .allowCommonInlineFormattingElements()
         .allowCommonBlockElements()
         .allowElements(TABLE_PARTS)

@@ -24,13 +24,17 @@ class BurnboxExtensionTest {
 
   /** What an application under test does: send a mail through its SMTP settings. */
   private static void signUp(String address, int smtpPort) throws Exception {
+    send(address, "Please verify your address", smtpPort);
+  }
+
+  static void send(String address, String subject, int smtpPort) throws Exception {
     Properties props = new Properties();
     props.put("mail.smtp.host", "127.0.0.1");
     props.put("mail.smtp.port", Integer.toString(smtpPort));
     MimeMessage message = new MimeMessage(Session.getInstance(props));
     message.setFrom(new InternetAddress("no-reply@app.example"));
     message.setRecipient(Message.RecipientType.TO, new InternetAddress(address));
-    message.setSubject("Please verify your address");
+    message.setSubject(subject);
     message.setText("Your code is 493027. It expires in 10 minutes.");
     Transport.send(message);
   }
@@ -56,6 +60,22 @@ class BurnboxExtensionTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(inbox.body()).contains("Please verify your address");
+  }
+
+  /**
+   * awaitMail returned the inbox's newest message at once, so a second call got the same mail: it
+   * now returns the mails one by one, oldest first, including those sent before the call.
+   */
+  @Test
+  void awaitsInARowGetTheMailsSentBeforeThemOneByOneInArrivalOrder() throws Exception {
+    send("dave@burnbox.test", "first", burnbox.smtpPort());
+    send("dave@burnbox.test", "second", burnbox.smtpPort());
+    Inboxes inboxes = burnbox.inboxes();
+    assertThat(inboxes.awaitMail("dave", Duration.ofSeconds(10)).subject()).isEqualTo("first");
+    assertThat(inboxes.awaitMail("dave", Duration.ofSeconds(10)).subject()).isEqualTo("second");
+    assertThatThrownBy(() -> inboxes.awaitMail("dave", Duration.ofMillis(200)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("inbox dave holds 0 of 1 mails not yet returned");
   }
 
   @Test

@@ -84,4 +84,104 @@ class MailLinksTest {
     assertThat(links(raw).stream().map(MailLinks.Link::url))
         .containsExactly("https://app.example/v?t=1", "https://en.wikipedia.org/wiki/Foo_(bar)");
   }
+
+  private static List<String> urls(String raw) {
+    return links(raw).stream().map(MailLinks.Link::url).toList();
+  }
+
+  /** Browsers drop tabs and line breaks inside a URL (WHATWG URL standard); the list dropped it. */
+  @Test
+  void anHrefWithALineBreakInsideIsListedWithoutIt() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<a href=\"https://app.example/verify?\r\ntoken=abc&amp;user=ann\">Verify</a>"
+            + "<a href=\"\thttps://app.example/\tnext \">Next</a>\r\n";
+    assertThat(urls(raw))
+        .containsExactly(
+            "https://app.example/verify?token=abc&user=ann", "https://app.example/next");
+  }
+
+  /** A browser percent-encodes a raw space or quote in a URL; the list dropped such a link. */
+  @Test
+  void anHrefWithARawSpaceIsListedPercentEncodedAsABrowserRequestsIt() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<a href=\"https://app.example/v?t=a b&amp;q=&quot;x&quot;\">Verify</a>"
+            + "<a href=\"https://app.example/v?t=a%20b&amp;q=%22x%22\">again</a>\r\n";
+    assertThat(links(raw))
+        .containsExactly(
+            new MailLinks.Link("https://app.example/v?t=a%20b&q=%22x%22", "Verify", "html"));
+  }
+
+  /** A Unicode host is listed in the punycode form the browser looks up; it was dropped. */
+  @Test
+  void aUnicodeHostIsListedInItsPunycodeForm() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<a href=\"https://b\u00fccher.example/v\">Verify</a>\r\n";
+    assertThat(urls(raw)).containsExactly("https://xn--bcher-kva.example/v");
+  }
+
+  /** RFC 3986, Appendix C: a URL in angle brackets may be wrapped; it was cut at the line break. */
+  @Test
+  void aTextUrlInAngleBracketsWrappedAcrossLinesIsJoined() {
+    String raw =
+        "Content-Type: text/plain\r\n\r\n"
+            + "Verify: <https://app.example/verify?\r\n   token=abc&user=ann>\r\n"
+            + "or <URL:https://app.example/\r\nhelp>, not <https://app.example/a and\r\nb>\r\n";
+    assertThat(urls(raw))
+        .containsExactly(
+            "https://app.example/verify?token=abc&user=ann",
+            "https://app.example/help",
+            "https://app.example/a");
+  }
+
+  /** Text and HTML give the same form of a URL with non-ASCII characters: UTF-8 escapes. */
+  @Test
+  void nonAsciiCharactersAreEncodedAlikeInTextAndHtml() {
+    String raw =
+        "Content-Type: multipart/alternative; boundary=b\r\n\r\n"
+            + "--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            + "Verify: https://app.example/v?token=\u00e4\u00f6\u00fc\r\n"
+            + "--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<a href=\"https://app.example/v?token=\u00e4\u00f6\u00fc\">Verify</a>\r\n"
+            + "--b--\r\n";
+    assertThat(links(raw))
+        .containsExactly(
+            new MailLinks.Link("https://app.example/v?token=%C3%A4%C3%B6%C3%BC", "Verify", "html"));
+  }
+
+  /** HTML-only mail whose URL is only visible text, to paste into the browser: it was missed. */
+  @Test
+  void urlsInTheVisibleTextOfHtmlComeAfterItsAnchorsEachOnce() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<p><a href=\"https://app.example/verify?token=bare123\">Verify</a></p>"
+            + "<p>Or paste this into your browser: https://app.example/verify?token=bare123</p>"
+            + "<p>Help: <b>https://app.example/help</b>.</p>\r\n";
+    assertThat(links(raw))
+        .containsExactly(
+            new MailLinks.Link("https://app.example/verify?token=bare123", "Verify", "html"),
+            new MailLinks.Link("https://app.example/help", "https://app.example/help", "html"));
+  }
+
+  @Test
+  void aUrlOnlyInTheVisibleTextOfHtmlIsListed() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<p>Paste this into your browser: https://app.example/verify?token=bare123</p>\r\n";
+    assertThat(urls(raw)).containsExactly("https://app.example/verify?token=bare123");
+  }
+
+  /**
+   * The search for a bracketed URL's end stops at the next {@code <}: a million unclosed brackets
+   * are read once, not once per bracket.
+   */
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aMillionUnclosedBracketedUrlsAreReadInOnePass() {
+    String raw =
+        "Content-Type: text/plain\r\n\r\n" + "<https://app.example/v\r\nx".repeat(200_000) + "\r\n";
+    assertThat(urls(raw)).hasSize(1);
+  }
 }

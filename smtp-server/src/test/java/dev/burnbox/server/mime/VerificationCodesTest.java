@@ -154,6 +154,17 @@ class VerificationCodesTest {
             "604112"),
         mail("a duration", "Votre code : 604112 (valable 10-15 minutes)", "604112"),
         mail("a fullwidth digit", "Your code is 60411２", "604112"),
+        mail(
+            "an account number",
+            "Your verification code is 604112. Your account number is 12345678.",
+            "604112"),
+        mail(
+            "an account number with a colon",
+            "Security code 604112, account number: 48213977",
+            "604112"),
+        mail("a letter prefix", "G-123456 is your Google verification code.", "G-123456"),
+        mail("a code joined to its keyword by =", "Your login: code=918273", "918273"),
+        mail("a code joined to its keyword by :", "Verification code:918273", "918273"),
         mail("no keyword, no code", "Your order 12345 ships on 2026-11-25; total $1234.50"),
         mail("no number", "Use promo code on 3.5 GHz models, 1,000 units, 50% off"),
         mail("no digit", "Your code: WELCOME"));
@@ -215,5 +226,44 @@ class VerificationCodesTest {
     DecodedMail mail = MailDecoder.withDefaults().decode(raw.getBytes(StandardCharsets.UTF_8));
     assertThat(VerificationCodes.of(mail).stream().map(VerificationCodes.Code::code))
         .containsExactly("7781", "390211");
+  }
+
+  /** README's recipe types codes[0]: the current code, not the one the mail says is stale. */
+  @Test
+  void aCodeTheMailCallsPreviousOrInvalidRanksLast() {
+    assertThat(codes("Your code is 123456\nYour previous code 654321 is no longer valid."))
+        .containsExactly("123456", "654321");
+    assertThat(codes("The old code 111111 has expired. Your new code: 222222"))
+        .containsExactly("222222", "111111");
+  }
+
+  /**
+   * Codes as near their keywords rank in the order of those occurrences in the mail; a code seen
+   * twice kept the place of its first, farther occurrence instead.
+   */
+  @Test
+  void amongCodesAsNearTheirKeywordTheEarlierComesFirst() {
+    assertThat(codes("Code  222222 for the web.\nCode 111111 for the app.\nCode 222222 again."))
+        .containsExactly("111111", "222222");
+  }
+
+  /** A letter prefix is written with the code but not typed: the form asks for the digits. */
+  @Test
+  void aCodeWithALetterPrefixIsTypedAsItsDigits() {
+    assertThat(VerificationCodes.find("G-123456 is your Google verification code"))
+        .extracting(VerificationCodes.Code::code, VerificationCodes.Code::value)
+        .containsExactly(tuple("G-123456", "123456"));
+  }
+
+  /** The HTML's text joins digits split across inline elements of one line. */
+  @Test
+  void digitsSplitAcrossBoldElementsOfOneLineAreOneCode() {
+    String raw =
+        "Content-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<p>Your verification code is <b>4</b><b>9</b><b>3</b><b>0</b><b>2</b><b>7</b></p>"
+            + "\r\n";
+    DecodedMail mail = MailDecoder.withDefaults().decode(raw.getBytes(StandardCharsets.UTF_8));
+    assertThat(VerificationCodes.of(mail).stream().map(VerificationCodes.Code::value))
+        .containsExactly("493027");
   }
 }

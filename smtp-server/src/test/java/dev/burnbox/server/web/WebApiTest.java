@@ -467,6 +467,35 @@ class WebApiTest {
         .contains("<a href=\"tel:+1%20(555)%20010-0199\" rel=\"noopener noreferrer nofollow\"");
   }
 
+  /**
+   * Links a browser follows were dropped from the links API: a line break in an href, a raw space,
+   * a Unicode host, a URL only in the HTML's visible text. Each is listed as a browser requests it.
+   */
+  @Test
+  void theLinksApiListsLinksAsABrowserFollowsThem() throws Exception {
+    MessageId id =
+        web.deliver(
+            "alice",
+            "From: desk@example.test\r\nSubject: Verify\r\n"
+                + "Content-Type: text/html; charset=utf-8\r\n\r\n"
+                + "<a href=\"https://app.example/verify?\r\ntoken=abc&amp;user=ann\">Verify</a>"
+                + " <a href=\"https://app.example/v?t=a b\">Space</a>"
+                + " <a href=\"https://b\u00fccher.example/v\">Books</a>"
+                + " <p>Or paste: https://app.example/verify?token=bare123</p>\r\n");
+    List<String> urls = new ArrayList<>();
+    json(web.get("/api/v1/messages/" + id + "/links"))
+        .get("links")
+        .forEach(link -> urls.add(link.get("url").asText()));
+    assertThat(urls)
+        .containsExactly(
+            "https://app.example/verify?token=abc&user=ann",
+            "https://app.example/v?t=a%20b",
+            "https://xn--bcher-kva.example/v",
+            "https://app.example/verify?token=bare123");
+    assertThat(web.get("/message/" + id + "/html").body())
+        .contains("href=\"https://app.example/verify?token&#61;abc&amp;user&#61;ann\"");
+  }
+
   @Test
   void htmlOnlyMailHasTheVisibleTextOfItsHtml() throws Exception {
     MessageId id =

@@ -124,6 +124,19 @@ class WebSanitizerTest {
     assertThat(safe).doesNotContain("alert").doesNotContain("fetch");
   }
 
+  /** A browser drops tabs and line breaks inside a URL; the view turned them into %0a. */
+  @Test
+  void linksAndImagesLoseTheTabsAndLineBreaksInsideTheirUrls() {
+    String safe =
+        sanitizer.sanitize(
+            "<a href=\"https://app.example/verify?\r\ntoken=abc&amp;user=ann\">go</a>"
+                + "<img src=\"https://app.example/\tlogo.png\">");
+    Element body = Jsoup.parseBodyFragment(safe).body();
+    assertThat(body.selectFirst("a").attr("href"))
+        .isEqualTo("https://app.example/verify?token=abc&user=ann");
+    assertThat(body.selectFirst("img").attr("src")).isEqualTo("https://app.example/logo.png");
+  }
+
   @Test
   void linksOpenInANewWindowWithoutReferrerOrOpener() {
     String safe = sanitizer.sanitize("<a href=\"https://example.test/x?a=1&b=2\">go</a>");

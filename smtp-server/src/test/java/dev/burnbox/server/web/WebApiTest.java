@@ -919,6 +919,32 @@ class WebApiTest {
         .contains("src=\"/message/" + shared + "/inline/0\"");
   }
 
+  /** RFC 7235: the scheme is case-insensitive; clients also send extra spaces after it. */
+  @ParameterizedTest
+  @ValueSource(strings = {"Bearer ", "bearer ", "BEARER ", "bEaReR   "})
+  void aPrivateInboxOpensWithTheBearerSchemeInAnyCase(String scheme) throws Exception {
+    web.deliver("bob@" + WebFixture.PRIVATE_DOMAIN, WebFixture.textMail("team mail", "hi"));
+    HttpResponse<String> response =
+        web.send(
+            HttpRequest.newBuilder(
+                    URI.create(web.url("/api/v1/inboxes/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", scheme + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(json(response).at("/messages/0/subject").asText()).isEqualTo("team mail");
+  }
+
+  @Test
+  void aBearerSchemeRunIntoItsTokenOpensNothing() throws Exception {
+    HttpResponse<String> response =
+        web.send(
+            HttpRequest.newBuilder(
+                    URI.create(web.url("/api/v1/inboxes/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", "Bearer" + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(response.statusCode()).isEqualTo(401);
+  }
+
   @Test
   void theMailHtmlShowsTheStyleBlocksRulesInlineAndFiltered() throws Exception {
     MessageId id =

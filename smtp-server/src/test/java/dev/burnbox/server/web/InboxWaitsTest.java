@@ -123,12 +123,25 @@ class InboxWaitsTest {
     HttpResponse<String> gone = waitFor("?after=" + second.value() + "&timeout=300ms").get();
     assertThat(gone.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(gone.body()).get("error").asText())
-        .contains("no longer in this inbox")
+        .contains("is not in this inbox")
         .contains("since=");
 
     HttpResponse<String> chained =
         waitFor("?after=" + second.value() + "&since=" + receivedAt + "&timeout=1s").get();
     assertThat(subject(chained)).isEqualTo("three");
+  }
+
+  @Test
+  void afterAMessageOfAnotherInboxIs404SayingSoWithoutNamingIt() throws Exception {
+    web.deliver("alice", WebFixture.textMail("alice's", "1"));
+    MessageId bobs = web.deliver("bob", WebFixture.textMail("bob's", "2"));
+
+    HttpResponse<String> other = waitFor("?after=" + bobs.value() + "&timeout=300ms").get();
+    assertThat(other.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(other.body()).get("error").asText())
+        .contains("a message of another inbox")
+        .doesNotContain("bob")
+        .doesNotContain("no longer");
   }
 
   @Test

@@ -202,6 +202,21 @@ final class InboxWaits {
     if (text == null) {
       return Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS);
     }
+    Duration timeout = timeoutOrNull(text);
+    if (timeout == null) {
+      throw new IllegalArgumentException(
+          QueryParameters.badValue(
+              "timeout must be a duration (30s, 2m, 500ms) of at most "
+                  + MAX_TIMEOUT_SECONDS
+                  + " s",
+              text,
+              other -> timeoutOrNull(other) != null));
+    }
+    return timeout;
+  }
+
+  /** The {@code timeout} of {@code text}, or null if it is none or out of range. */
+  private static Duration timeoutOrNull(String text) {
     Duration timeout;
     try {
       timeout =
@@ -209,24 +224,33 @@ final class InboxWaits {
               ? Duration.ofSeconds(Long.parseLong(text.strip()))
               : OptionValues.parseDuration(text);
     } catch (IllegalArgumentException e) {
-      timeout = Duration.ofSeconds(-1);
+      return null;
     }
-    if (timeout.isNegative() || timeout.compareTo(Duration.ofSeconds(MAX_TIMEOUT_SECONDS)) > 0) {
-      throw new IllegalArgumentException(
-          "timeout must be a duration (30s, 2m, 500ms) of at most " + MAX_TIMEOUT_SECONDS + " s");
-    }
-    return timeout;
+    boolean inRange =
+        !timeout.isNegative() && timeout.compareTo(Duration.ofSeconds(MAX_TIMEOUT_SECONDS)) <= 0;
+    return inRange ? timeout : null;
   }
 
   private static Instant since(String text) {
     if (text == null) {
       return null;
     }
+    Instant since = instantOrNull(text);
+    if (since == null) {
+      throw new IllegalArgumentException(
+          QueryParameters.badValue(
+              "since must be an ISO-8601 instant, e.g. 2026-01-31T12:00:00Z",
+              text,
+              other -> instantOrNull(other) != null));
+    }
+    return since;
+  }
+
+  private static Instant instantOrNull(String text) {
     try {
       return Instant.parse(text.strip());
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "since must be an ISO-8601 instant, e.g. 2026-01-31T12:00:00Z");
+      return null;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.burnbox.server.web;
 
 import io.javalin.http.Context;
+import java.util.function.Predicate;
 
 /**
  * How every route reads its optional query parameters: a parameter given empty ({@code ?after=}) is
@@ -11,9 +12,45 @@ import io.javalin.http.Context;
 final class QueryParameters {
   private QueryParameters() {}
 
+  /** The most characters of a received value that an error message quotes. */
+  static final int MAX_ECHOED = 64;
+
   /** The value of query parameter {@code name}, or null if it is absent or empty. */
   static String optional(Context ctx, String name) {
     String value = ctx.queryParam(name);
     return value == null || value.isEmpty() ? null : value;
+  }
+
+  /**
+   * The error message for a parameter {@code value} that does not parse: {@code problem}, then the
+   * value as received ({@link #quoted}), and, if it has a space and would parse ({@code parses})
+   * with a {@code +} for each, the hint that a {@code +} in a URL must be sent as {@code %2B} (a
+   * bare one arrives as a space: {@code since=2026-01-31T12:00:00+01:00} in a URL).
+   */
+  static String badValue(String problem, String value, Predicate<String> parses) {
+    boolean plusSentBare = value.indexOf(' ') >= 0 && parses.test(value.replace(' ', '+'));
+    return problem
+        + "; received "
+        + quoted(value)
+        + (plusSentBare ? " (a + in a URL must be sent as %2B)" : "");
+  }
+
+  /**
+   * {@code value} in double quotes, its first {@value #MAX_ECHOED} characters only (then {@code
+   * ...}), every character but printable ASCII (and {@code "} and backslash) escaped as a
+   * backslash, {@code u} and four hex digits, so that no sender's text breaks the message.
+   */
+  static String quoted(String value) {
+    StringBuilder out = new StringBuilder("\"");
+    int n = Math.min(value.length(), MAX_ECHOED);
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+        out.append(c);
+      } else {
+        out.append(String.format("\\u%04x", (int) c));
+      }
+    }
+    return out.append(value.length() > n ? "\"..." : "\"").toString();
   }
 }

@@ -172,6 +172,30 @@ class InboxWaitsTest {
     assertThat(waitFor("?since=yesterday").get().statusCode()).isEqualTo(400);
   }
 
+  private String badParameterError(String query) throws Exception {
+    HttpResponse<String> response = waitFor(query).get();
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    return JSON.readTree(response.body()).get("error").asText();
+  }
+
+  /**
+   * A bad time or duration is echoed (quoted, escaped, cut short), with a hint when it has a space
+   * where a + fits: a + that was not URL-encoded arrives as a space.
+   */
+  @Test
+  void aBadTimeValueIsEchoedWithAHintWhenAPlusArrivedAsASpace() throws Exception {
+    String hint = "(a + in a URL must be sent as %2B)";
+    assertThat(badParameterError("?since=2026-11-28T05:00:00+00:00"))
+        .startsWith("since must be an ISO-8601 instant")
+        .endsWith("received \"2026-11-28T05:00:00 00:00\" " + hint);
+    assertThat(badParameterError("?since=yesterday"))
+        .endsWith("received \"yesterday\"")
+        .doesNotContain(hint);
+    assertThat(badParameterError("?timeout=for%20ever%1b")).endsWith("\"for ever\\u001b\"");
+    assertThat(badParameterError("?since=" + "9".repeat(100)))
+        .endsWith("received \"" + "9".repeat(QueryParameters.MAX_ECHOED) + "\"...");
+  }
+
   /**
    * The README's URL template with every optional parameter left empty, as a script writes {@code
    * after=${LAST:-}} before it has read anything: an ordinary wait, not a 400.

@@ -1,16 +1,50 @@
 package dev.burnbox.server.web;
 
 import io.javalin.http.Context;
+import java.util.List;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * How every route reads its optional query parameters: a parameter given empty ({@code ?after=}) is
  * the same as one not given. URL templates write every parameter ({@code
  * next?after=&since=&from=&subject=&timeout=}), and scripts fill them from variables that may be
  * unset ({@code after=${LAST:-}}), so an empty value means "none", never a value to check.
+ *
+ * <p>The JSON API takes no parameter an endpoint does not know ({@link #requireOnly}): a typo such
+ * as {@code subjet=} would otherwise drop a filter silently and answer the wrong mail.
  */
 final class QueryParameters {
   private QueryParameters() {}
+
+  /** The parameter every API endpoint takes and ignores: a cache-buster ({@code ?_=1769860800}). */
+  static final String CACHE_BUSTER = "_";
+
+  /**
+   * Returns if every query parameter of the request is one of {@code taken} or {@value
+   * #CACHE_BUSTER}.
+   *
+   * @throws IllegalArgumentException (a 400) naming the others and the parameters taken
+   */
+  static void requireOnly(Context ctx, String... taken) {
+    List<String> known = List.of(taken);
+    List<String> unknown =
+        ctx.queryParamMap().keySet().stream()
+            .filter(name -> !known.contains(name) && !name.equals(CACHE_BUSTER))
+            .toList();
+    if (unknown.isEmpty()) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        (unknown.size() == 1 ? "unknown query parameter " : "unknown query parameters ")
+            + unknown.stream()
+                .limit(5)
+                .map(QueryParameters::quoted)
+                .collect(Collectors.joining(", "))
+            + (unknown.size() > 5 ? ", ..." : "")
+            + "; this endpoint takes "
+            + (known.isEmpty() ? "none" : String.join(", ", known)));
+  }
 
   /** The most characters of a received value that an error message quotes. */
   static final int MAX_ECHOED = 64;

@@ -137,7 +137,7 @@ public final class IntakePipeline implements MessageAcceptor {
       privateDomains.inboxOf(address);
       return Optional.empty();
     } catch (IllegalArgumentException e) {
-      return Optional.of(Refusal.BAD_MAILBOX_NAME.because(e.getMessage()));
+      return Optional.of(Refusal.badMailboxName(address, e.getMessage()));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.burnbox.server.smtp;
 
+import dev.burnbox.mailstore.InboxName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -200,6 +201,14 @@ final class IntakeCommands {
   /** Refuses a command: sends the refusal's reply, counts it and the session's error. */
   private void refuse(Session session, Refusal refusal, String detail) throws IOException {
     send(session, refusals.record(refusal, gate.client(session).address(), detail));
+    gate.erred(session);
+  }
+
+  /**
+   * Refuses a command as {@code refused} says: sends its reply, counts it and the session's error.
+   */
+  private void refuse(Session session, Refused refused) throws IOException {
+    send(session, refusals.record(refused, gate.client(session).address()));
     gate.erred(session);
   }
 
@@ -497,8 +506,11 @@ final class IntakeCommands {
         // white space, quotes, @ ...: no inbox name has them, so the refusal of any local part
         // that is no inbox name (after the one of a domain not served, as for the others)
         transaction(session).recipientRefused();
-        boolean served = settings.serves(quoted.get().domain());
-        refuse(session, served ? Refusal.BAD_MAILBOX_NAME : Refusal.UNSERVED_DOMAIN, recipient);
+        if (settings.serves(quoted.get().domain())) {
+          refuse(session, Refusal.badMailboxName(recipient, brokenRule(quoted.get())));
+        } else {
+          refuse(session, Refusal.UNSERVED_DOMAIN, recipient);
+        }
         return;
       }
       try {
@@ -510,6 +522,19 @@ final class IntakeCommands {
       }
       send(session, new SmtpReply(250, "2.1.5", "Recipient ok"));
     }
+  }
+
+  /**
+   * The rule of inbox names that a quoted local part needing its quotes breaks, as {@link
+   * InboxName} words it for the API (a space, an {@code @}, two dots in a row...).
+   */
+  private static String brokenRule(QuotedMailbox quoted) {
+    try {
+      InboxName.fromAddress(quoted.content() + "@" + quoted.domain());
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return ""; // no such content needs its quotes: the refusal's own text
   }
 
   /**

@@ -105,7 +105,7 @@ final class MessageTransaction implements MessageHandler {
     }
     Optional<Refused> refused = shared.acceptor.checkRecipient(recipient);
     if (refused.isPresent()) {
-      throw reject(refused.get().refusal(), refused.get().detail());
+      throw reject(refused.get());
     }
     String key = recipient.toLowerCase(Locale.ROOT);
     if (recipientKeys.contains(key)) {
@@ -273,8 +273,7 @@ final class MessageTransaction implements MessageHandler {
       reply =
           switch (answer) {
             case SmtpReply given -> given;
-            case Refused refused ->
-                shared.refusals.record(refused.refusal(), client.address(), refused.detail());
+            case Refused refused -> shared.refusals.record(refused, client.address());
           };
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the intake is stopping
@@ -314,7 +313,12 @@ final class MessageTransaction implements MessageHandler {
   }
 
   private RejectException reject(Refusal refusal, String detail) {
-    SmtpReply reply = shared.refusals.record(refusal, client.address(), detail);
+    return reject(refusal.because(detail));
+  }
+
+  /** Counts and logs {@code refused}, and returns the exception that sends its reply. */
+  private RejectException reject(Refused refused) {
+    SmtpReply reply = shared.refusals.record(refused, client.address());
     return new RejectException(reply.code(), reply.enhancedStatus() + " " + reply.text());
   }
 }

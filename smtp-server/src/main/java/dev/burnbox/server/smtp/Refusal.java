@@ -15,8 +15,10 @@ import java.util.Locale;
  * exact lines); tags are unique, lower-case snake_case; docs/security.md lists every constant,
  * checked by {@code RefusalTableTest}. {@link #SYNTAX} and {@link #BAD_SEQUENCE} keep their code
  * and enhanced status but may say more precisely what was wrong (e.g. {@code Send HELO or EHLO
- * first}). SubEtha itself answers unknown verbs (not counted, but errors towards {@link
- * #TOO_MANY_ERRORS}) and a command timeout; {@link CodedReplies} adds their enhanced codes.
+ * first}); {@link #BAD_MAILBOX_NAME} keeps them and the start of its text, which then names the
+ * rule broken ({@link #badMailboxName}). SubEtha itself answers unknown verbs (not counted, but
+ * errors towards {@link #TOO_MANY_ERRORS}) and a command timeout; {@link CodedReplies} adds their
+ * enhanced codes.
  */
 public enum Refusal {
   TOO_MANY_CONNECTIONS(
@@ -184,7 +186,9 @@ public enum Refusal {
       "5.1.3",
       "Mailbox name not allowed: letters, digits and . _ + - only, at most 64",
       "a RCPT whose local part is no inbox name (letters and digits of any script, `. _ + -`, at"
-          + " most 64, no leading, trailing or double dot)"),
+          + " most 64, no leading, trailing or double dot); the text after the colon names the"
+          + " rule broken in the API's words instead: `Mailbox name not allowed: inbox name has two"
+          + " dots in a row: \"a..b\"`"),
   NON_ASCII_ADDRESS(
       Stage.INTAKE,
       553,
@@ -278,4 +282,24 @@ public enum Refusal {
   public Refused because(String detail) {
     return new Refused(this, detail);
   }
+
+  /**
+   * {@link #BAD_MAILBOX_NAME} for a local part that breaks {@code rule}: the reply says {@code
+   * Mailbox name not allowed: } and the rule, as the API's 400 for that name words it (e.g. {@code
+   * inbox name has two dots in a row: "a..b"}). A rule that is not one line of printable ASCII (it
+   * should be: names are quoted escaped) leaves the constant's text.
+   *
+   * @param address the recipient refused, for the log line
+   */
+  public static Refused badMailboxName(String address, String rule) {
+    boolean printable = rule.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+    String text = BAD_MAILBOX_NAME.reply.text();
+    if (printable && !rule.isEmpty() && rule.length() <= MAX_RULE_LENGTH) {
+      text = text.substring(0, text.indexOf(':') + 1) + " " + rule;
+    }
+    return new Refused(BAD_MAILBOX_NAME, address, text);
+  }
+
+  /** The longest rule a reply quotes: well within the 512 octets of a reply line (RFC 5321). */
+  private static final int MAX_RULE_LENGTH = 400;
 }

@@ -50,6 +50,13 @@ final class Refusals {
    * @param detail what was refused, for the log (e.g. the recipient); may be empty
    */
   SmtpReply record(Refusal refusal, InetAddress client, String detail) {
+    return record(refusal.because(detail), client);
+  }
+
+  /** Records one refusal and returns its reply, which the log line shows as sent. */
+  SmtpReply record(Refused refused, InetAddress client) {
+    Refusal refusal = refused.refusal();
+    String detail = refused.detail();
     counters.get(refusal).increment();
     long suppressed = windows.get(refusal).admit(nanoClock.getAsLong());
     if (suppressed >= 0) {
@@ -58,11 +65,11 @@ final class Refusals {
           refusal.tag(),
           client == null ? "?" : client.getHostAddress(),
           detail.isEmpty() ? "" : " (" + LogText.printable(detail) + ")",
-          refusal.reply(),
+          refused.reply(),
           suppressed == 0
               ? ""
               : " [" + suppressed + " more " + refusal.tag() + " refusals not logged]");
     }
-    return refusal.reply();
+    return refused.reply();
   }
 }

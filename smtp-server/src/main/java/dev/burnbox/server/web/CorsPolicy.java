@@ -12,13 +12,20 @@ import java.util.stream.Collectors;
  * Which pages of other origins may use the JSON API ({@code /api/...}) from a browser: none (the
  * default), some ({@code --cors-origins https://a.example,http://localhost:3000}) or any ({@code
  * *}). They may read it (GET, HEAD, the event stream); changing it (DELETE) needs {@code writes}
- * too. Pages, {@code /metrics} and {@code /healthz} are never shared. No credentials are involved
- * (the API has no cookies or auth), so {@code *} is answered as {@code *}.
+ * too. Pages, {@code /metrics} and {@code /healthz} are never shared.
+ *
+ * <p>A page reads a private domain's inbox by sending its token itself, as {@code Authorization:
+ * Bearer TOKEN}, which the preflight allows. Browser credentials are never shared: no {@code
+ * Access-Control-Allow-Credentials}, so the token cookie of Burnbox's own pages (also {@code
+ * SameSite=Strict}) does not open anything for another origin, and {@code *} is answered as {@code
+ * *}.
  *
  * <p>{@link #onRequest} adds {@code Access-Control-Allow-Origin} to an API response for an allowed
- * origin; {@link #onPreflight} answers the browser's OPTIONS preflight: 204 with the allowed
- * methods and headers (cached 10 minutes) when the origin and the method are allowed, a bare 204
- * otherwise, which the browser takes as a refusal. Immutable and thread-safe.
+ * origin, and {@code Access-Control-Expose-Headers} naming the response headers the API documents
+ * for clients ({@value #EXPOSED_HEADERS}); {@link #onPreflight} answers the browser's OPTIONS
+ * preflight: 204 with the allowed methods and request headers ({@value #ALLOWED_HEADERS}, cached 10
+ * minutes) when the origin and the method are allowed, a bare 204 otherwise, which the browser
+ * takes as a refusal. Immutable and thread-safe.
  *
  * @param origins allowed origins, {@code scheme://host[:port]} in lower case; empty for none
  * @param any whether every origin is allowed ({@code *})
@@ -29,6 +36,17 @@ public record CorsPolicy(Set<String> origins, boolean any, boolean writes) {
   public static final CorsPolicy NONE = new CorsPolicy(Set.of(), false, false);
 
   private static final Set<HandlerType> READS = Set.of(HandlerType.GET, HandlerType.HEAD);
+
+  /** The request headers a page may send: its token and the event stream's resume point. */
+  static final String ALLOWED_HEADERS = "Accept, Authorization, Content-Type, Last-Event-ID";
+
+  /**
+   * The response headers the API documents for clients that a page could not read otherwise: the
+   * URL of the message {@code /next} found, when to try again, a download's name, the challenge of
+   * a private inbox and the methods a path takes.
+   */
+  static final String EXPOSED_HEADERS =
+      "Location, Retry-After, Content-Disposition, WWW-Authenticate, Allow";
 
   /**
    * @throws NullPointerException if {@code origins} is null
@@ -96,8 +114,8 @@ public record CorsPolicy(Set<String> origins, boolean any, boolean writes) {
 
   /** Before an API route: marks the response readable by the request's origin if allowed. */
   void onRequest(Context ctx) {
-    if (enabled()) {
-      allowOrigin(ctx, ctx.method());
+    if (enabled() && allowOrigin(ctx, ctx.method())) {
+      ctx.header("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
   }
 
@@ -108,7 +126,7 @@ public record CorsPolicy(Set<String> origins, boolean any, boolean writes) {
     HandlerType method = requested == null ? null : HandlerType.findOrDefault(requested.strip());
     if (allowOrigin(ctx, method)) {
       ctx.header("Access-Control-Allow-Methods", writes ? "GET, HEAD, DELETE" : "GET, HEAD");
-      ctx.header("Access-Control-Allow-Headers", "Accept, Content-Type, Last-Event-ID");
+      ctx.header("Access-Control-Allow-Headers", ALLOWED_HEADERS);
       ctx.header("Access-Control-Max-Age", "600");
     }
   }

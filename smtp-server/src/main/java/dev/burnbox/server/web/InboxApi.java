@@ -12,6 +12,7 @@ import dev.burnbox.server.mime.VerificationCodes;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import dev.burnbox.server.pipeline.SpamScanner;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.NotFoundResponse;
 import io.javalin.router.JavalinDefaultRoutingApi;
 import java.io.IOException;
@@ -63,18 +64,31 @@ final class InboxApi {
     this.threads = Objects.requireNonNull(threads, "threads");
   }
 
-  /** Declares the API routes listed in the class comment. */
+  /**
+   * Declares the API routes listed in the class comment, each with the query parameters it takes:
+   * any other is a 400 ({@link QueryParameters#requireOnly}).
+   */
   void addRoutes(JavalinDefaultRoutingApi routes) {
-    routes.get("/api/v1/inboxes/{name}", this::list);
-    routes.delete("/api/v1/inboxes/{name}", this::deleteInbox);
-    routes.get("/api/v1/inboxes/{name}/events", this::events);
-    routes.get("/api/v1/inboxes/{name}/next", this::next);
-    routes.get("/api/v1/messages/{id}", this::message);
-    routes.get("/api/v1/messages/{id}/raw", this::raw);
-    routes.get("/api/v1/messages/{id}/links", this::links);
-    routes.get("/api/v1/messages/{id}/codes", this::codes);
-    routes.get("/api/v1/messages/{id}/attachments/{n}", this::attachment);
-    routes.delete("/api/v1/messages/{id}", this::delete);
+    routes.get("/api/v1/inboxes/{name}", taking(this::list, "limit", "cursor", "q"));
+    routes.delete("/api/v1/inboxes/{name}", taking(this::deleteInbox));
+    routes.get("/api/v1/inboxes/{name}/events", taking(this::events));
+    routes.get(
+        "/api/v1/inboxes/{name}/next",
+        taking(this::next, "after", "since", "from", "subject", "timeout"));
+    routes.get("/api/v1/messages/{id}", taking(this::message));
+    routes.get("/api/v1/messages/{id}/raw", taking(this::raw));
+    routes.get("/api/v1/messages/{id}/links", taking(this::links));
+    routes.get("/api/v1/messages/{id}/codes", taking(this::codes));
+    routes.get("/api/v1/messages/{id}/attachments/{n}", taking(this::attachment));
+    routes.delete("/api/v1/messages/{id}", taking(this::delete));
+  }
+
+  /** {@code handler}, for requests with no query parameters but {@code parameters}. */
+  static Handler taking(Handler handler, String... parameters) {
+    return ctx -> {
+      QueryParameters.requireOnly(ctx, parameters);
+      handler.handle(ctx);
+    };
   }
 
   /**

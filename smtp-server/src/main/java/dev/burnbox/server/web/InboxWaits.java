@@ -39,8 +39,9 @@ import java.util.function.Predicate;
  * {@code after=<the id just received>} reads an inbox's mail one message at a time without missing
  * any. With both, {@code after} places the wait while its message is in the inbox and {@code since}
  * once it is gone, so a reader that deletes what it read chains with both ({@code since} the
- * message's {@code receivedAt}); {@code after} alone naming a message no longer in the inbox is a
- * 404, since nothing then tells which of the inbox's messages came after it.
+ * message's {@code receivedAt}); {@code after} alone naming a message not in the inbox is a 404,
+ * since nothing then tells which of the inbox's messages came after it, saying so if the message is
+ * one of another inbox (not which).
  *
  * <p>The waiter subscribes to the inbox before it looks, so mail arriving meanwhile is not missed;
  * it waits on a virtual thread (no platform thread is held) and is woken by the store's events,
@@ -150,14 +151,8 @@ final class InboxWaits {
                         && (since == null || !summary.receivedAt().isBefore(since)))
             .toList();
     boolean afterNotSeen = after != null && since == null && newer.size() == newest.size();
-    // past the entries looked through, it may still be in the inbox, older than all of them
-    if (afterNotSeen && (newest.size() < MAX_LOOKED_AT || store.get(after).isEmpty())) {
-      throw new NotFoundResponse(
-          "message "
-              + after.value()
-              + " is no longer in this inbox (deleted, expired or evicted), so nothing tells which"
-              + " mail came after it; to chain past mail you delete, give since=<its receivedAt>"
-              + " with after");
+    if (afterNotSeen) {
+      requireInThisInbox(inbox, after, newest.size() < MAX_LOOKED_AT);
     }
     for (int i = newer.size() - 1; i >= 0; i--) {
       if (wanted.test(newer.get(i))) {
@@ -165,6 +160,30 @@ final class InboxWaits {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Returns if message {@code after}, not among the inbox's entries looked through, may still be in
+   * {@code inbox}, older than all of them ({@code lookedAtAll} false); else a 404 saying whether it
+   * is a message of another inbox (never which) or no message now.
+   */
+  private void requireInThisInbox(InboxName inbox, MessageId after, boolean lookedAtAll) {
+    Optional<InboxName> holder = store.get(after).map(stored -> stored.summary().inbox());
+    if (holder.isPresent() && !holder.get().equals(inbox)) {
+      throw new NotFoundResponse(
+          "message "
+              + after.value()
+              + " is a message of another inbox, not of this one; after= takes the id of a"
+              + " message of this inbox");
+    }
+    if (holder.isEmpty() || lookedAtAll) {
+      throw new NotFoundResponse(
+          "message "
+              + after.value()
+              + " is not in this inbox (deleted, expired, evicted or never delivered), so nothing"
+              + " tells which mail came after it; to chain past mail you delete, give"
+              + " since=<its receivedAt> with after");
+    }
   }
 
   private static Predicate<MessageSummary> filter(String from, String subject) {
@@ -183,6 +202,21 @@ final class InboxWaits {
     if (text == null) {
       return Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS);
     }
+    Duration timeout = timeoutOrNull(text);
+    if (timeout == null) {
+      throw new IllegalArgumentException(
+          QueryParameters.badValue(
+              "timeout must be a duration (30s, 2m, 500ms) of at most "
+                  + MAX_TIMEOUT_SECONDS
+                  + " s",
+              text,
+              other -> timeoutOrNull(other) != null));
+    }
+    return timeout;
+  }
+
+  /** The {@code timeout} of {@code text}, or null if it is none or out of range. */
+  private static Duration timeoutOrNull(String text) {
     Duration timeout;
     try {
       timeout =
@@ -190,24 +224,33 @@ final class InboxWaits {
               ? Duration.ofSeconds(Long.parseLong(text.strip()))
               : OptionValues.parseDuration(text);
     } catch (IllegalArgumentException e) {
-      timeout = Duration.ofSeconds(-1);
+      return null;
     }
-    if (timeout.isNegative() || timeout.compareTo(Duration.ofSeconds(MAX_TIMEOUT_SECONDS)) > 0) {
-      throw new IllegalArgumentException(
-          "timeout must be a duration (30s, 2m, 500ms) of at most " + MAX_TIMEOUT_SECONDS + " s");
-    }
-    return timeout;
+    boolean inRange =
+        !timeout.isNegative() && timeout.compareTo(Duration.ofSeconds(MAX_TIMEOUT_SECONDS)) <= 0;
+    return inRange ? timeout : null;
   }
 
   private static Instant since(String text) {
     if (text == null) {
       return null;
     }
+    Instant since = instantOrNull(text);
+    if (since == null) {
+      throw new IllegalArgumentException(
+          QueryParameters.badValue(
+              "since must be an ISO-8601 instant, e.g. 2026-01-31T12:00:00Z",
+              text,
+              other -> instantOrNull(other) != null));
+    }
+    return since;
+  }
+
+  private static Instant instantOrNull(String text) {
     try {
       return Instant.parse(text.strip());
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "since must be an ISO-8601 instant, e.g. 2026-01-31T12:00:00Z");
+      return null;
     }
   }
 

@@ -56,6 +56,7 @@ final class OperatorMonitor {
       ctx.status(401).json(Map.of("error", "operator token required (Authorization: Bearer)"));
       return;
     }
+    QueryParameters.requireOnly(ctx, "q", "limit");
     int limit = InboxApi.limit(QueryParameters.optional(ctx, "limit"));
     String query = QueryParameters.optional(ctx, "q");
     MailReader.Found found =

@@ -14,10 +14,10 @@ import java.util.Objects;
  * {@code /monitor} page) and every private inbox; and which inboxes are private ({@link
  * PrivateDomains}) and the tokens that open them ({@link ApiTokens}).
  *
- * <p>A request carries a token as {@code Authorization: Bearer TOKEN} (API clients) or in the
- * {@value #COOKIE} cookie that the token form of a private inbox's page sets ({@code HttpOnly},
- * {@code SameSite=Strict}, gone with the browser session), never in a URL. Without an operator
- * token the operator endpoints are off. Immutable and thread-safe.
+ * <p>A request carries a token as {@code Authorization: Bearer TOKEN} (API clients; the scheme in
+ * any case) or in the {@value #COOKIE} cookie that the token form of a private inbox's page sets
+ * ({@code HttpOnly}, {@code SameSite=Strict}, gone with the browser session), never in a URL.
+ * Without an operator token the operator endpoints are off. Immutable and thread-safe.
  *
  * @param cors the origins allowed to read the API from a browser
  * @param adminToken the operator token, or null for no operator endpoints
@@ -151,11 +151,19 @@ public record WebAccess(
         .encodeToString(token.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * The token of an {@code Authorization: Bearer TOKEN} value; null if there is none. The scheme is
+   * matched in any case, as RFC 7235 says, and spaces around the token are ignored.
+   */
   private static String bearer(String authorization) {
-    if (authorization == null || !authorization.startsWith("Bearer ")) {
+    String scheme = "Bearer";
+    if (authorization == null
+        || authorization.length() <= scheme.length()
+        || !authorization.regionMatches(true, 0, scheme, 0, scheme.length())
+        || authorization.charAt(scheme.length()) != ' ') {
       return null;
     }
-    String token = authorization.substring("Bearer ".length()).strip();
+    String token = authorization.substring(scheme.length()).strip();
     return token.isEmpty() ? null : token;
   }
 

@@ -262,7 +262,8 @@ public final class WebServer implements AutoCloseable {
               if (metrics.where() == MetricsEndpoint.Where.WEB_PORT) {
                 config.routes.get("/metrics", ctx -> MetricsServer.scrape(ctx, registry));
               }
-              config.routes.get("/api/v1/stats", ctx -> ctx.json(statsJson(store.stats())));
+              config.routes.get(
+                  "/api/v1/stats", InboxApi.taking(ctx -> ctx.json(statsJson(store.stats()))));
               config.routes.get(
                   "/api/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
               staticFiles.addRoutes(config.routes);

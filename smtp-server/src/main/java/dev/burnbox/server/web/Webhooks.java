@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.StoredMessage;
+import dev.burnbox.mailstore.UrlPasswords;
 import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionRecord;
 import dev.burnbox.server.config.OptionValues;
@@ -209,6 +210,10 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
   private final AtomicInteger held = new AtomicInteger();
   private final LogWindow droppedLog = new LogWindow(60);
   private final LogWindow failedLog = new LogWindow(60);
+
+  /** Give-ups have a window of their own, so that no stream of retry lines hides one. */
+  private final LogWindow gaveUpLog = new LogWindow(60);
+
   private final Counter sent;
   private final Counter retried;
   private final Counter gaveUp;
@@ -296,7 +301,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
             "webhook queue full ({} posts held): dropped the post of {} to {}{}",
             settings.queue(),
             post.copy().id.value(),
-            post.target().target().url(),
+            shownUrl(post),
             andMore(suppressed, "since the last such line"));
       }
       return;
@@ -344,7 +349,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     if (elapsed + delay.toNanos() > settings.retryFor().toNanos()) {
       held.decrementAndGet();
       gaveUp.increment();
-      logFailure(post, failure, "gave up after " + attempts + " attempts");
+      logGaveUp(post, failure, attempts);
       return;
     }
     retried.increment();
@@ -428,11 +433,31 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
       log.warn(
           "webhook post of {} to {} failed ({}): {}{}",
           post.copy().id.value(),
-          post.target().target().url(),
+          shownUrl(post),
           failure,
           next,
           andMore(suppressed, "failures since the last such line"));
     }
+  }
+
+  /** One WARN line for a delivery given up after its retries, throttled as the failures are. */
+  private void logGaveUp(Post post, String failure, int attempts) {
+    long suppressed = gaveUpLog.admit(System.nanoTime());
+    if (suppressed >= 0) {
+      log.warn(
+          "webhook delivery {} (message {}) to {} given up after {} attempts; last: {}{}",
+          post.deliveryId(),
+          post.copy().id.value(),
+          shownUrl(post),
+          attempts,
+          failure,
+          andMore(suppressed, "deliveries given up since the last such line"));
+    }
+  }
+
+  /** The URL of {@code post}'s target as logs show it: its password hidden. */
+  private static String shownUrl(Post post) {
+    return UrlPasswords.hide(post.target().target().url().toString());
   }
 
   /** Stops posting; posts still held are lost. */

@@ -3,11 +3,19 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxStore;
+import dev.burnbox.mailstore.IncomingMessage;
+import dev.burnbox.mailstore.SpamVerdict;
+import dev.burnbox.server.pipeline.PrivateDomains;
 import dev.burnbox.server.smtp.NetworkList;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +97,71 @@ class CorsPolicyTest {
             "Access-Control-Request-Method",
             "DELETE");
     assertThat(allowOrigin(deletePreflight)).as("writes are not configured").isNull();
+  }
+
+  @Test
+  void anAllowedOriginMaySendABearerTokenForAPrivateInboxAndReadTheDocumentedHeaders()
+      throws Exception {
+    InboxStore store = InboxStore.memory().build();
+    server =
+        WebFixture.startedServer(
+            NetworkList.parse("127.0.0.1"),
+            new WebAccess(
+                CorsPolicy.parse(DASHBOARD, false),
+                WebFixture.ADMIN_TOKEN,
+                PrivateDomains.parse("team.test"),
+                ApiTokens.none()),
+            store);
+    int port = server.port();
+    HttpResponse<String> preflight =
+        send(
+            port,
+            "OPTIONS",
+            "/api/v1/inboxes/bob@team.test",
+            "Origin",
+            DASHBOARD,
+            "Access-Control-Request-Method",
+            "GET",
+            "Access-Control-Request-Headers",
+            "authorization");
+    assertThat(allowOrigin(preflight)).isEqualTo(DASHBOARD);
+    assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse(""))
+        .containsIgnoringCase("Authorization");
+
+    byte[] raw = WebFixture.textMail("verify", "code 4711").getBytes(StandardCharsets.UTF_8);
+    store.deliver(
+        new IncomingMessage(
+            raw,
+            "ann@example.test",
+            List.of(InboxName.of("bob", "team.test")),
+            Instant.now(),
+            "ann@example.test",
+            "verify",
+            SpamVerdict.CLEAN));
+    HttpResponse<String> next =
+        send(
+            port,
+            "GET",
+            "/api/v1/inboxes/bob@team.test/next?since=2000-01-01T00:00:00Z&timeout=1",
+            "Origin",
+            DASHBOARD,
+            "Authorization",
+            "Bearer " + WebFixture.ADMIN_TOKEN);
+    assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+    assertThat(allowOrigin(next)).isEqualTo(DASHBOARD);
+    assertThat(next.headers().firstValue("Location")).isPresent();
+    assertThat(exposed(next)).contains("Location", "Retry-After", "Content-Disposition");
+
+    HttpResponse<String> noToken =
+        send(port, "GET", "/api/v1/inboxes/bob@team.test", "Origin", DASHBOARD);
+    assertThat(noToken.statusCode()).isEqualTo(401);
+    assertThat(allowOrigin(noToken)).as("the page may read why").isEqualTo(DASHBOARD);
+    assertThat(exposed(noToken)).contains("WWW-Authenticate");
+  }
+
+  private static List<String> exposed(HttpResponse<?> response) {
+    return List.of(
+        response.headers().firstValue("Access-Control-Expose-Headers").orElse("").split(",\\s*"));
   }
 
   @Test

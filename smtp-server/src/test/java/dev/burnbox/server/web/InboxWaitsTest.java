@@ -123,12 +123,25 @@ class InboxWaitsTest {
     HttpResponse<String> gone = waitFor("?after=" + second.value() + "&timeout=300ms").get();
     assertThat(gone.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(gone.body()).get("error").asText())
-        .contains("no longer in this inbox")
+        .contains("is not in this inbox")
         .contains("since=");
 
     HttpResponse<String> chained =
         waitFor("?after=" + second.value() + "&since=" + receivedAt + "&timeout=1s").get();
     assertThat(subject(chained)).isEqualTo("three");
+  }
+
+  @Test
+  void afterAMessageOfAnotherInboxIs404SayingSoWithoutNamingIt() throws Exception {
+    web.deliver("alice", WebFixture.textMail("alice's", "1"));
+    MessageId bobs = web.deliver("bob", WebFixture.textMail("bob's", "2"));
+
+    HttpResponse<String> other = waitFor("?after=" + bobs.value() + "&timeout=300ms").get();
+    assertThat(other.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(other.body()).get("error").asText())
+        .contains("a message of another inbox")
+        .doesNotContain("bob")
+        .doesNotContain("no longer");
   }
 
   @Test
@@ -157,6 +170,30 @@ class InboxWaitsTest {
     assertThat(waitFor("?timeout=301s").get().statusCode()).isEqualTo(400);
     assertThat(waitFor("?after=not-an-id").get().statusCode()).isEqualTo(400);
     assertThat(waitFor("?since=yesterday").get().statusCode()).isEqualTo(400);
+  }
+
+  private String badParameterError(String query) throws Exception {
+    HttpResponse<String> response = waitFor(query).get();
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    return JSON.readTree(response.body()).get("error").asText();
+  }
+
+  /**
+   * A bad time or duration is echoed (quoted, escaped, cut short), with a hint when it has a space
+   * where a + fits: a + that was not URL-encoded arrives as a space.
+   */
+  @Test
+  void aBadTimeValueIsEchoedWithAHintWhenAPlusArrivedAsASpace() throws Exception {
+    String hint = "(a + in a URL must be sent as %2B)";
+    assertThat(badParameterError("?since=2026-11-28T05:00:00+00:00"))
+        .startsWith("since must be an ISO-8601 instant")
+        .endsWith("received \"2026-11-28T05:00:00 00:00\" " + hint);
+    assertThat(badParameterError("?since=yesterday"))
+        .endsWith("received \"yesterday\"")
+        .doesNotContain(hint);
+    assertThat(badParameterError("?timeout=for%20ever%1b")).endsWith("\"for ever\\u001b\"");
+    assertThat(badParameterError("?since=" + "9".repeat(100)))
+        .endsWith("received \"" + "9".repeat(QueryParameters.MAX_ECHOED) + "\"...");
   }
 
   /**

@@ -1052,6 +1052,70 @@ class WebApiTest {
         .contains("src=\"/message/" + shared + "/inline/0\"");
   }
 
+  /**
+   * A typo ({@code subjet}) would drop a filter silently and answer the wrong mail: the API refuses
+   * a parameter its endpoint does not take, but {@code _} (a cache-buster); the pages do not.
+   */
+  @Test
+  void anUnknownQueryParameterIs400NamingItAndTheParametersTaken() throws Exception {
+    web.deliver("alice", WebFixture.textMail("welcome", "not the mail to verify"));
+    HttpResponse<String> typo =
+        web.get("/api/v1/inboxes/alice/next?since=1970-01-01T00:00:00Z&subjet=verify&timeout=1");
+    assertThat(typo.statusCode()).isEqualTo(400);
+    assertThat(json(typo).get("error").asText())
+        .isEqualTo(
+            "unknown query parameter \"subjet\"; this endpoint takes after, since, from, subject,"
+                + " timeout");
+
+    MessageId id = web.deliver("alice", WebFixture.textMail("verify", "the one"));
+    for (String path :
+        new String[] {
+          "/api/v1/inboxes/alice?limt=5",
+          "/api/v1/messages/" + id + "?format=raw",
+          "/api/v1/messages/" + id + "/links?x=1&y=2",
+          "/api/v1/stats?verbose=1",
+        }) {
+      HttpResponse<String> response = web.get(path);
+      assertThat(response.statusCode()).as(path).isEqualTo(400);
+      assertThat(json(response).get("error").asText()).as(path).startsWith("unknown query param");
+    }
+    assertThat(json(web.get("/api/v1/stats?verbose=1")).get("error").asText())
+        .endsWith("this endpoint takes none");
+
+    assertThat(web.get("/api/v1/inboxes/alice?limit=5&cursor=&_=1769860800").statusCode())
+        .isEqualTo(200);
+    assertThat(web.get("/api/v1/messages/" + id + "?_=1").statusCode()).isEqualTo(200);
+    assertThat(web.get("/inbox/alice?utm_source=mail").statusCode())
+        .as("pages take what links add")
+        .isEqualTo(200);
+  }
+
+  /** RFC 7235: the scheme is case-insensitive; clients also send extra spaces after it. */
+  @ParameterizedTest
+  @ValueSource(strings = {"Bearer ", "bearer ", "BEARER ", "bEaReR   "})
+  void aPrivateInboxOpensWithTheBearerSchemeInAnyCase(String scheme) throws Exception {
+    web.deliver("bob@" + WebFixture.PRIVATE_DOMAIN, WebFixture.textMail("team mail", "hi"));
+    HttpResponse<String> response =
+        web.send(
+            HttpRequest.newBuilder(
+                    URI.create(web.url("/api/v1/inboxes/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", scheme + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(json(response).at("/messages/0/subject").asText()).isEqualTo("team mail");
+  }
+
+  @Test
+  void aBearerSchemeRunIntoItsTokenOpensNothing() throws Exception {
+    HttpResponse<String> response =
+        web.send(
+            HttpRequest.newBuilder(
+                    URI.create(web.url("/api/v1/inboxes/bob@" + WebFixture.PRIVATE_DOMAIN)))
+                .header("Authorization", "Bearer" + WebFixture.ADMIN_TOKEN)
+                .build());
+    assertThat(response.statusCode()).isEqualTo(401);
+  }
+
   @Test
   void theMailHtmlShowsTheStyleBlocksRulesInlineAndFiltered() throws Exception {
     MessageId id =

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
@@ -37,6 +41,7 @@ import java.util.function.IntUnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Webhooks end to end: mail sent over SMTP with Jakarta Mail to a running Burnbox, posted to real
@@ -256,19 +261,42 @@ class WebhooksTest {
     assertThat(count(service, "burnbox.webhook.retries", null)).isEqualTo(2);
   }
 
+  /**
+   * Given up, a delivery is counted and logged at WARN in one line: its id, the attempts and the
+   * URL with its password hidden.
+   */
   @Test
-  void aReceiverThatNeverAnswersIsGivenUpAfterTheRetryPeriod() throws Exception {
+  void aReceiverThatNeverAnswersIsGivenUpAfterTheRetryPeriodAndLoggedSo() throws Exception {
     Receiver receiver = new Receiver(n -> 200);
     receiver.gate = new CountDownLatch(1); // holds every request: no answer ever comes
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger(Webhooks.class);
+    lines.start();
+    logger.addAppender(lines);
+    open.add(() -> logger.detachAppender(lines));
+    String url = receiver.url("/").replace("://", "://hook:pw-0123@");
     BurnboxService service =
-        start(hooks(Duration.ofMillis(1800), Duration.ofMillis(300), 100, receiver.url("/")));
+        start(hooks(Duration.ofMillis(1800), Duration.ofMillis(300), 100, url));
 
     send(service, "nobody home", "ann@burnbox.test");
 
     awaitCount(service, "burnbox.webhook.posts", "gave_up", 1);
     assertThat(count(service, "burnbox.webhook.retries", null)).isEqualTo(1);
     assertThat(receiver.requests.get()).as("the first try and one retry after ~1 s").isEqualTo(2);
-    receiver.gate.countDown();
+    receiver.gate.countDown(); // the held requests are read now
+    String deliveryId = receiver.next().header("X-Burnbox-Delivery");
+    List<String> gaveUp =
+        lines.list.stream()
+            .filter(line -> line.getFormattedMessage().contains("given up"))
+            .map(ILoggingEvent::getFormattedMessage)
+            .toList();
+    assertThat(gaveUp).hasSize(1);
+    assertThat(gaveUp.get(0))
+        .contains(deliveryId, "after 2 attempts", "hook:(hidden)@127.0.0.1")
+        .doesNotContain("pw-0123");
+    assertThat(lines.list)
+        .filteredOn(line -> line.getFormattedMessage().contains("given up"))
+        .allMatch(line -> line.getLevel() == Level.WARN);
   }
 
   @Test

@@ -191,15 +191,12 @@ final class InboxApi {
 
   private void codes(Context ctx) {
     OpenedMessage opened = open(ctx);
-    List<Map<String, Object>> codes = new ArrayList<>();
-    for (VerificationCodes.Code code : VerificationCodes.of(opened.mail())) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("code", code.code());
-      entry.put("value", code.value());
-      entry.put("context", code.context());
-      codes.add(entry);
-    }
-    ctx.json(Map.of("id", opened.summary().id().value(), "codes", codes));
+    ctx.json(
+        Map.of(
+            "id",
+            opened.summary().id().value(),
+            "codes",
+            MailJson.codes(VerificationCodes.of(opened.mail()))));
   }
 
   private void raw(Context ctx) {

@@ -6,6 +6,7 @@ import dev.burnbox.server.mime.AttachmentInfo;
 import dev.burnbox.server.mime.CalendarEvent;
 import dev.burnbox.server.mime.MailHeader;
 import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.mime.VerificationCodes;
 import dev.burnbox.server.pipeline.SpamExplanation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -151,6 +152,22 @@ final class MailJson {
       entry.put("url", link.url());
       entry.put("text", link.text());
       entry.put("part", link.part());
+      json.add(entry);
+    }
+    return json;
+  }
+
+  /**
+   * A message's likely one-time codes as the API and the webhooks list them: code (as written),
+   * value (what a form asks for), context, best first.
+   */
+  static List<Map<String, Object>> codes(List<VerificationCodes.Code> codes) {
+    List<Map<String, Object>> json = new ArrayList<>(codes.size());
+    for (VerificationCodes.Code code : codes) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("code", code.code());
+      entry.put("value", code.value());
+      entry.put("context", code.context());
       json.add(entry);
     }
     return json;

@@ -10,8 +10,10 @@ import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionRecord;
 import dev.burnbox.server.config.OptionValues;
 import dev.burnbox.server.config.WhenUnset;
+import dev.burnbox.server.mime.DecodedMail;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.mime.VerificationCodes;
 import dev.burnbox.server.pipeline.DeliveryListener;
 import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.Envelope;
@@ -55,7 +57,8 @@ import picocli.CommandLine.Option;
  * Posts a JSON summary of each message this node delivered to every {@code --webhook} whose scope
  * covers the recipient address: one post per inbox copy and URL, with the fields of an inbox
  * listing entry plus {@code address} (the recipient it was sent to) and {@code links} (as {@code
- * /api/v1/messages/{id}/links} lists them).
+ * /api/v1/messages/{id}/links} lists them) and {@code codes} (as {@code
+ * /api/v1/messages/{id}/codes} lists them).
  *
  * <p>Guarantees: {@link #delivered} runs on the SMTP session's thread and only counts and starts a
  * virtual thread, so a slow, failing or silent receiver never slows SMTP. At most {@code queue}
@@ -68,7 +71,7 @@ import picocli.CommandLine.Option;
  * "." + body}, so a receiver can reject replays older than it likes. At most {@value #PER_URL}
  * posts are in flight to one URL at once. Posts still held at {@link #close} are lost. A copy's
  * JSON is built once, at its first attempt to any URL, from the store: a message evicted before
- * then is posted with no links.
+ * then is posted with no links and no codes.
  *
  * <p>Thread-safe.
  */
@@ -94,7 +97,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
               split = "\\s+",
               description =
                   "POST a JSON summary of each message delivered (id, inbox, address, sender, subject,"
-                      + " time, spam verdict, links) to URL; repeatable (whitespace-separated in the"
+                      + " time, spam verdict, links, one-time codes) to URL; repeatable (whitespace-separated in the"
                       + " variable). SCOPE limits it to a domain (`ci.example.test=https://...`) or an"
                       + " address glob (`signup-*@example.test=https://...`); see [Webhooks](#webhooks)")
           @WhenUnset("none")
@@ -395,7 +398,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
     }
   }
 
-  /** The JSON of a copy: the listing entry, the recipient address, the links. */
+  /** The JSON of a copy: the listing entry, the recipient address, the links, the codes. */
   private byte[] json(Copy copy) throws JsonProcessingException {
     Optional<StoredMessage> stored = store.get(copy.id);
     Map<String, Object> body = new LinkedHashMap<>();
@@ -407,11 +410,14 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
       body.put("evicted", true);
     }
     body.put("address", copy.address);
-    body.put(
-        "links",
-        stored.isPresent()
-            ? MailJson.links(MailLinks.of(decoder.decode(stored.get().raw())))
-            : List.of());
+    if (stored.isPresent()) {
+      DecodedMail mail = decoder.decode(stored.get().raw());
+      body.put("links", MailJson.links(MailLinks.of(mail)));
+      body.put("codes", MailJson.codes(VerificationCodes.of(mail)));
+    } else {
+      body.put("links", List.of());
+      body.put("codes", List.of());
+    }
     return json.writeValueAsBytes(body);
   }
 

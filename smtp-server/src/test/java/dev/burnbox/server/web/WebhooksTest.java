@@ -23,6 +23,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -141,6 +144,15 @@ class WebhooksTest {
   }
 
   private static void send(BurnboxService service, String subject, String... to) throws Exception {
+    sendHtml(
+        service,
+        subject,
+        "<p>Welcome! <a href=\"https://app.example/verify?token=abc&amp;user=ann\">Verify</a></p>",
+        to);
+  }
+
+  private static void sendHtml(BurnboxService service, String subject, String html, String... to)
+      throws Exception {
     Properties props = new Properties();
     props.put("mail.smtp.host", "127.0.0.1");
     props.put("mail.smtp.port", Integer.toString(service.smtpPort()));
@@ -150,9 +162,7 @@ class WebhooksTest {
       message.addRecipient(Message.RecipientType.TO, new InternetAddress(address));
     }
     message.setSubject(subject);
-    message.setContent(
-        "<p>Welcome! <a href=\"https://app.example/verify?token=abc&amp;user=ann\">Verify</a></p>",
-        "text/html; charset=utf-8");
+    message.setContent(html, "text/html; charset=utf-8");
     Transport.send(message);
   }
 
@@ -206,6 +216,38 @@ class WebhooksTest {
         .as("another secret gives another signature")
         .isNotEqualTo(
             Webhooks.signature("other".getBytes(StandardCharsets.UTF_8), seconds, ann.body()));
+  }
+
+  /** The receiver gets the one-time codes as {@code /codes} lists them, with no call back. */
+  @Test
+  void aPostCarriesTheMailsCodesAsTheCodesApiListsThem() throws Exception {
+    Receiver receiver = new Receiver(n -> 204);
+    BurnboxService service =
+        start(hooks(Duration.ofMinutes(1), Duration.ofSeconds(5), 100, receiver.url("/hook")));
+
+    sendHtml(service, "Sign in", "<p>Your code is 493027</p>", "ann@burnbox.test");
+
+    JsonNode json = receiver.next().json();
+    JsonNode codes = json.get("codes");
+    assertThat(codes).as("codes in %s", json).isNotNull();
+    assertThat(codes.size()).isEqualTo(1);
+    assertThat(codes.get(0).get("code").asText()).isEqualTo("493027");
+    assertThat(codes.get(0).get("value").asText()).isEqualTo("493027");
+    assertThat(codes.get(0).get("context").asText()).contains("Your code is 493027");
+    URI codesApi =
+        URI.create(
+            "http://127.0.0.1:"
+                + service.httpPort()
+                + "/api/v1/messages/"
+                + json.get("id").asText()
+                + "/codes");
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      String api =
+          http.send(HttpRequest.newBuilder(codesApi).build(), HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(codes).isEqualTo(JSON.readTree(api).get("codes"));
+    }
+    assertThat(json.get("links").isArray()).isTrue();
   }
 
   @Test

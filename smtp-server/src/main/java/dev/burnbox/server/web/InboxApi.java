@@ -132,19 +132,25 @@ final class InboxApi {
   }
 
   /**
-   * {@code ?q=}: the newest {@code limit} messages among the inbox's newest {@value #MAX_SEARCHED}
-   * whose subject, sender or text (text parts and the HTML's visible text) contains {@code query},
-   * case-insensitively; no further pages.
+   * {@code ?q=}: the newest {@code limit} messages among the inbox's next {@value #MAX_SEARCHED}
+   * from {@code cursor} (the newest without) whose subject, sender or text (text parts and the
+   * HTML's visible text) contains {@code query}, case-insensitively; {@code nextCursor} continues
+   * the search when another message among those read matches.
    */
   private void search(Context ctx, InboxName inbox, String query) {
-    MailReader.Found found =
-        reader.searchInbox(ctx, inbox, query, limit(QueryParameters.optional(ctx, "limit")));
+    MailReader.SearchPage found =
+        reader.searchInbox(
+            ctx,
+            inbox,
+            query,
+            limit(QueryParameters.optional(ctx, "limit")),
+            QueryParameters.optional(ctx, "cursor"));
     double threshold = scanner.threshold();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("inbox", inbox.value());
     json.put(
         "messages", found.messages().stream().map(s -> MailJson.summary(s, threshold)).toList());
-    json.put("nextCursor", null);
+    json.put("nextCursor", found.nextCursor());
     json.put("searched", found.searched());
     ctx.json(json);
   }

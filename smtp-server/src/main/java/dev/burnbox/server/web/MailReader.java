@@ -1,6 +1,7 @@
 package dev.burnbox.server.web;
 
 import dev.burnbox.mailstore.InboxName;
+import dev.burnbox.mailstore.InboxPage;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.MessageId;
 import dev.burnbox.mailstore.MessageSummary;
@@ -8,6 +9,7 @@ import dev.burnbox.mailstore.StoredMessage;
 import dev.burnbox.server.mime.Attachment;
 import dev.burnbox.server.mime.MailDecoder;
 import io.javalin.http.Context;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -117,17 +119,73 @@ final class MailReader {
 
   /**
    * The search of an inbox, as the API's {@code ?q=} and the inbox page's search box do it: the
-   * first {@code limit} of the inbox's newest {@value InboxApi#MAX_SEARCHED} messages, newest
-   * first, that {@link #matches} {@code query} (stripped), case-insensitively.
+   * first {@code limit} messages, newest first, that {@link #matches} {@code query} (stripped),
+   * case-insensitively, among the next {@value InboxApi#MAX_SEARCHED} of the inbox from {@code
+   * cursor} (a listing cursor; null for the newest). Looks on for one match more: when it finds
+   * one, {@link SearchPage#nextCursor} is the listing cursor right after the last message returned,
+   * from which the search goes on; else it is null.
+   *
+   * @throws IllegalArgumentException if {@code cursor} is malformed
    */
-  Found searchInbox(Context ctx, InboxName inbox, String query, int limit) {
-    return search(
-        ctx,
-        InboxApi.newestFirst(store, inbox),
-        query.strip().toLowerCase(Locale.ROOT),
-        InboxApi.MAX_SEARCHED,
-        limit);
+  SearchPage searchInbox(Context ctx, InboxName inbox, String query, int limit, String cursor) {
+    Query lowerCase = Query.of(query.strip().toLowerCase(Locale.ROOT));
+    List<MessageSummary> found = new ArrayList<>();
+    int searched = 0;
+    String pageCursor = cursor; // where the page being read starts
+    String lastFoundPage = null; // where the page of the last message found starts
+    int lastFoundIndex = -1; // its index in that page
+    boolean more = false;
+    pages:
+    while (searched < InboxApi.MAX_SEARCHED) {
+      InboxPage page = store.list(inbox, InboxApi.MAX_LIMIT, pageCursor);
+      List<MessageSummary> messages = page.messages();
+      for (int i = 0; i < messages.size() && searched < InboxApi.MAX_SEARCHED; i++) {
+        searched++;
+        if (matches(ctx, messages.get(i), lowerCase)) {
+          if (found.size() == limit) {
+            more = true;
+            break pages;
+          }
+          found.add(messages.get(i));
+          lastFoundPage = pageCursor;
+          lastFoundIndex = i;
+        }
+      }
+      if (page.nextCursor().isEmpty()) {
+        break;
+      }
+      pageCursor = page.nextCursor().get();
+    }
+    String next =
+        more ? cursorAfter(inbox, lastFoundPage, lastFoundIndex, found.getLast().id()) : null;
+    return new SearchPage(found, searched, next);
   }
+
+  /**
+   * The listing cursor right after message {@code id}, found at {@code index} of the page that
+   * starts at {@code pageCursor}. Messages deleted meanwhile only move it nearer the page's start;
+   * if {@code id} itself is gone, the cursor after as many messages as it had before it.
+   */
+  private String cursorAfter(InboxName inbox, String pageCursor, int index, MessageId id) {
+    InboxPage upTo = store.list(inbox, index + 1, pageCursor);
+    List<MessageSummary> listed = upTo.messages();
+    int at = -1;
+    for (int i = 0; i < listed.size(); i++) {
+      if (listed.get(i).id().equals(id)) {
+        at = i;
+      }
+    }
+    if (at >= 0 && at < listed.size() - 1) {
+      upTo = store.list(inbox, at + 1, pageCursor);
+    }
+    return upTo.nextCursor().orElse(null);
+  }
+
+  /**
+   * What {@link #searchInbox} found, newest first, how many messages it read, and the cursor that
+   * continues the search (null when no other message it read matched).
+   */
+  record SearchPage(List<MessageSummary> messages, int searched, String nextCursor) {}
 
   /** What {@link #search} found, newest first, and how many messages it read to find it. */
   record Found(List<MessageSummary> messages, int searched) {}

@@ -378,7 +378,7 @@ final class MessagePages {
     String listNote; // what the list is, above it; "" for none
     String emptyNote; // the sentence in place of an empty list
     if (query != null) {
-      MailReader.Found found = reader.searchInbox(ctx, name, query, InboxApi.MAX_LIMIT);
+      MailReader.SearchPage found = reader.searchInbox(ctx, name, query, InboxApi.MAX_LIMIT, null);
       messages = found.messages();
       listNote = searchNote(query, messages.size(), found.searched());
       emptyNote =

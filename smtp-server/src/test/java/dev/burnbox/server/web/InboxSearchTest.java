@@ -49,6 +49,47 @@ class InboxSearchTest {
     assertThat(subjects("nothing-like-this")).isEmpty();
   }
 
+  /**
+   * A search cut at {@code limit} gives a {@code nextCursor} when more of the searched messages
+   * match, and following it with the same {@code q} returns each match once, newest first; a search
+   * whose matches all fit gives none.
+   */
+  @Test
+  void aSearchCutAtItsLimitGivesACursorThatContinuesIt() throws Exception {
+    try (WebFixture roomy = WebFixture.withInboxCap(100)) {
+      List<String> matching = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        String subject = i % 6 == 5 ? "other " + i : "cap " + i;
+        if (i % 6 != 5) {
+          matching.add(0, subject); // newest first
+        }
+        roomy.deliver("alice", WebFixture.textMail(subject, i < 5 ? "lonely" : "text"));
+      }
+      assertThat(matching).hasSize(50);
+
+      List<String> found = new ArrayList<>();
+      String cursor = null;
+      int pages = 0;
+      do {
+        String path =
+            "/api/v1/inboxes/alice?q=cap&limit=5" + (cursor == null ? "" : "&cursor=" + cursor);
+        JsonNode page = JSON.readTree(roomy.get(path).body());
+        page.get("messages").forEach(m -> found.add(m.get("subject").asText()));
+        assertThat(page.get("messages").size()).as("page %d", pages).isEqualTo(5);
+        cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+        pages++;
+      } while (cursor != null && pages < 20);
+      assertThat(pages).isEqualTo(10);
+      assertThat(found).isEqualTo(matching);
+
+      JsonNode exact = JSON.readTree(roomy.get("/api/v1/inboxes/alice?q=lonely&limit=4").body());
+      assertThat(exact.get("nextCursor").isNull()).as("a fifth match is left").isFalse();
+      JsonNode all = JSON.readTree(roomy.get("/api/v1/inboxes/alice?q=lonely&limit=5").body());
+      assertThat(all.get("messages")).hasSize(5);
+      assertThat(all.get("nextCursor").isNull()).as("every match returned").isTrue();
+    }
+  }
+
   @Test
   void deleteEmptiesOneInboxAndSaysHowMany() throws Exception {
     web.deliver("alice", WebFixture.textMail("one", "1"));

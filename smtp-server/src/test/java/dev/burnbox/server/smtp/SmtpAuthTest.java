@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
@@ -25,7 +21,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * SMTP AUTH through real SMTP conversations and Jakarta Mail: where it is offered, the three modes,
@@ -92,11 +87,7 @@ class SmtpAuthTest {
   @Test
   void aClientResettingItsConnectionDuringAuthLeavesNoWarning() throws Exception {
     int port = start(settings(SmtpAuth.ACCEPT_ANY));
-    Logger subetha = (Logger) LoggerFactory.getLogger("org.subethamail.smtp.server.Session");
-    ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    logged.start();
-    subetha.addAppender(logged);
-    try {
+    try (SubEthaWarnings warnings = new SubEthaWarnings()) {
       for (int i = 0; i < 4; i++) {
         SmtpScript smtp = SmtpScript.connect(port);
         smtp.expect("220");
@@ -110,12 +101,7 @@ class SmtpAuthTest {
         smtp.socket().close();
       }
       await().until(() -> registry.get("burnbox.smtp.sessions.active").gauge().value() == 0);
-      assertThat(logged.list)
-          .filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
-          .extracting(ILoggingEvent::getFormattedMessage)
-          .isEmpty();
-    } finally {
-      subetha.detachAppender(logged);
+      assertThat(warnings.messages()).isEmpty();
     }
   }
 

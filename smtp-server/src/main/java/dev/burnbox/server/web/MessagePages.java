@@ -359,7 +359,8 @@ final class MessagePages {
   /**
    * {@code /inbox/{name}}: the newest page, an older one ({@code ?cursor=}, with a link back to the
    * newest) or what a search found ({@code ?q=}: {@link MailReader#searchInbox}, as the API's
-   * search, up to {@value InboxApi#MAX_LIMIT} messages, with a link back to the whole inbox). Only
+   * search, up to {@value InboxApi#MAX_LIMIT} messages, with a link back to the whole inbox and,
+   * when more match, one to the older matches: {@code ?q=&cursor=}, as the API continues it). Only
    * the newest page takes live mail into its list ({@code /static/inbox.js}); an older page and a
    * search only announce it, with their {@code #live} link to the newest mail.
    */
@@ -378,8 +379,17 @@ final class MessagePages {
     String listNote; // what the list is, above it; "" for none
     String emptyNote; // the sentence in place of an empty list
     if (query != null) {
-      MailReader.SearchPage found = reader.searchInbox(ctx, name, query, InboxApi.MAX_LIMIT, null);
+      MailReader.SearchPage found =
+          reader.searchInbox(ctx, name, query, InboxApi.MAX_LIMIT, cursor);
       messages = found.messages();
+      String q = "?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
+      nextPage =
+          found.nextCursor() == null
+              ? null
+              : inboxPath
+                  + q
+                  + "&cursor="
+                  + URLEncoder.encode(found.nextCursor(), StandardCharsets.UTF_8);
       listNote = searchNote(query, messages.size(), found.searched());
       emptyNote =
           "No mail matches &ldquo;%s&rdquo;%s."
@@ -440,7 +450,9 @@ final class MessagePages {
       }
       if (nextPage != null) {
         body.append(newest ? "" : " ")
-            .append("<a class=\"older\" href=\"%s\">Older mail</a>".formatted(escape(nextPage)));
+            .append(
+                "<a class=\"older\" href=\"%s\">%s</a>"
+                    .formatted(escape(nextPage), query != null ? "Older matches" : "Older mail"));
       }
       body.append("</nav>\n");
     }

@@ -659,6 +659,30 @@ class WebPagesTest {
   }
 
   /**
+   * A search page that fills up links to the older matches, as the API's {@code nextCursor}
+   * continues a search: its look-ahead for one more match was read and thrown away before.
+   */
+  @Test
+  void aFullSearchPageLinksToTheOlderMatches() throws Exception {
+    try (WebFixture roomy = WebFixture.withInboxCap(4 * InboxApi.MAX_LIMIT)) {
+      for (int i = 0; i < InboxApi.MAX_LIMIT + 3; i++) {
+        roomy.deliver("found", WebFixture.textMail("cap " + i, "x"));
+        roomy.deliver("found", WebFixture.textMail("other " + i, "x"));
+      }
+      Element first = Jsoup.parse(roomy.get("/inbox/found?q=cap").body()).body();
+      assertThat(first.select("li.message")).hasSize(InboxApi.MAX_LIMIT);
+      assertThat(first.select("nav.pages a").eachText())
+          .containsExactly("Whole inbox", "Older matches");
+      String older = first.selectFirst("a.older").attr("href");
+      assertThat(older).startsWith("/inbox/found?q=cap&cursor=");
+      Element rest = Jsoup.parse(roomy.get(older).body()).body();
+      assertThat(rest.select("li.message .subject").eachText())
+          .containsExactly("cap 2", "cap 1", "cap 0");
+      assertThat(rest.select("nav.pages a").eachText()).containsExactly("Whole inbox");
+    }
+  }
+
+  /**
    * An older page linked to still older mail but back to the newest only in its live note, which
    * inbox.js replaces while the stream is down. Its links at the end of the list now go both ways.
    */

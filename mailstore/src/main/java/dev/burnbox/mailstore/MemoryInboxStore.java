@@ -2,6 +2,7 @@ package dev.burnbox.mailstore;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.google.common.hash.HashCode;
 import dev.burnbox.mailstore.PieceTable.Part;
 import dev.burnbox.mailstore.PieceTable.Piece;
 import java.nio.ByteBuffer;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *       newest-first pages and cursors are ranges of it, the cap evicts its first entry. Inboxes
  *       are found by name in a {@link ProbeTable}, by {@link InboxName#keyedHash}.
  *   <li>{@code pieces}: a {@link PieceTable}, the raw messages stored (encoded) alone, each found
- *       by the SHA-256 of its raw bytes and with the number of deliveries and deltas using it. A
+ *       by a hash of its raw bytes and with the number of deliveries and deltas using it. A
  *       delivery (sender, from, subject and spam terms packed in one array by {@link
  *       PackedStrings}, verdict, piece, and its delta if it has one) is its first entry, shared by
  *       its other entries, and counts its live entries. An entry's removal releases its delivery,
@@ -56,11 +58,12 @@ import org.slf4j.LoggerFactory;
  * piece most like it, if the codec can ({@link BodyCodec#encodeAgainst}) and that is smaller than
  * encoding it alone: it then costs about what differs (an exact resend of such a delta is encoded
  * against the same base again). {@link #get} decodes at most two pieces, byte for byte the raw
- * message. Pieces stored alone are deduplicated by the first 128 bits of their SHA-256 alone, after
- * checking the lengths agree: making another message stand for a stored one needs a second preimage
- * (about 2<sup>128</sup> work; a pair of one's own messages that collide, about 2<sup>64</sup>,
- * only ever stand for each other), while comparing bytes would mean decoding (decompressing) the
- * stored piece on every hit, 10,000 times for spam sent to 10,000 inboxes.
+ * message. Pieces stored alone are deduplicated by their bytes: a piece found by the message's hash
+ * (murmur3, 128 bits, whose collisions can be made on purpose) is decoded and compared with it
+ * outside the lock before it is shared, so no message can stand for another. Through SMTP an exact
+ * resend is rare (each delivery carries its own trace header, and one sent to many inboxes is one
+ * delivery), so the comparison seldom runs, where a cryptographic hash took 8-12 µs of a 2 KB
+ * mail's CPU on every delivery.
  *
  * <h2>Concurrency</h2>
  *
@@ -68,11 +71,11 @@ import org.slf4j.LoggerFactory;
  * them: under it run only map updates and evictions, amortized O(log n) per entry added or removed.
  * Pages, gets and the newest list pick their entries under its read lock, so they do not wait for
  * each other, and unpack their summaries after it; if an entry has expired, they remove it under
- * the write lock first. Neither lock is reentrant. Hashing, encoding (compression) and decoding run
- * outside the lock; an encoded piece is checked under it again before use, so racing deliveries of
- * one message store it once, and one encoded against a base released meanwhile is encoded again.
- * Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value MessageId#BATCH}
- * at a time. Listeners run after the lock is released.
+ * the write lock first. Neither lock is reentrant. Hashing, comparing, encoding (compression) and
+ * decoding run outside the lock; an encoded piece is checked under it again before use, so racing
+ * deliveries of one message store it once, and one encoded against a base released meanwhile is
+ * encoded again. Ids come from {@link java.security.SecureRandom} outside the lock, drawn {@value
+ * MessageId#BATCH} at a time. Listeners run after the lock is released.
  *
  * <p>Expired entries are removed by whichever operation first runs after they expire (there is no
  * background thread), so under steady traffic expiry is spread over operations; the first operation
@@ -90,7 +93,7 @@ import org.slf4j.LoggerFactory;
  * most its inbox's ring array holds per entry: 2 slots), {@value #DELIVERY_OVERHEAD} more bytes per
  * delivery (what its first entry holds beyond an entry's fields: times, verdict, piece, delta and
  * raw length) plus its packed strings' array unless it shares its piece's, {@value
- * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its SHA-256 inline, array
+ * PieceTable#PIECE_OVERHEAD} bytes per piece stored alone (object with its hash inline, array
  * header and padding) plus the strings array it keeps for its deliveries to share, and {@value
  * PieceTable#DELTA_OVERHEAD} per delta (array header and padding), 4 bytes per slot of the id
  * index's, the inbox table's and the piece table's lookup tables as they are now (each between an
@@ -152,8 +155,15 @@ final class MemoryInboxStore implements InboxStore {
   private volatile boolean codecHasRestForm = true;
 
   private final InboxListeners listeners;
+  private final Function<byte[], HashCode> pieceHash;
 
   MemoryInboxStore(InboxStore.Builder builder) {
+    this(builder, PieceTable.HASH::hashBytes);
+  }
+
+  /** A store whose pieces are looked up by {@code pieceHash}: tests make it collide. */
+  MemoryInboxStore(InboxStore.Builder builder, Function<byte[], HashCode> pieceHash) {
+    this.pieceHash = pieceHash;
     this.inboxCap = builder.inboxCap();
     this.maxBytes = builder.maxBytes();
     this.ttl = builder.ttl();
@@ -417,18 +427,39 @@ final class MemoryInboxStore implements InboxStore {
   private DeliveryResult deliver(
       IncomingMessage message, Set<InboxName> targets, List<MessageId> ids, long storedAtMillis) {
     byte[] strings = Delivery.strings(message);
-    Part part = new Part(message.rawView(), pieces.findsBases(), strings);
+    byte[] raw = message.rawView();
+    Part part = new Part(raw, pieceHash.apply(raw), pieces.findsBases(), strings);
 
     List<Entry> added = new ArrayList<>(targets.size());
     DeliveryResult result;
     while ((result = tryDeliver(message, targets, ids, storedAtMillis, part, strings, added))
         == null) {
-      encode(part); // new bytes: outside the lock, then try again (another thread may have won)
+      // outside the lock, then try again (another thread may have won meanwhile)
+      if (part.candidate != null) {
+        compare(part);
+      } else {
+        encode(part); // new bytes
+      }
     }
     for (Entry e : added) {
       listeners.publish(e.summary());
     }
     return result;
+  }
+
+  /**
+   * Compares {@code part}'s bytes with those of its candidate, the piece its hash found: the same
+   * bytes are shared, other bytes (a collision) stored apart. A piece's stored form decodes to the
+   * same bytes whichever form a reader sees, and still does once released.
+   */
+  private void compare(Part part) {
+    Piece candidate = part.candidate;
+    part.candidate = null;
+    if (Arrays.equals(codec.decode(candidate.stored), part.raw)) {
+      part.sameAs = candidate;
+    } else {
+      part.differsFrom = candidate;
+    }
   }
 
   /**
@@ -507,6 +538,13 @@ final class MemoryInboxStore implements InboxStore {
         remove(entries.oldest(), EvictionCause.MEMORY_BUDGET); // the codec grew
       }
       Piece held = pieces.find(part);
+      if (held != null && held != part.sameAs && held != part.differsFrom) {
+        part.candidate = held; // its bytes are compared outside the lock
+        return null;
+      }
+      if (held == part.differsFrom) {
+        held = null; // a hash collision: the part is stored as a piece of its own
+      }
       if (held == null && !pieces.canStore(part)) {
         part.stored = null;
         part.base = pieces.referenceFor(part);

@@ -1,5 +1,7 @@
 package dev.burnbox.mailstore;
 
+import com.google.common.hash.HashCode;
+import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -14,14 +16,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * near-duplicate) keeps that <em>delta</em> itself; the table counts it and holds its base for as
  * long as the delivery holds the delta, so reading any message decodes at most two byte arrays.
  *
- * <p>Pieces are found by their SHA-256, so that an exact resend stores nothing new, and remembered
- * as bases. A piece keeps the hash's first 128 bits, and its length: a sender who wants one piece
- * to stand for another message needs a second preimage of that message's hash (2^128 tries), and
- * two messages of its own that collide (2^64) only ever stand for each other. Deltas are neither
- * found nor shared: a message that is a delta of a held base is encoded again against it (a splice
- * of a few dozen bytes, or a small zstd frame), which costs less than registering every delta would
- * (its hash inline, a table slot and an object of its own, 60-90 bytes, for a resend that the
- * per-delivery trace header makes rare).
+ * <p>Pieces are found by a 128-bit murmur3 hash of their bytes and their length, so that an exact
+ * resend stores nothing new, and remembered as bases. The hash only names candidates: murmur3's
+ * collisions can be made on purpose, so {@link MemoryInboxStore} compares a candidate's bytes with
+ * the message's before sharing it, and a message whose hash collides with a held piece's is stored
+ * as a piece of its own (the table then holds both under one hash; {@link #find} names the first).
+ * Deltas are neither found nor shared: a message that is a delta of a held base is encoded again
+ * against it (a splice of a few dozen bytes, or a small zstd frame), which costs less than
+ * registering every delta would (its hash inline, a table slot and an object of its own, 60-90
+ * bytes, for a resend that the per-delivery trace header makes rare).
  *
  * <p>Keeps the byte counts of what it holds, deltas included: raw, encoded, and their cost to the
  * budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece and {@value #DELTA_OVERHEAD} per
@@ -29,9 +32,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * per slot of the lookup table and the similarity index's fixed tables).
  *
  * <p>The lookup is a {@link ProbeTable} of piece references (8 to 32 bytes per piece, where a
- * {@code HashMap} node and slot took about 40), keyed by the SHA-256's first 64 bits XOR a seed
- * drawn per table: a sender can choose messages whose hashes share bits, but cannot aim them at one
- * run of slots without the seed.
+ * {@code HashMap} node and slot took about 40), keyed by the hash's first 64 bits XOR a seed drawn
+ * per table: a sender can choose messages whose hashes share bits, but cannot aim them at one run
+ * of slots without the seed.
  *
  * <p>Not thread-safe: {@link MemoryInboxStore}'s lock guards it. Lookup, use and release are O(1)
  * expected (amortized over the table's doubling and halving); {@link #referenceFor} and adding a
@@ -73,18 +76,18 @@ final class PieceTable {
   }
 
   /**
-   * A message's bytes stored alone: found by the SHA-256 of its raw bytes (its first 128 bits, held
-   * inline), and a base. {@code uses} counts the deliveries holding it and the deltas stored
-   * against it. It keeps the {@code metadata} its first delivery came with, for the deliveries
-   * holding it or stored against it to share when theirs are equal (a campaign's copies: the same
-   * sender, subject and verdict).
+   * A message's bytes stored alone: found by the hash of its raw bytes (held inline) and their
+   * length, and a base. {@code uses} counts the deliveries holding it and the deltas stored against
+   * it. It keeps the {@code metadata} its first delivery came with, for the deliveries holding it
+   * or stored against it to share when theirs are equal (a campaign's copies: the same sender,
+   * subject and verdict).
    */
   static final class Piece {
     // replaced only by a smaller form of the same raw bytes (settle), so a reader outside the lock
     // decodes either form to the same bytes
     volatile byte[] stored;
     final int rawLength;
-    final long hash0; // the first 128 bits of the SHA-256 of its raw bytes
+    final long hash0; // the 128-bit hash of its raw bytes
     final long hash1;
     final byte[] metadata;
     int uses;
@@ -98,8 +101,9 @@ final class PieceTable {
       this.hash1 = part.hash1;
     }
 
-    boolean holds(Part part) {
-      return hash0 == part.hash0 && hash1 == part.hash1;
+    /** Whether this piece may hold {@code part}'s bytes: its hash and length are theirs. */
+    boolean mayHold(Part part) {
+      return hash0 == part.hash0 && hash1 == part.hash1 && rawLength == part.length();
     }
 
     long cost() {
@@ -107,26 +111,37 @@ final class PieceTable {
     }
   }
 
+  /** The hash pieces are looked up by: 128 bits, equal for equal bytes. */
+  static final HashFunction HASH = Hashing.murmur3_128();
+
   /**
    * A delivery's raw bytes on their way to a {@link Piece} or a delta: hashed, and sampled for
-   * similar pieces, outside the lock; then, if no piece holds them, given a base under the lock and
-   * encoded outside it.
+   * similar pieces, outside the lock; then, if a piece may hold them, compared with its bytes
+   * outside the lock; if none does, given a base under the lock and encoded outside it.
    */
   static final class Part {
     final byte[] raw;
-    final long hash0; // the SHA-256 of raw, its first 128 bits: what a piece is looked up by
+    final long hash0; // the hash of raw: what a piece is looked up by
     final long hash1;
     final int[] features; // SimilarPieces.features, or null if the table does not use them
     final byte[] metadata; // what a piece stored from this part keeps for its deliveries to share
+    Piece candidate; // a piece found by the hash whose bytes are still to be compared, or null
+    Piece sameAs; // a piece found by the hash whose bytes are raw, or null
+    Piece differsFrom; // a piece found by the hash whose bytes are not raw, or null
     Piece base; // the piece to encode against, chosen under the lock; null: alone
     byte[] stored; // encoded outside the lock, against base if it is not null
 
     Part(byte[] raw, boolean sampled, byte[] metadata) {
+      this(raw, HASH.hashBytes(raw), sampled, metadata);
+    }
+
+    /** A part with the given hash of {@code raw}: tests make collisions with it. */
+    Part(byte[] raw, HashCode hash, boolean sampled, byte[] metadata) {
       this.raw = raw;
       this.metadata = metadata;
-      ByteBuffer hash = ByteBuffer.wrap(Hashing.sha256().hashBytes(raw).asBytes());
-      this.hash0 = hash.getLong();
-      this.hash1 = hash.getLong();
+      ByteBuffer bytes = ByteBuffer.wrap(hash.asBytes());
+      this.hash0 = bytes.getLong();
+      this.hash1 = bytes.getLong();
       this.features = sampled ? SimilarPieces.features(raw, 0, raw.length) : null;
     }
 
@@ -141,16 +156,16 @@ final class PieceTable {
   }
 
   /**
-   * The piece that holds {@code part}'s bytes, or null if none does.
-   *
-   * @throws IllegalStateException if a piece of another length has the same SHA-256
+   * The first piece with {@code part}'s hash and length, or null if none has them: a piece that
+   * holds its bytes unless the hashes collide, which only comparing the bytes tells.
    */
   Piece find(Part part) {
-    Piece piece = get(part);
-    if (piece != null && piece.rawLength != part.length()) {
-      throw new IllegalStateException("SHA-256 collision between parts of different lengths");
+    for (int i = table.start(part.hash0 ^ seed); ; i = table.next(i)) {
+      Piece p = table.at(i);
+      if (p == null || p.mayHold(part)) {
+        return p;
+      }
     }
-    return piece;
   }
 
   /** A held piece that shares much of {@code part}'s content, or null. */
@@ -346,16 +361,6 @@ final class PieceTable {
     check(expectMetadata == metadataBytes, "metadata " + metadataBytes + " != " + expectMetadata);
     check(expectEncoded == encodedBytes, "encodedBytes " + encodedBytes + " != " + expectEncoded);
     check(expectRaw == rawBytes, "rawBytes " + rawBytes + " != " + expectRaw);
-  }
-
-  /** The piece with {@code part}'s hash, or null. */
-  private Piece get(Part part) {
-    for (int i = table.start(part.hash0 ^ seed); ; i = table.next(i)) {
-      Piece p = table.at(i);
-      if (p == null || p.holds(part)) {
-        return p;
-      }
-    }
   }
 
   /** {@code piece} itself if the table holds it. */

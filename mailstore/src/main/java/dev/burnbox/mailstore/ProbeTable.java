@@ -5,7 +5,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * An open-addressing hash table of references: the lookup of {@link EntryIndex} (entries by id) and
- * of {@link PieceTable} (pieces by SHA-256), and the memory store's inboxes by name. Linear
+ * of {@link PieceTable} (pieces by their hash), and the memory store's inboxes by name. Linear
  * probing, kept between an eighth and half full (it doubles when an element would fill it past half
  * and halves when under an eighth, down to {@value #MIN_CAPACITY} slots); deletion by backward
  * shift, so no tombstones are left and a probe run ends at the first empty slot. An element's place

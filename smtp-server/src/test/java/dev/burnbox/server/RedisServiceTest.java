@@ -6,13 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.mailstore.RedisServerProcess;
+import dev.burnbox.server.logging.LogCapture;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -39,7 +37,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
 /**
  * The service on the Redis store ({@code --store=redis}), end to end on a real redis-server: mail
@@ -230,22 +227,17 @@ class RedisServiceTest {
    */
   @Test
   void aLostEventSubscriptionLogsOneLineAndOneWhenItIsBack() throws Exception {
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.burnbox.mailstore.RedisInboxStore");
-    ListAppender<ILoggingEvent> lines = new ListAppender<>();
-    lines.start();
-    logger.addAppender(lines);
-    try {
+    LogCapture lines = LogCapture.of("dev.burnbox.mailstore.RedisInboxStore");
+    try (lines) {
       nodeA.store().subscribe(InboxName.of("frank"), summary -> {}).close(); // subscriber started
       redis.stop();
       Thread.sleep(3_000); // about five retries: 0.1, 0.2, 0.4, 0.8 and 1.6 s apart
       redis.restart();
       await()
           .atMost(Duration.ofSeconds(15))
-          .until(() -> lines.list.stream().anyMatch(e -> e.getLevel() == Level.INFO));
-    } finally {
-      logger.detachAppender(lines);
+          .until(() -> lines.events().stream().anyMatch(e -> e.getLevel() == Level.INFO));
     }
-    assertThat(lines.list)
+    assertThat(lines.events())
         .extracting(e -> e.getLevel() + " " + e.getFormattedMessage())
         .hasSize(2)
         .satisfiesExactly(

@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.server.config.OptionCatalog;
+import dev.burnbox.server.logging.LogCapture;
 import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.server.smtp.IntakeSettings;
 import dev.burnbox.server.smtp.NetworkList;
@@ -29,7 +28,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 class ServeCommandTest {
@@ -213,11 +211,8 @@ class ServeCommandTest {
 
   @Test
   void aBurnboxVariableThatNoOptionDeclaresIsWarnedOfWithTheOneItLooksLike() {
-    Logger logger = (Logger) LoggerFactory.getLogger(ServeCommand.class);
-    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
-    warnings.start();
-    logger.addAppender(warnings);
-    try {
+    LogCapture warnings = LogCapture.of(ServeCommand.class);
+    try (warnings) {
       run(
           Map.of(
               "BURNBOX_SMTPPORT", "1",
@@ -228,10 +223,8 @@ class ServeCommandTest {
               "BURNBOX_TTL", "1h",
               "JAVA_HOME", "/opt/java"),
           "--print-settings");
-    } finally {
-      logger.detachAppender(warnings);
     }
-    assertThat(warnings.list)
+    assertThat(warnings.events())
         .extracting(ILoggingEvent::getLevel, ILoggingEvent::getFormattedMessage)
         .containsExactly(
             tuple(Level.WARN, "BURNBOX_FROBNICATE is no Burnbox setting and is ignored"),

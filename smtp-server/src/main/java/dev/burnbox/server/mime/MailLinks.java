@@ -21,8 +21,8 @@ import org.jsoup.nodes.Element;
  * http(s)://} or {@code www.} URL written in its text parts, then those written in the visible text
  * of its HTML parts (a URL to paste into the browser), in document order, each URL once (its first
  * occurrence wins). Only {@code http}, {@code https}, {@code mailto} and {@code tel} links are kept
- * ({@code javascript:} and the like are not links to follow); a {@code tel:} link only with a
- * number the mail view keeps too (digits, {@code + - . ( )} and spaces), written as {@link URI}
+ * ({@code javascript:} and the like are not links to follow); a {@code tel:} link only with a phone
+ * number ({@link TelLinks}, the rule by which the mail view keeps it), written as {@link URI}
  * writes it ({@code tel:+1%20(555)%20010-0199}). Transfer encodings and HTML entities are already
  * undone by the decoder and the HTML parser; tracking redirects are reported as written, never
  * followed.
@@ -41,12 +41,6 @@ public final class MailLinks {
   /** A URL in plain text: up to white space, quotes or angle brackets. */
   private static final Pattern TEXT_URL =
       Pattern.compile("(?i)\\b(?:https?://|www\\.)[^\\s<>\"'\\u0000-\\u001f]+");
-
-  /**
-   * A phone number as the mail view keeps it in a {@code tel:} link (see {@code
-   * MailHtmlSanitizer}): digits, {@code + - . ( )} and spaces.
-   */
-  private static final Pattern PHONE_NUMBER = Pattern.compile("[0-9+\\-.() ]+");
 
   /** Punctuation that ends a sentence rather than a URL. */
   private static final String TRAILING = ".,;:!?)]}'\"";
@@ -178,7 +172,7 @@ public final class MailLinks {
   private static String absolute(String base, String href) {
     href = withoutTabsAndLineBreaks(href);
     if (href.regionMatches(true, 0, "tel:", 0, 4)) {
-      return phoneLink(href.substring(4));
+      return phoneLink(href);
     }
     href = browserForm(href);
     String baseForm = base.isEmpty() ? "" : browserForm(withoutTabsAndLineBreaks(base));
@@ -199,17 +193,16 @@ public final class MailLinks {
   }
 
   /**
-   * {@code tel:} and {@code number} as {@link URI} writes them (spaces as {@code %20}), if the
-   * number is a {@link #PHONE_NUMBER} once its {@code %20}, {@code %28} and {@code %29} are spaces
-   * and brackets again; else null.
+   * The {@code tel:} link {@code href} as {@link URI} writes it (spaces as {@code %20}), if its
+   * number is a phone number ({@link TelLinks#number}); else null.
    */
-  private static String phoneLink(String number) {
-    String plain = number.replace("%20", " ").replace("%28", "(").replace("%29", ")");
-    if (!PHONE_NUMBER.matcher(plain).matches()) {
+  private static String phoneLink(String href) {
+    String number = TelLinks.number(href);
+    if (number == null) {
       return null;
     }
     try {
-      return new URI("tel", plain, null).toString();
+      return new URI("tel", number, null).toString();
     } catch (URISyntaxException e) {
       return null;
     }

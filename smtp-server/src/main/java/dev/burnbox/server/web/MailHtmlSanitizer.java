@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.server.mime.TelLinks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,12 +48,6 @@ public final class MailHtmlSanitizer {
   private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)\\s*(https?://|mailto:).*");
 
   /**
-   * A phone number link: {@code tel:} and digits, {@code +}, {@code -}, spaces, parentheses and
-   * dots only; the URL policy has percent-encoded the spaces and parentheses when this is checked.
-   */
-  private static final Pattern TEL_URL = Pattern.compile("(?i)\\s*tel:(?:[0-9+\\-.]|%20|%28|%29)+");
-
-  /**
    * An {@code id} or {@code <a name>} an in-mail link can point to, and that link's {@code href}:
    * the same name after {@code #}. The mail view runs no script, so an element id cannot clobber
    * anything there, and its document holds nothing but the mail.
@@ -62,9 +57,19 @@ public final class MailHtmlSanitizer {
   private static final Pattern ANCHOR_NAME = Pattern.compile(ANCHOR);
   private static final Pattern FRAGMENT = Pattern.compile("#" + ANCHOR);
 
-  /** Link targets that stay: absolute http(s) and mailto URLs, tel: numbers, in-mail anchors. */
-  private static final Pattern LINK_URL =
-      Pattern.compile(ABSOLUTE_URL.pattern() + "|" + TEL_URL.pattern() + "|" + FRAGMENT.pattern());
+  /**
+   * Link targets that stay: absolute http(s) and mailto URLs, {@code tel:} links to a phone number
+   * ({@link TelLinks}, the rule the links API lists them by), in-mail anchors. The URL policy runs
+   * first: the value has no white space at its ends, and its spaces and brackets are
+   * percent-encoded.
+   */
+  private static final AttributePolicy LINK_TARGETS =
+      (element, attribute, value) ->
+          ABSOLUTE_URL.matcher(value).matches()
+                  || TelLinks.number(value) != null
+                  || FRAGMENT.matcher(value).matches()
+              ? value
+              : null;
 
   /** Image sources that stay: absolute http(s) URLs. */
   private static final AttributePolicy REMOTE_IMAGES =
@@ -114,7 +119,7 @@ public final class MailHtmlSanitizer {
         .allowAttributes("color", "face", "size")
         .onElements("font")
         .allowAttributes("href")
-        .matching(LINK_URL)
+        .matching(LINK_TARGETS)
         .onElements("a")
         .allowAttributes("id")
         .matching(ANCHOR_NAME)

@@ -2,36 +2,25 @@ package dev.burnbox.server.smtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.google.common.net.InetAddresses;
+import dev.burnbox.server.logging.LogCapture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 class RefusalsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final AtomicLong nanos = new AtomicLong();
   private final Refusals refusals = new Refusals(registry, nanos::get);
   private final InetAddress client = InetAddresses.forString("192.0.2.1");
-  private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
-  private final Logger logger = (Logger) LoggerFactory.getLogger(Refusals.class);
-
-  @BeforeEach
-  void capture() {
-    lines.start();
-    logger.addAppender(lines);
-  }
+  private final LogCapture lines = LogCapture.of(Refusals.class);
 
   @AfterEach
   void release() {
-    logger.detachAppender(lines);
+    lines.close();
   }
 
   @Test
@@ -40,12 +29,12 @@ class RefusalsTest {
       refusals.record(Refusal.RATE_LIMITED, client, "s@example.org");
     }
     refusals.record(Refusal.UNSERVED_DOMAIN, client, "x@elsewhere.test");
-    assertThat(lines.list).hasSize(2);
+    assertThat(lines.events()).hasSize(2);
     nanos.addAndGet(TimeUnit.SECONDS.toNanos(Refusals.LOG_WINDOW_SECONDS));
     refusals.record(Refusal.RATE_LIMITED, client, "s@example.org");
 
-    assertThat(lines.list).hasSize(3);
-    assertThat(lines.list.getLast().getFormattedMessage())
+    assertThat(lines.events()).hasSize(3);
+    assertThat(lines.messages().getLast())
         .contains(
             "rate_limited", "192.0.2.1", "450 4.7.0", "99 more rate_limited refusals not logged");
     assertThat(registry.get("burnbox.refusals").tag("reason", "rate_limited").counter().count())
@@ -55,7 +44,7 @@ class RefusalsTest {
   @Test
   void keepsClientTextToOneShortPrintableLine() {
     refusals.record(Refusal.SYNTAX, client, "EHLO \u0007bell " + "x".repeat(500));
-    String line = lines.list.getFirst().getFormattedMessage();
+    String line = lines.messages().getFirst();
     assertThat(line).doesNotContain("\u0007").hasSizeLessThan(300);
   }
 

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.burnbox.server.logging.LogCapture;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class SubEthaLogThrottleTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final LoggerContext context = new LoggerContext();
-  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  private LogCapture captured;
 
   @BeforeEach
   void setUp() {
@@ -25,15 +24,13 @@ class SubEthaLogThrottleTest {
     throttle.setContext(context);
     throttle.start();
     context.addTurboFilter(throttle);
-    appender.setContext(context);
-    appender.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.DEBUG);
-    root.addAppender(appender);
+    captured = LogCapture.of(root); // in the test's own context: nothing outlives the test
   }
 
   private List<String> logged() {
-    return appender.list.stream()
+    return captured.events().stream()
         .map(e -> e.getLevel() + " " + e.getLoggerName() + " " + e.getFormattedMessage())
         .toList();
   }

@@ -1,11 +1,9 @@
 package dev.burnbox.server.smtp;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.burnbox.server.logging.LogCapture;
 import java.util.List;
-import org.slf4j.LoggerFactory;
 
 /**
  * What SubEtha's session logger writes at WARN or above while this is open: the lines a client's
@@ -13,18 +11,11 @@ import org.slf4j.LoggerFactory;
  * it with try-with-resources; not thread-safe to open twice at once for the same test.
  */
 final class SubEthaWarnings implements AutoCloseable {
-  private final Logger session =
-      (Logger) LoggerFactory.getLogger("org.subethamail.smtp.server.Session");
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-  SubEthaWarnings() {
-    logged.start();
-    session.addAppender(logged);
-  }
+  private final LogCapture session = LogCapture.of("org.subethamail.smtp.server.Session");
 
   /** The messages logged at WARN or above so far. */
   List<String> messages() {
-    return logged.list.stream()
+    return session.events().stream()
         .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
         .map(ILoggingEvent::getFormattedMessage)
         .toList();
@@ -32,6 +23,6 @@ final class SubEthaWarnings implements AutoCloseable {
 
   @Override
   public void close() {
-    session.detachAppender(logged);
+    session.close();
   }
 }

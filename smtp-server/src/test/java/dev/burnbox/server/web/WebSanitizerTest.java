@@ -3,6 +3,9 @@ package dev.burnbox.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.burnbox.server.mime.MailDecoder;
+import dev.burnbox.server.mime.MailLinks;
+import dev.burnbox.server.mime.TelLinks;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +26,63 @@ class WebSanitizerTest {
   private String sanitizedHtmlOf(String file) {
     String raw = HostileCorpus.mail(file, "http://beacon.test");
     return sanitizer.sanitize(DECODER.decode(raw.getBytes(StandardCharsets.UTF_8)).html());
+  }
+
+  /**
+   * The mail view keeps a {@code tel:} link exactly when the links API lists it, and calls the same
+   * number: one rule ({@link TelLinks}) decides for both, however the mail writes the number.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "tel:+1 (555) 010-0199",
+        "tel:+1%20%28555%29%20010-0199",
+        "TEL:+44%2020%207946%200000",
+        "Tel:1",
+        "tel:1&#40;2",
+        "tel:1&#x20;2",
+        "tel:1%28",
+        "tel:%20",
+        "tel:..",
+        "tel:+",
+        " tel:123",
+        "tel:123 ",
+        "\u000btel:123",
+        "tel:123\u000b",
+        "tel:1\t2",
+        "tel:1\n2",
+        "tel:",
+        "tel: ",
+        "tel:javascript:alert(1)",
+        "tel:+1%2B555",
+        "tel:555;ext=1",
+        "tel:1%2",
+        "tel:1%2520",
+        "tel:1%5B",
+        "tel:1[2]",
+        "tel:+1/2",
+        "tel://123",
+        "tel:1#2",
+        "tel:1?2",
+        "tel:1,2",
+        "tel:*123#",
+        "tel:1&amp;2",
+        "tel:1\u00a02",
+        "tel:\u0661\u0662",
+        "tel:12\u3000",
+        "tel:1%0a2",
+      })
+  void keepsATelLinkExactlyWhenTheLinksApiListsItWithTheSameNumber(String href) {
+    String html = "<a href=\"" + href + "\">call</a>";
+    Element kept = Jsoup.parseBodyFragment(sanitizer.sanitize(html)).selectFirst("a[href]");
+    String mail = "Content-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n";
+    List<MailLinks.Link> listed =
+        MailLinks.of(DECODER.decode(mail.getBytes(StandardCharsets.UTF_8)));
+
+    String keptNumber = kept == null ? null : URI.create(kept.attr("href")).getSchemeSpecificPart();
+    String listedNumber =
+        listed.isEmpty() ? null : URI.create(listed.getFirst().url()).getSchemeSpecificPart();
+    assertThat(keptNumber).as("number the mail view calls").isEqualTo(listedNumber);
   }
 
   /** The message page offers "Show images" exactly where a browser would find a remote image. */

@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.burnbox.mailstore.InboxName;
 import dev.burnbox.server.BurnboxService;
 import dev.burnbox.server.junit.BurnboxExtension;
+import dev.burnbox.server.logging.LogCapture;
 import jakarta.mail.Message;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
@@ -44,7 +42,6 @@ import java.util.function.IntUnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * Webhooks end to end: mail sent over SMTP with Jakarta Mail to a running Burnbox, posted to real
@@ -311,11 +308,8 @@ class WebhooksTest {
   void aReceiverThatNeverAnswersIsGivenUpAfterTheRetryPeriodAndLoggedSo() throws Exception {
     Receiver receiver = new Receiver(n -> 200);
     receiver.gate = new CountDownLatch(1); // holds every request: no answer ever comes
-    ListAppender<ILoggingEvent> lines = new ListAppender<>();
-    Logger logger = (Logger) LoggerFactory.getLogger(Webhooks.class);
-    lines.start();
-    logger.addAppender(lines);
-    open.add(() -> logger.detachAppender(lines));
+    LogCapture lines = LogCapture.of(Webhooks.class);
+    open.add(lines);
     String url = receiver.url("/").replace("://", "://hook:pw-0123@");
     BurnboxService service =
         start(hooks(Duration.ofMillis(1800), Duration.ofMillis(300), 100, url));
@@ -328,15 +322,12 @@ class WebhooksTest {
     receiver.gate.countDown(); // the held requests are read now
     String deliveryId = receiver.next().header("X-Burnbox-Delivery");
     List<String> gaveUp =
-        lines.list.stream()
-            .filter(line -> line.getFormattedMessage().contains("given up"))
-            .map(ILoggingEvent::getFormattedMessage)
-            .toList();
+        lines.messages().stream().filter(line -> line.contains("given up")).toList();
     assertThat(gaveUp).hasSize(1);
     assertThat(gaveUp.get(0))
         .contains(deliveryId, "after 2 attempts", "hook:(hidden)@127.0.0.1")
         .doesNotContain("pw-0123");
-    assertThat(lines.list)
+    assertThat(lines.events())
         .filteredOn(line -> line.getFormattedMessage().contains("given up"))
         .allMatch(line -> line.getLevel() == Level.WARN);
   }

@@ -62,8 +62,8 @@ import org.slf4j.LoggerFactory;
  * (murmur3, 128 bits, whose collisions can be made on purpose) is decoded and compared with it
  * outside the lock before it is shared, so no message can stand for another. Through SMTP an exact
  * resend is rare (each delivery carries its own trace header, and one sent to many inboxes is one
- * delivery), so the comparison seldom runs, where a cryptographic hash took 8-12 µs of a 2 KB
- * mail's CPU on every delivery.
+ * delivery), so the comparison seldom runs, where SHA-256 cost every delivery 15 µs of CPU on a 5
+ * KB mail (murmur3: 2) on a processor without SHA instructions.
  *
  * <h2>Concurrency</h2>
  *

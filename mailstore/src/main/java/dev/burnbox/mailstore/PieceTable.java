@@ -21,10 +21,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * collisions can be made on purpose, so {@link MemoryInboxStore} compares a candidate's bytes with
  * the message's before sharing it, and a message whose hash collides with a held piece's is stored
  * as a piece of its own (the table then holds both under one hash; {@link #find} names the first).
- * Deltas are neither found nor shared: a message that is a delta of a held base is encoded again
- * against it (a splice of a few dozen bytes, or a small zstd frame), which costs less than
- * registering every delta would (its hash inline, a table slot and an object of its own, 60-90
- * bytes, for a resend that the per-delivery trace header makes rare).
+ * Through SMTP no sender can pile such pieces onto one run of slots: murmur3's collisions hold
+ * between messages of one prefix, and every delivery starts with its own trace header (a random
+ * id); only the store's other callers (tests, restores) could, and they are trusted. Deltas are
+ * neither found nor shared: a message that is a delta of a held base is encoded again against it (a
+ * splice of a few dozen bytes, or a small zstd frame), which costs less than registering every
+ * delta would (its hash inline, a table slot and an object of its own, 60-90 bytes, for a resend
+ * that the per-delivery trace header makes rare).
  *
  * <p>Keeps the byte counts of what it holds, deltas included: raw, encoded, and their cost to the
  * budget (encoded bytes plus {@value #PIECE_OVERHEAD} per piece and {@value #DELTA_OVERHEAD} per

@@ -1,5 +1,7 @@
 package dev.burnbox.server.mime;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -8,6 +10,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -20,9 +23,11 @@ import java.util.function.Consumer;
  * Reads the events of a calendar part ({@code text/calendar}, RFC 5545: what an invite carries) for
  * showing them: for each VEVENT its SUMMARY, DTSTART, DTEND (or DURATION), LOCATION and ORGANIZER,
  * and the calendar's METHOD. A line reader, not an iCalendar library: it unfolds lines (also where
- * a fold splits a UTF-8 sequence), unescapes TEXT values, reads DATE and DATE-TIME values in UTC,
- * floating or with a TZID (an IANA zone, or one the calendar's VTIMEZONE defines: {@link
- * CalendarTimeZone}), and ignores everything else, including the properties of a VEVENT's VALARM.
+ * a fold splits a multi-byte character), decodes each in the part's declared charset as {@link
+ * TextCharsets} reads its label (else as UTF-8 if valid, else windows-1252), unescapes TEXT values,
+ * reads DATE and DATE-TIME values in UTC, floating or with a TZID (an IANA zone, or one the
+ * calendar's VTIMEZONE defines: {@link CalendarTimeZone}), and ignores everything else, including
+ * the properties of a VEVENT's VALARM.
  *
  * <p>Everything in a calendar is hostile: the reader never throws on its content, reads at most
  * {@link #MAX_BYTES} bytes (the caller's cut) and {@value #MAX_EVENTS} events, cuts each text to
@@ -40,11 +45,15 @@ final class CalendarReader {
   /** The most characters of a text value (summary, location, names) kept, then {@code …}. */
   static final int MAX_VALUE_CHARS = 1000;
 
+  /** Characters whose bytes the reader looks for before it decodes a line. */
+  private static final String STRUCTURE = "\r\n\t BEGIN:VCALENDAR;";
+
   private static final int MAX_DEPTH = 8; // components open at once (VCALENDAR, VEVENT, VALARM...)
   private static final int MAX_TIME_ZONES = 16;
   private static final int MAX_OBSERVANCES = 32; // STANDARD and DAYLIGHT parts of one VTIMEZONE
 
   private final Consumer<String> problems;
+  private final Charset charset; // null: UTF-8 if valid, else windows-1252
   private final Deque<String> open = new ArrayDeque<>(); // the components open, innermost first
   private final List<EventDraft> drafts = new ArrayList<>();
   private final Map<String, CalendarTimeZone> timeZones = new HashMap<>();
@@ -55,7 +64,8 @@ final class CalendarReader {
   private List<CalendarTimeZone.Observance> observances;
   private ObservanceDraft observance; // its STANDARD or DAYLIGHT part being read
 
-  private CalendarReader(Consumer<String> problems) {
+  private CalendarReader(Charset charset, Consumer<String> problems) {
+    this.charset = charset;
     this.problems = problems;
   }
 
@@ -76,14 +86,33 @@ final class CalendarReader {
   }
 
   /**
-   * The events of the calendar in {@code bytes[0, length)}, in order; empty if it has none or is no
-   * calendar. Unfolds the lines in place: {@code bytes} is changed. Tells {@code problems} if
-   * events were left out.
+   * The events of the calendar in {@code bytes[0, length)}, written in {@code charset} (null: UTF-8
+   * if valid, else windows-1252), in order; empty if it has none or is no calendar. Unfolds the
+   * lines in place: {@code bytes} is changed. Tells {@code problems} if events were left out.
    */
-  static List<CalendarEvent> events(byte[] bytes, int length, Consumer<String> problems) {
-    CalendarReader reader = new CalendarReader(problems);
+  static List<CalendarEvent> events(
+      byte[] bytes, int length, Charset charset, Consumer<String> problems) {
+    if (charset != null && !asciiCompatible(charset)) {
+      // UTF-16 and the like: line breaks and folds are found in the characters, read as UTF-8
+      byte[] utf8 = TextCharsets.decode(bytes, 0, length, charset).getBytes(StandardCharsets.UTF_8);
+      return events(utf8, utf8.length, StandardCharsets.UTF_8, problems);
+    }
+    CalendarReader reader = new CalendarReader(charset, problems);
     reader.readLines(bytes, length);
     return reader.finish();
+  }
+
+  /**
+   * Whether {@code charset} writes line breaks, tabs, spaces and the structure of a content line as
+   * ASCII does, so that lines can be unfolded in its bytes: true for UTF-8, ISO-8859-x, Shift_JIS,
+   * GB18030..., false for UTF-16 and EBCDIC. One that cannot encode is taken to be.
+   */
+  private static boolean asciiCompatible(Charset charset) {
+    if (!charset.canEncode()) {
+      return true;
+    }
+    return Arrays.equals(
+        STRUCTURE.getBytes(charset), STRUCTURE.getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
@@ -118,7 +147,7 @@ final class CalendarReader {
 
   private void line(byte[] bytes, int start, int end) {
     if (end > start) {
-      contentLine(TextCharsets.decodeUtf8OrWindows1252(bytes, start, end - start));
+      contentLine(TextCharsets.decode(bytes, start, end - start, charset));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.burnbox.server.mime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link CalendarReader} on calendars broken at random: components begun and ended in any order and
- * nesting, lines of real invites, folds and bytes anywhere. The mails of {@link
- * MailDecoderCalendarTest} cover what it reads.
+ * nesting, lines of real invites, folds and bytes anywhere, read in any of a few charsets. The
+ * mails of {@link MailDecoderCalendarTest} cover what it reads.
  */
 class CalendarReaderTest {
   private static final String[] COMPONENTS = {
@@ -58,13 +59,25 @@ class CalendarReaderTest {
     "\"",
   };
 
+  /** The charsets a calendar part declares, read as the decoder reads them; null for none. */
+  private static final Charset[] CHARSETS = {
+    null,
+    TextCharsets.lookup("utf-8"),
+    TextCharsets.lookup("iso-8859-2"),
+    TextCharsets.lookup("shift_jis"),
+    TextCharsets.lookup("iso-2022-jp"),
+    TextCharsets.lookup("utf-16"),
+  };
+
   @Test
   void calendarsBrokenAtRandomNeverThrowAndStayWithinTheLimits() {
     for (int seed = 0; seed < 3000; seed++) {
-      byte[] calendar = brokenCalendar(new Random(seed));
+      Random random = new Random(seed);
+      byte[] calendar = brokenCalendar(random);
+      Charset charset = CHARSETS[random.nextInt(CHARSETS.length)];
       List<String> problems = new ArrayList<>();
       List<CalendarEvent> events =
-          CalendarReader.events(calendar.clone(), calendar.length, problems::add);
+          CalendarReader.events(calendar.clone(), calendar.length, charset, problems::add);
       assertThat(events).as("seed %d", seed).hasSizeLessThanOrEqualTo(CalendarReader.MAX_EVENTS);
       for (CalendarEvent event : events) {
         assertThat(List.of(event.summary(), event.location(), event.organizerName()))

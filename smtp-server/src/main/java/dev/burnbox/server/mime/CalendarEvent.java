@@ -66,9 +66,10 @@ public record CalendarEvent(
    * @param zone the TZID the invite named for it, as written, "" if none (also for a UTC time
    *     written with {@code Z})
    * @param instant the moment, if known: the time is UTC ({@code Z}) or its TZID is a zone this
-   *     server knows (an IANA name such as {@code Europe/Berlin}, or one the calendar's VTIMEZONE
-   *     defines, as Outlook's {@code W. Europe Standard Time}); empty for a DATE and for a floating
-   *     time or one in a zone not known
+   *     server knows (an IANA name such as {@code Europe/Berlin}, one the calendar's VTIMEZONE
+   *     defines, as Outlook's {@code W. Europe Standard Time}, or else a Windows zone name such as
+   *     {@code Pacific Standard Time}); empty for a DATE and for a floating time or one in a zone
+   *     not known
    */
   public record Time(LocalDateTime local, boolean allDay, String zone, Optional<Instant> instant) {
     private static final DateTimeFormatter LOCAL =

@@ -25,9 +25,9 @@ import java.util.function.Consumer;
  * and the calendar's METHOD. A line reader, not an iCalendar library: it unfolds lines (also where
  * a fold splits a multi-byte character), decodes each in the part's declared charset as {@link
  * TextCharsets} reads its label (else as UTF-8 if valid, else windows-1252), unescapes TEXT values,
- * reads DATE and DATE-TIME values in UTC, floating or with a TZID (an IANA zone, or one the
- * calendar's VTIMEZONE defines: {@link CalendarTimeZone}), and ignores everything else, including
- * the properties of a VEVENT's VALARM.
+ * reads DATE and DATE-TIME values in UTC, floating or with a TZID (an IANA zone, one the calendar's
+ * VTIMEZONE defines: {@link CalendarTimeZone}, or else a Windows zone name: {@link WindowsZones}),
+ * and ignores everything else, including the properties of a VEVENT's VALARM.
  *
  * <p>Everything in a calendar is hostile: the reader never throws on its content, reads at most
  * {@link #MAX_BYTES} bytes (the caller's cut) and {@value #MAX_EVENTS} events, cuts each text to
@@ -357,7 +357,10 @@ final class CalendarReader {
     return new CalendarEvent.Time(local, false, tzid, instant);
   }
 
-  /** When {@code local} is in zone {@code tzid}, if this server knows the zone. */
+  /**
+   * When {@code local} is in zone {@code tzid}, if this server knows the zone: an IANA name, else
+   * the calendar's VTIMEZONE of that TZID, else a Windows zone name ({@link WindowsZones}).
+   */
   private Optional<Instant> instant(LocalDateTime local, String tzid) {
     if (tzid.isEmpty()) {
       return Optional.empty(); // a floating time: the same local time wherever one is
@@ -367,9 +370,11 @@ final class CalendarReader {
       return Optional.of(local.atZone(known).toInstant());
     }
     CalendarTimeZone defined = timeZones.get(tzid);
-    return defined == null
-        ? Optional.empty()
-        : Optional.of(local.toInstant(defined.offsetAt(local)));
+    if (defined != null) {
+      return Optional.of(local.toInstant(defined.offsetAt(local)));
+    }
+    ZoneId windows = WindowsZones.zone(tzid); // Outlook's name, with no VTIMEZONE it could use
+    return windows == null ? Optional.empty() : Optional.of(local.atZone(windows).toInstant());
   }
 
   /**

@@ -31,6 +31,7 @@ class CalendarReaderTest {
     "ORGANIZER;CN=^'Ann^' ^^:MAILTO:",
     "DTSTART;TZID=Europe/Berlin:20260316T100000",
     "DTSTART;TZID=W. Europe Standard Time:20260701T140000",
+    "DTSTART;TZID=Pacific Standard Time:20261201T090000",
     "DTSTART;TZID=\"/mozilla.org/20050126_1/Europe/Berlin\":20260316T100000",
     "DTSTART;VALUE=DATE:20260402",
     "DTSTART:20260402T150000Z",

@@ -145,6 +145,93 @@ class MailDecoderCalendarTest {
     assertThat(event.end().orElseThrow().instant()).contains(utc("2026-11-30T09:00:00Z"));
   }
 
+  /**
+   * Exchange and Outlook on the web often name a Windows zone with no VTIMEZONE for it: the time
+   * was shown as in a zone "not known here". It is now placed by CLDR's Windows zone names, summer
+   * time and all.
+   */
+  @Test
+  void aWindowsZoneNameWithoutAVtimezoneIsPlacedAsTheIanaZoneItStandsFor() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                PRODID:Microsoft Exchange Server 2010
+                VERSION:2.0
+                BEGIN:VEVENT
+                SUMMARY;LANGUAGE=en-US:Design review
+                DTSTART;TZID=Pacific Standard Time:20261201T090000
+                DTEND;TZID=Pacific Standard Time:20261201T100000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY;LANGUAGE=en-US:Summer planning
+                DTSTART;TZID=Pacific Standard Time:20260701T090000
+                DURATION:PT30M
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Tokyo sync
+                DTSTART;TZID=Tokyo Standard Time:20261201T090000
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    CalendarEvent winter = mail.events().get(0);
+    CalendarEvent.Time start = winter.start().orElseThrow();
+    assertThat(start.zone()).isEqualTo("Pacific Standard Time"); // as the invite wrote it
+    assertThat(start.instant()).contains(utc("2026-12-01T17:00:00Z")); // 09:00 PST, UTC-8
+    assertThat(start.iso()).isEqualTo("2026-12-01T17:00:00Z");
+    assertThat(winter.end().orElseThrow().instant()).contains(utc("2026-12-01T18:00:00Z"));
+    CalendarEvent summer = mail.events().get(1);
+    assertThat(summer.start().orElseThrow().instant()).contains(utc("2026-07-01T16:00:00Z")); // PDT
+    assertThat(summer.end().orElseThrow().instant()).contains(utc("2026-07-01T16:30:00Z"));
+    assertThat(mail.events().get(2).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T00:00:00Z"));
+  }
+
+  /**
+   * A VTIMEZONE the invite defines for a Windows name still says what the name means there; one the
+   * reader cannot use (no offset) leaves the name to CLDR's mapping.
+   */
+  @Test
+  void anInvitesOwnUsableVtimezoneWinsOverTheWindowsZoneName() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                BEGIN:VTIMEZONE
+                TZID:Pacific Standard Time
+                BEGIN:STANDARD
+                DTSTART:16010101T000000
+                TZOFFSETTO:+0300
+                END:STANDARD
+                END:VTIMEZONE
+                BEGIN:VTIMEZONE
+                TZID:Eastern Standard Time
+                BEGIN:STANDARD
+                DTSTART:16010101T020000
+                END:STANDARD
+                END:VTIMEZONE
+                BEGIN:VEVENT
+                SUMMARY:As the invite defines the zone
+                DTSTART;TZID=Pacific Standard Time:20261201T090000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:A VTIMEZONE without an offset
+                DTSTART;TZID=Eastern Standard Time:20261201T090000
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    assertThat(mail.events().get(0).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T06:00:00Z"));
+    assertThat(mail.events().get(1).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T14:00:00Z")); // 09:00 EST, UTC-5
+  }
+
   @Test
   void anAttachedIcsFileGivesAllDayDurationFloatingAndSouthernSummerEvents() {
     String calendar =

@@ -424,6 +424,21 @@ class WebApiTest {
   }
 
   /**
+   * An Exchange invite in a Windows zone it gives no VTIMEZONE for had its start as a local time
+   * without offset; it is now the moment, in UTC, with the zone as the invite named it.
+   */
+  @Test
+  void anOutlookInviteInAWindowsZoneHasItsTimesInUtcInTheMessageJson() throws Exception {
+    MessageId id = web.deliver("qa", WebPagesTest.OUTLOOK_INVITE);
+    JsonNode event = json(web.get("/api/v1/messages/" + id)).get("events").get(0);
+
+    assertThat(event.get("summary").asText()).isEqualTo("Design review");
+    assertThat(event.get("start").asText()).isEqualTo("2026-12-01T17:00:00Z"); // 09:00 PST
+    assertThat(event.get("end").asText()).isEqualTo("2026-12-01T18:00:00Z");
+    assertThat(event.get("timeZone").asText()).isEqualTo("Pacific Standard Time");
+  }
+
+  /**
    * Sends {@code calendar} as an app's invite: Jakarta Mail over SMTP on loopback, its text and its
    * text/calendar part (method REQUEST) as alternatives.
    */

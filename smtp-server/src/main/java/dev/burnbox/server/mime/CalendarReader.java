@@ -21,13 +21,14 @@ import java.util.function.Consumer;
 
 /**
  * Reads the events of a calendar part ({@code text/calendar}, RFC 5545: what an invite carries) for
- * showing them: for each VEVENT its SUMMARY, DTSTART, DTEND (or DURATION), LOCATION and ORGANIZER,
- * and the calendar's METHOD. A line reader, not an iCalendar library: it unfolds lines (also where
- * a fold splits a multi-byte character), decodes each in the part's declared charset as {@link
- * TextCharsets} reads its label (else as UTF-8 if valid, else windows-1252), unescapes TEXT values,
- * reads DATE and DATE-TIME values in UTC, floating or with a TZID (an IANA zone, one the calendar's
- * VTIMEZONE defines: {@link CalendarTimeZone}, or else a Windows zone name: {@link WindowsZones}),
- * and ignores everything else, including the properties of a VEVENT's VALARM.
+ * showing them: for each VEVENT its SUMMARY, DTSTART, DTEND (or DURATION), how it repeats (RRULE,
+ * in words: {@link RepeatRule}), LOCATION and ORGANIZER, and the calendar's METHOD. A line reader,
+ * not an iCalendar library: it unfolds lines (also where a fold splits a multi-byte character),
+ * decodes each in the part's declared charset as {@link TextCharsets} reads its label (else as
+ * UTF-8 if valid, else windows-1252), unescapes TEXT values, reads DATE and DATE-TIME values in
+ * UTC, floating or with a TZID (an IANA zone, one the calendar's VTIMEZONE defines: {@link
+ * CalendarTimeZone}, or else a Windows zone name: {@link WindowsZones}), and ignores everything
+ * else, including the properties of a VEVENT's VALARM.
  *
  * <p>Everything in a calendar is hostile: the reader never throws on its content, reads at most
  * {@link #MAX_BYTES} bytes (the caller's cut) and {@value #MAX_EVENTS} events, cuts each text to
@@ -313,11 +314,40 @@ final class CalendarReader {
               draft.summary,
               start,
               end,
+              repeats(draft, start),
               draft.location,
               draft.organizerName,
               draft.organizerEmail));
     }
     return events;
+  }
+
+  /**
+   * How the event repeats, in words ({@link RepeatRule}), "" if it does not: its RRULE, said to
+   * have exceptions if RDATE or EXDATE add or remove times; just "Repeats" for RDATE alone.
+   */
+  private static String repeats(EventDraft draft, Optional<CalendarEvent.Time> start) {
+    if (draft.rule == null) {
+      return draft.addedDates ? RepeatRule.UNKNOWN : "";
+    }
+    String words =
+        RepeatRule.describe(draft.rule, start.flatMap(CalendarReader::offset).orElse(null));
+    boolean exceptions = draft.addedDates || draft.removedDates;
+    return exceptions && !words.equals(RepeatRule.UNKNOWN) ? words + ", with exceptions" : words;
+  }
+
+  /** The UTC offset of a time placed in a zone (UTC for a UTC time); empty if it is in none. */
+  private static Optional<ZoneOffset> offset(CalendarEvent.Time time) {
+    if (time.allDay() || time.instant().isEmpty()) {
+      return Optional.empty();
+    }
+    long seconds =
+        time.local().toEpochSecond(ZoneOffset.UTC) - time.instant().get().getEpochSecond();
+    try {
+      return Optional.of(ZoneOffset.ofTotalSeconds(Math.toIntExact(seconds)));
+    } catch (DateTimeException | ArithmeticException e) {
+      return Optional.empty();
+    }
   }
 
   /** A DATE or DATE-TIME property's value, as written. */
@@ -484,7 +514,7 @@ final class CalendarReader {
   }
 
   /** The date of {@code yyyyMMdd...}, or null. */
-  private static LocalDate date(String v) {
+  static LocalDate date(String v) {
     if (v.length() < 8) {
       return null;
     }
@@ -594,6 +624,9 @@ final class CalendarReader {
     TimeValue start;
     TimeValue end;
     String duration;
+    String rule; // the RRULE
+    boolean addedDates; // an RDATE
+    boolean removedDates; // an EXDATE
 
     void property(String name, Map<String, String> parameters, String value) {
       switch (name) {
@@ -602,6 +635,9 @@ final class CalendarReader {
         case "DTSTART" -> start = start == null ? timeValue(parameters, value) : start;
         case "DTEND" -> end = end == null ? timeValue(parameters, value) : end;
         case "DURATION" -> duration = duration == null ? value : duration;
+        case "RRULE" -> rule = rule == null ? value : rule;
+        case "RDATE" -> addedDates = true;
+        case "EXDATE" -> removedDates = true;
         case "ORGANIZER" -> {
           if (!organizer) {
             organizer = true;

@@ -232,6 +232,61 @@ class MailDecoderCalendarTest {
         .contains(utc("2026-12-01T14:00:00Z")); // 09:00 EST, UTC-5
   }
 
+  /**
+   * A repeating event showed as its first time only. Its RRULE is now put in words (a UTC UNTIL at
+   * the start's offset), "with exceptions" where EXDATE or RDATE change its times, and "Repeats"
+   * for a rule not understood or RDATE alone; an event that does not repeat says "".
+   */
+  @Test
+  void aRepeatingEventSaysHowItRepeats() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                BEGIN:VEVENT
+                SUMMARY:Standup
+                DTSTART;TZID=Europe/Berlin:20261130T093000
+                RRULE:FREQ=WEEKLY;WKST=MO;COUNT=10;BYDAY=MO,WE
+                BEGIN:VALARM
+                RRULE:FREQ=DAILY
+                END:VALARM
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Design review
+                DTSTART;TZID=Pacific Standard Time:20261130T180000
+                RRULE:FREQ=WEEKLY;UNTIL=20270302T020000Z;INTERVAL=2;BYDAY=MO;WKST=SU
+                EXDATE;TZID=Pacific Standard Time:20261228T180000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Invoices
+                DTSTART:20261215T080000Z
+                RRULE:FREQ=MONTHLY;BYMONTHDAY=15
+                EXDATE:20270115T080000Z
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Two dates
+                DTSTART:20261201T080000Z
+                RDATE:20261208T080000Z
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Once
+                DTSTART:20261201T080000Z
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    assertThat(mail.events())
+        .extracting(CalendarEvent::repeats)
+        .containsExactly(
+            "Weekly on Monday and Wednesday, 10 times",
+            "Every 2 weeks on Monday until 2027-03-01, with exceptions",
+            "Repeats",
+            "Repeats",
+            "");
+  }
+
   @Test
   void anAttachedIcsFileGivesAllDayDurationFloatingAndSouthernSummerEvents() {
     String calendar =
@@ -496,7 +551,7 @@ class MailDecoderCalendarTest {
     assertThat(unknownZone.end()).isEmpty();
     assertThat(mail.events().get(2))
         .isEqualTo(
-            new CalendarEvent("REQUEST", "", Optional.empty(), Optional.empty(), "", "", ""));
+            new CalendarEvent("REQUEST", "", Optional.empty(), Optional.empty(), "", "", "", ""));
   }
 
   @Test

@@ -363,6 +363,61 @@ class WebPagesTest {
   }
 
   /**
+   * Repeating events of Google Calendar (weekly on two days, 10 times), Outlook (every two weeks
+   * until a date, written in UTC: 02:00 UTC on 2 March is 18:00 on 1 March in Redmond) and a rule
+   * the reader does not describe (the 15th of each month), and one that does not repeat.
+   */
+  static final String REPEATING_CALENDAR =
+      """
+      BEGIN:VCALENDAR\r
+      METHOD:REQUEST\r
+      BEGIN:VEVENT\r
+      SUMMARY:Standup\r
+      DTSTART;TZID=Europe/Berlin:20261130T093000\r
+      RRULE:FREQ=WEEKLY;WKST=MO;COUNT=10;BYDAY=MO,WE\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY;LANGUAGE=en-US:Design review\r
+      DTSTART;TZID=Pacific Standard Time:20261130T180000\r
+      RRULE:FREQ=WEEKLY;UNTIL=20270302T020000Z;INTERVAL=2;BYDAY=MO;WKST=SU\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY:Invoices\r
+      DTSTART:20261215T080000Z\r
+      RRULE:FREQ=MONTHLY;BYMONTHDAY=15\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY:Launch\r
+      DTSTART:20261201T080000Z\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+      """;
+
+  /**
+   * A repeating event showed its first time only, with no sign that it repeats. The invitation box
+   * now says how it repeats, or just "Repeats" where the reader does not understand the rule.
+   */
+  @Test
+  void aRepeatingEventSaysHowItRepeats() throws Exception {
+    MessageId id =
+        web.deliver(
+            "qa",
+            "Subject: Series\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n"
+                + REPEATING_CALENDAR);
+    Element invitation =
+        Jsoup.parse(web.get("/message/" + id).body()).body().selectFirst("section#invitation");
+
+    assertThat(invitation.select("dl.event").get(0).select("dt").eachText())
+        .containsExactly("Event", "When", "Repeats");
+    assertThat(invitation.select("dl.event").stream().map(e -> e.select("dd.repeats").text()))
+        .containsExactly(
+            "Weekly on Monday and Wednesday, 10 times",
+            "Every 2 weeks on Monday until 2027-03-01",
+            "Repeats",
+            "");
+  }
+
+  /**
    * A cancellation is headed so; an all-day event shows its days (iCalendar's end is the day after
    * the last), a time without a zone or in a zone not known shows as written, saying so.
    */

@@ -30,8 +30,9 @@ import org.jsoup.nodes.Element;
  * <p>Each URL is listed as a browser requests it, whichever part it comes from (see {@link
  * #browserForm}): tabs and line breaks inside it dropped, spaces, quotes and non-ASCII characters
  * percent-encoded as UTF-8 ({@code ?t=a%20b}, {@code ?t=%C3%A4}), a Unicode host name in its
- * punycode form ({@code https://xn--bcher-kva.example/}). A URL in angle brackets in a text part
- * may be wrapped across lines (RFC 3986, Appendix C): its lines are joined. Stateless and
+ * punycode form ({@code https://xn--bcher-kva.example/}), a host with {@code _} ({@code
+ * my_host.example.com}) kept although {@link URI} reads no host in it. A URL in angle brackets in a
+ * text part may be wrapped across lines (RFC 3986, Appendix C): its lines are joined. Stateless and
  * thread-safe; O(size of the message).
  */
 public final class MailLinks {
@@ -183,13 +184,70 @@ public final class MailLinks {
       URI uri = baseForm.isEmpty() ? new URI(href) : new URI(baseForm).resolve(href);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       return switch (scheme) {
-        case "http", "https" -> uri.getHost() == null ? null : uri.toString();
+        case "http", "https" -> hasHost(uri) ? uri.toString() : null;
         case "mailto" -> uri.toString();
         default -> null;
       };
     } catch (URISyntaxException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * Whether {@code uri} names a host a browser goes to: one {@link URI} reads as a host, or a host
+   * name with {@code _} ({@code my_host.example.com}, {@code _dmarc.example.com}) or with a label
+   * that starts or ends with {@code -}, which URI reads as a registry name only but the WHATWG URL
+   * standard, and so a browser, takes: letters, digits, {@code -} and {@code _} in labels not empty
+   * (but for a dot at the end), the last not a number, any port at most 65535.
+   */
+  private static boolean hasHost(URI uri) {
+    if (uri.getHost() != null) {
+      return true;
+    }
+    String authority = uri.getRawAuthority();
+    if (authority == null) {
+      return false;
+    }
+    String host = authority.substring(authority.lastIndexOf('@') + 1);
+    int colon = host.lastIndexOf(':');
+    if (colon >= 0) {
+      String port = host.substring(colon + 1);
+      if (port.length() > 5
+          || !port.chars().allMatch(c -> c >= '0' && c <= '9')
+          || (!port.isEmpty() && Integer.parseInt(port) > 65535)) {
+        return false;
+      }
+      host = host.substring(0, colon);
+    }
+    return isHostName(host.endsWith(".") ? host.substring(0, host.length() - 1) : host);
+  }
+
+  /**
+   * Whether {@code name} is labels of ASCII letters, digits, {@code -} and {@code _} between dots,
+   * none empty, the last not a number as a browser would read it as part of an IPv4 address ({@code
+   * 123}, {@code 0x1f}).
+   */
+  private static boolean isHostName(String name) {
+    String[] labels = name.split("\\.", -1);
+    for (String label : labels) {
+      if (label.isEmpty() || !label.chars().allMatch(MailLinks::isHostNameChar)) {
+        return false;
+      }
+    }
+    String last = labels[labels.length - 1].toLowerCase(Locale.ROOT);
+    boolean decimal = last.chars().allMatch(c -> c >= '0' && c <= '9');
+    boolean hex =
+        last.startsWith("0x")
+            && last.substring(2).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+    return !decimal && !hex;
+  }
+
+  private static boolean isHostNameChar(int c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_';
   }
 
   /**

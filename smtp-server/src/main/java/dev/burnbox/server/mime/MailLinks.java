@@ -171,12 +171,12 @@ public final class MailLinks {
    * mailto link, or the {@link #phoneLink} of a {@code tel:} link; else null.
    */
   private static String absolute(String base, String href) {
-    href = withoutTabsAndLineBreaks(href);
+    href = cleaned(href);
     if (href.regionMatches(true, 0, "tel:", 0, 4)) {
       return phoneLink(href);
     }
     href = browserForm(href);
-    String baseForm = base.isEmpty() ? "" : browserForm(withoutTabsAndLineBreaks(base));
+    String baseForm = base.isEmpty() ? "" : browserForm(cleaned(base));
     if (href == null || baseForm == null) {
       return null;
     }
@@ -267,17 +267,12 @@ public final class MailLinks {
   }
 
   /**
-   * {@code url} as a browser reads it (WHATWG URL standard): without ASCII tabs and line breaks
-   * anywhere, nor C0 controls and spaces at either end.
+   * {@code url} as a browser cleans it before it parses it (WHATWG URL standard): without ASCII
+   * tabs and newlines anywhere ({@link BrowserUrls}, as the mail view drops them), nor C0 controls
+   * and spaces at either end.
    */
-  static String withoutTabsAndLineBreaks(String url) {
-    StringBuilder kept = new StringBuilder(url.length());
-    for (int i = 0; i < url.length(); i++) {
-      char c = url.charAt(i);
-      if (c != '\t' && c != '\n' && c != '\r') {
-        kept.append(c);
-      }
-    }
+  private static String cleaned(String url) {
+    String kept = BrowserUrls.withoutTabsAndNewlines(url);
     int start = 0;
     int end = kept.length();
     while (start < end && kept.charAt(start) <= ' ') {
@@ -290,12 +285,12 @@ public final class MailLinks {
   }
 
   /**
-   * {@code url} (already {@link #withoutTabsAndLineBreaks}) as a browser requests it, in a form
-   * {@link URI} accepts: a Unicode host name in punycode ({@link IDN#toASCII}), and outside the
-   * host every character but {@link #URL_ASCII}, a {@code %} starting an escape and the first
-   * {@code #} percent-encoded as UTF-8. Browsers leave a few of these as they are ({@code | ^ [ ]},
-   * a lone {@code %}, a second {@code #}); servers read both forms alike. Null if the host is no
-   * valid international domain name. O(length of url).
+   * {@code url} (already {@link #cleaned}) as a browser requests it, in a form {@link URI} accepts:
+   * a Unicode host name in punycode ({@link IDN#toASCII}), and outside the host every character but
+   * {@link #URL_ASCII}, a {@code %} starting an escape and the first {@code #} percent-encoded as
+   * UTF-8. Browsers leave a few of these as they are ({@code | ^ [ ]}, a lone {@code %}, a second
+   * {@code #}); servers read both forms alike. Null if the host is no valid international domain
+   * name. O(length of url).
    */
   static String browserForm(String url) {
     StringBuilder form = new StringBuilder(url.length() + 16);

@@ -117,7 +117,7 @@ public final class JakartaMailDecoder {
         walk(new MimeMessage(session, new ByteArrayInputStream(message)), mail, depth + 1);
       }
     } else {
-      mail.attachment(fileName(part), type, decoded(part));
+      mail.attachment(fileName(part), type, "", charset(part), decoded(part));
     }
   }
 

@@ -108,7 +108,8 @@ public final class Mime4jDomDecoder {
       } else if (!attachment && type.equals("text/html")) {
         mail.html(single.getInputStream(), entity.getCharset());
       } else {
-        mail.attachment(entity.getFilename(), type, single.getInputStream());
+        mail.attachment(
+            entity.getFilename(), type, "", entity.getCharset(), single.getInputStream());
       }
     }
   }

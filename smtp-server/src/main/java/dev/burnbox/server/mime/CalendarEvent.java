@@ -19,6 +19,9 @@ import java.util.Optional;
  * @param summary the SUMMARY, "" if none
  * @param start the DTSTART, if present and readable
  * @param end the DTEND, else DTSTART plus the DURATION, if present and readable
+ * @param repeats how the event repeats, in words ({@code Weekly on Monday and Wednesday, 10 times},
+ *     {@code Every 2 weeks until 2027-03-01}; see {@link RepeatRule}), {@code Repeats} if its RRULE
+ *     is not one the reader describes, "" if it does not repeat
  * @param location the LOCATION, "" if none
  * @param organizerName the organizer's CN, "" if none
  * @param organizerEmail the organizer's address (its {@code mailto:} URI without the scheme), "" if
@@ -29,6 +32,7 @@ public record CalendarEvent(
     String summary,
     Optional<Time> start,
     Optional<Time> end,
+    String repeats,
     String location,
     String organizerName,
     String organizerEmail) {
@@ -38,6 +42,7 @@ public record CalendarEvent(
     Objects.requireNonNull(summary, "summary");
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(end, "end");
+    Objects.requireNonNull(repeats, "repeats");
     Objects.requireNonNull(location, "location");
     Objects.requireNonNull(organizerName, "organizerName");
     Objects.requireNonNull(organizerEmail, "organizerEmail");
@@ -53,6 +58,7 @@ public record CalendarEvent(
     return 128
         + method.length()
         + summary.length()
+        + repeats.length()
         + location.length()
         + organizerName.length()
         + organizerEmail.length();
@@ -66,9 +72,10 @@ public record CalendarEvent(
    * @param zone the TZID the invite named for it, as written, "" if none (also for a UTC time
    *     written with {@code Z})
    * @param instant the moment, if known: the time is UTC ({@code Z}) or its TZID is a zone this
-   *     server knows (an IANA name such as {@code Europe/Berlin}, or one the calendar's VTIMEZONE
-   *     defines, as Outlook's {@code W. Europe Standard Time}); empty for a DATE and for a floating
-   *     time or one in a zone not known
+   *     server knows (an IANA name such as {@code Europe/Berlin}, one the calendar's VTIMEZONE
+   *     defines, as Outlook's {@code W. Europe Standard Time}, or else a Windows zone name such as
+   *     {@code Pacific Standard Time}); empty for a DATE and for a floating time or one in a zone
+   *     not known
    */
   public record Time(LocalDateTime local, boolean allDay, String zone, Optional<Instant> instant) {
     private static final DateTimeFormatter LOCAL =

@@ -1,5 +1,7 @@
 package dev.burnbox.server.mime;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -8,6 +10,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -18,11 +21,14 @@ import java.util.function.Consumer;
 
 /**
  * Reads the events of a calendar part ({@code text/calendar}, RFC 5545: what an invite carries) for
- * showing them: for each VEVENT its SUMMARY, DTSTART, DTEND (or DURATION), LOCATION and ORGANIZER,
- * and the calendar's METHOD. A line reader, not an iCalendar library: it unfolds lines (also where
- * a fold splits a UTF-8 sequence), unescapes TEXT values, reads DATE and DATE-TIME values in UTC,
- * floating or with a TZID (an IANA zone, or one the calendar's VTIMEZONE defines: {@link
- * CalendarTimeZone}), and ignores everything else, including the properties of a VEVENT's VALARM.
+ * showing them: for each VEVENT its SUMMARY, DTSTART, DTEND (or DURATION), how it repeats (RRULE,
+ * in words: {@link RepeatRule}), LOCATION and ORGANIZER, and the calendar's METHOD. A line reader,
+ * not an iCalendar library: it unfolds lines (also where a fold splits a multi-byte character),
+ * decodes each in the part's declared charset as {@link TextCharsets} reads its label (else as
+ * UTF-8 if valid, else windows-1252), unescapes TEXT values, reads DATE and DATE-TIME values in
+ * UTC, floating or with a TZID (an IANA zone, one the calendar's VTIMEZONE defines: {@link
+ * CalendarTimeZone}, or else a Windows zone name: {@link WindowsZones}), and ignores everything
+ * else, including the properties of a VEVENT's VALARM.
  *
  * <p>Everything in a calendar is hostile: the reader never throws on its content, reads at most
  * {@link #MAX_BYTES} bytes (the caller's cut) and {@value #MAX_EVENTS} events, cuts each text to
@@ -40,11 +46,15 @@ final class CalendarReader {
   /** The most characters of a text value (summary, location, names) kept, then {@code …}. */
   static final int MAX_VALUE_CHARS = 1000;
 
+  /** Characters whose bytes the reader looks for before it decodes a line. */
+  private static final String STRUCTURE = "\r\n\t BEGIN:VCALENDAR;";
+
   private static final int MAX_DEPTH = 8; // components open at once (VCALENDAR, VEVENT, VALARM...)
   private static final int MAX_TIME_ZONES = 16;
   private static final int MAX_OBSERVANCES = 32; // STANDARD and DAYLIGHT parts of one VTIMEZONE
 
   private final Consumer<String> problems;
+  private final Charset charset; // null: UTF-8 if valid, else windows-1252
   private final Deque<String> open = new ArrayDeque<>(); // the components open, innermost first
   private final List<EventDraft> drafts = new ArrayList<>();
   private final Map<String, CalendarTimeZone> timeZones = new HashMap<>();
@@ -55,7 +65,8 @@ final class CalendarReader {
   private List<CalendarTimeZone.Observance> observances;
   private ObservanceDraft observance; // its STANDARD or DAYLIGHT part being read
 
-  private CalendarReader(Consumer<String> problems) {
+  private CalendarReader(Charset charset, Consumer<String> problems) {
+    this.charset = charset;
     this.problems = problems;
   }
 
@@ -76,14 +87,33 @@ final class CalendarReader {
   }
 
   /**
-   * The events of the calendar in {@code bytes[0, length)}, in order; empty if it has none or is no
-   * calendar. Unfolds the lines in place: {@code bytes} is changed. Tells {@code problems} if
-   * events were left out.
+   * The events of the calendar in {@code bytes[0, length)}, written in {@code charset} (null: UTF-8
+   * if valid, else windows-1252), in order; empty if it has none or is no calendar. Unfolds the
+   * lines in place: {@code bytes} is changed. Tells {@code problems} if events were left out.
    */
-  static List<CalendarEvent> events(byte[] bytes, int length, Consumer<String> problems) {
-    CalendarReader reader = new CalendarReader(problems);
+  static List<CalendarEvent> events(
+      byte[] bytes, int length, Charset charset, Consumer<String> problems) {
+    if (charset != null && !asciiCompatible(charset)) {
+      // UTF-16 and the like: line breaks and folds are found in the characters, read as UTF-8
+      byte[] utf8 = TextCharsets.decode(bytes, 0, length, charset).getBytes(StandardCharsets.UTF_8);
+      return events(utf8, utf8.length, StandardCharsets.UTF_8, problems);
+    }
+    CalendarReader reader = new CalendarReader(charset, problems);
     reader.readLines(bytes, length);
     return reader.finish();
+  }
+
+  /**
+   * Whether {@code charset} writes line breaks, tabs, spaces and the structure of a content line as
+   * ASCII does, so that lines can be unfolded in its bytes: true for UTF-8, ISO-8859-x, Shift_JIS,
+   * GB18030..., false for UTF-16 and EBCDIC. One that cannot encode is taken to be.
+   */
+  private static boolean asciiCompatible(Charset charset) {
+    if (!charset.canEncode()) {
+      return true;
+    }
+    return Arrays.equals(
+        STRUCTURE.getBytes(charset), STRUCTURE.getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
@@ -118,7 +148,7 @@ final class CalendarReader {
 
   private void line(byte[] bytes, int start, int end) {
     if (end > start) {
-      contentLine(TextCharsets.decodeUtf8OrWindows1252(bytes, start, end - start));
+      contentLine(TextCharsets.decode(bytes, start, end - start, charset));
     }
   }
 
@@ -284,11 +314,40 @@ final class CalendarReader {
               draft.summary,
               start,
               end,
+              repeats(draft, start),
               draft.location,
               draft.organizerName,
               draft.organizerEmail));
     }
     return events;
+  }
+
+  /**
+   * How the event repeats, in words ({@link RepeatRule}), "" if it does not: its RRULE, said to
+   * have exceptions if RDATE or EXDATE add or remove times; just "Repeats" for RDATE alone.
+   */
+  private static String repeats(EventDraft draft, Optional<CalendarEvent.Time> start) {
+    if (draft.rule == null) {
+      return draft.addedDates ? RepeatRule.UNKNOWN : "";
+    }
+    String words =
+        RepeatRule.describe(draft.rule, start.flatMap(CalendarReader::offset).orElse(null));
+    boolean exceptions = draft.addedDates || draft.removedDates;
+    return exceptions && !words.equals(RepeatRule.UNKNOWN) ? words + ", with exceptions" : words;
+  }
+
+  /** The UTC offset of a time placed in a zone (UTC for a UTC time); empty if it is in none. */
+  private static Optional<ZoneOffset> offset(CalendarEvent.Time time) {
+    if (time.allDay() || time.instant().isEmpty()) {
+      return Optional.empty();
+    }
+    long seconds =
+        time.local().toEpochSecond(ZoneOffset.UTC) - time.instant().get().getEpochSecond();
+    try {
+      return Optional.of(ZoneOffset.ofTotalSeconds(Math.toIntExact(seconds)));
+    } catch (DateTimeException | ArithmeticException e) {
+      return Optional.empty();
+    }
   }
 
   /** A DATE or DATE-TIME property's value, as written. */
@@ -328,7 +387,10 @@ final class CalendarReader {
     return new CalendarEvent.Time(local, false, tzid, instant);
   }
 
-  /** When {@code local} is in zone {@code tzid}, if this server knows the zone. */
+  /**
+   * When {@code local} is in zone {@code tzid}, if this server knows the zone: an IANA name, else
+   * the calendar's VTIMEZONE of that TZID, else a Windows zone name ({@link WindowsZones}).
+   */
   private Optional<Instant> instant(LocalDateTime local, String tzid) {
     if (tzid.isEmpty()) {
       return Optional.empty(); // a floating time: the same local time wherever one is
@@ -338,9 +400,11 @@ final class CalendarReader {
       return Optional.of(local.atZone(known).toInstant());
     }
     CalendarTimeZone defined = timeZones.get(tzid);
-    return defined == null
-        ? Optional.empty()
-        : Optional.of(local.toInstant(defined.offsetAt(local)));
+    if (defined != null) {
+      return Optional.of(local.toInstant(defined.offsetAt(local)));
+    }
+    ZoneId windows = WindowsZones.zone(tzid); // Outlook's name, with no VTIMEZONE it could use
+    return windows == null ? Optional.empty() : Optional.of(local.atZone(windows).toInstant());
   }
 
   /**
@@ -450,7 +514,7 @@ final class CalendarReader {
   }
 
   /** The date of {@code yyyyMMdd...}, or null. */
-  private static LocalDate date(String v) {
+  static LocalDate date(String v) {
     if (v.length() < 8) {
       return null;
     }
@@ -560,6 +624,9 @@ final class CalendarReader {
     TimeValue start;
     TimeValue end;
     String duration;
+    String rule; // the RRULE
+    boolean addedDates; // an RDATE
+    boolean removedDates; // an EXDATE
 
     void property(String name, Map<String, String> parameters, String value) {
       switch (name) {
@@ -568,6 +635,9 @@ final class CalendarReader {
         case "DTSTART" -> start = start == null ? timeValue(parameters, value) : start;
         case "DTEND" -> end = end == null ? timeValue(parameters, value) : end;
         case "DURATION" -> duration = duration == null ? value : duration;
+        case "RRULE" -> rule = rule == null ? value : rule;
+        case "RDATE" -> addedDates = true;
+        case "EXDATE" -> removedDates = true;
         case "ORGANIZER" -> {
           if (!organizer) {
             organizer = true;

@@ -184,7 +184,8 @@ final class CalendarTimeZone {
     return n < 0 ? 0 : negative ? -n : n;
   }
 
-  private static DayOfWeek dayOfWeek(String twoLetters) {
+  /** The week day of an iCalendar weekday ({@code MO}...{@code SU}, upper case), or null. */
+  static DayOfWeek dayOfWeek(String twoLetters) {
     return switch (twoLetters) {
       case "MO" -> DayOfWeek.MONDAY;
       case "TU" -> DayOfWeek.TUESDAY;

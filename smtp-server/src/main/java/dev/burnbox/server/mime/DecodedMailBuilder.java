@@ -221,6 +221,17 @@ public final class DecodedMailBuilder {
    */
   public void attachment(String filename, String contentType, String contentId, InputStream body)
       throws IOException {
+    attachment(filename, contentType, contentId, null, body);
+  }
+
+  /**
+   * Lists an attachment with its Content-ID as {@link #attachment(String, String, String,
+   * InputStream)} does; {@code charsetName} is its Content-Type's charset parameter (null for
+   * none), in which a calendar part's events are read.
+   */
+  public void attachment(
+      String filename, String contentType, String contentId, String charsetName, InputStream body)
+      throws IOException {
     if (attachments.size() == wantedAttachment) {
       byte[] content = body.readAllBytes();
       AttachmentInfo info = list(filename, contentType, content.length, contentId);
@@ -229,7 +240,7 @@ public final class DecodedMailBuilder {
         && wantedAttachment < 0 // a download needs the bytes of one part, not the events
         && CalendarReader.isCalendar(
             contentType == null ? null : contentType.toLowerCase(Locale.ROOT), filename)) {
-      calendar(filename, contentType, contentId, body);
+      calendar(filename, contentType, contentId, charset(charsetName), body);
     } else {
       list(filename, contentType, body.transferTo(OutputStream.nullOutputStream()), contentId);
     }
@@ -237,9 +248,11 @@ public final class DecodedMailBuilder {
 
   /**
    * Lists the message's first calendar part as an attachment, and reads the events of its first
-   * {@link CalendarReader#MAX_BYTES} bytes ({@link DecodedMail#events()}).
+   * {@link CalendarReader#MAX_BYTES} bytes ({@link DecodedMail#events()}), written in {@code
+   * charset} (null: UTF-8 if valid, else windows-1252).
    */
-  private void calendar(String filename, String contentType, String contentId, InputStream body)
+  private void calendar(
+      String filename, String contentType, String contentId, Charset charset, InputStream body)
       throws IOException {
     byte[] read = body.readNBytes(CalendarReader.MAX_BYTES);
     long rest = body.transferTo(OutputStream.nullOutputStream());
@@ -248,7 +261,7 @@ public final class DecodedMailBuilder {
           "calendar part beyond " + CalendarReader.MAX_BYTES + " bytes was not read for events");
     }
     try {
-      events = CalendarReader.events(read, read.length, this::problem);
+      events = CalendarReader.events(read, read.length, charset, this::problem);
     } catch (RuntimeException e) { // a bug of the reader's: the rest of the mail still shows
       events = List.of();
       problem("unreadable calendar part: " + e);

@@ -358,7 +358,11 @@ public final class MailDecoder {
       attachedMessage(message, mail, depth + 1, parts);
     } else {
       mail.attachment(
-          fileNameFields.fileName(), type, part.getContentId(), stream.getDecodedInputStream());
+          fileNameFields.fileName(),
+          type,
+          part.getContentId(),
+          charset,
+          stream.getDecodedInputStream());
     }
   }
 

@@ -30,8 +30,9 @@ import org.jsoup.nodes.Element;
  * <p>Each URL is listed as a browser requests it, whichever part it comes from (see {@link
  * #browserForm}): tabs and line breaks inside it dropped, spaces, quotes and non-ASCII characters
  * percent-encoded as UTF-8 ({@code ?t=a%20b}, {@code ?t=%C3%A4}), a Unicode host name in its
- * punycode form ({@code https://xn--bcher-kva.example/}). A URL in angle brackets in a text part
- * may be wrapped across lines (RFC 3986, Appendix C): its lines are joined. Stateless and
+ * punycode form ({@code https://xn--bcher-kva.example/}), a host with {@code _} ({@code
+ * my_host.example.com}) kept although {@link URI} reads no host in it. A URL in angle brackets in a
+ * text part may be wrapped across lines (RFC 3986, Appendix C): its lines are joined. Stateless and
  * thread-safe; O(size of the message).
  */
 public final class MailLinks {
@@ -170,12 +171,12 @@ public final class MailLinks {
    * mailto link, or the {@link #phoneLink} of a {@code tel:} link; else null.
    */
   private static String absolute(String base, String href) {
-    href = withoutTabsAndLineBreaks(href);
+    href = cleaned(href);
     if (href.regionMatches(true, 0, "tel:", 0, 4)) {
       return phoneLink(href);
     }
     href = browserForm(href);
-    String baseForm = base.isEmpty() ? "" : browserForm(withoutTabsAndLineBreaks(base));
+    String baseForm = base.isEmpty() ? "" : browserForm(cleaned(base));
     if (href == null || baseForm == null) {
       return null;
     }
@@ -183,13 +184,70 @@ public final class MailLinks {
       URI uri = baseForm.isEmpty() ? new URI(href) : new URI(baseForm).resolve(href);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       return switch (scheme) {
-        case "http", "https" -> uri.getHost() == null ? null : uri.toString();
+        case "http", "https" -> hasHost(uri) ? uri.toString() : null;
         case "mailto" -> uri.toString();
         default -> null;
       };
     } catch (URISyntaxException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * Whether {@code uri} names a host a browser goes to: one {@link URI} reads as a host, or a host
+   * name with {@code _} ({@code my_host.example.com}, {@code _dmarc.example.com}) or with a label
+   * that starts or ends with {@code -}, which URI reads as a registry name only but the WHATWG URL
+   * standard, and so a browser, takes: letters, digits, {@code -} and {@code _} in labels not empty
+   * (but for a dot at the end), the last not a number, any port at most 65535.
+   */
+  private static boolean hasHost(URI uri) {
+    if (uri.getHost() != null) {
+      return true;
+    }
+    String authority = uri.getRawAuthority();
+    if (authority == null) {
+      return false;
+    }
+    String host = authority.substring(authority.lastIndexOf('@') + 1);
+    int colon = host.lastIndexOf(':');
+    if (colon >= 0) {
+      String port = host.substring(colon + 1);
+      if (port.length() > 5
+          || !port.chars().allMatch(c -> c >= '0' && c <= '9')
+          || (!port.isEmpty() && Integer.parseInt(port) > 65535)) {
+        return false;
+      }
+      host = host.substring(0, colon);
+    }
+    return isHostName(host.endsWith(".") ? host.substring(0, host.length() - 1) : host);
+  }
+
+  /**
+   * Whether {@code name} is labels of ASCII letters, digits, {@code -} and {@code _} between dots,
+   * none empty, the last not a number as a browser would read it as part of an IPv4 address ({@code
+   * 123}, {@code 0x1f}).
+   */
+  private static boolean isHostName(String name) {
+    String[] labels = name.split("\\.", -1);
+    for (String label : labels) {
+      if (label.isEmpty() || !label.chars().allMatch(MailLinks::isHostNameChar)) {
+        return false;
+      }
+    }
+    String last = labels[labels.length - 1].toLowerCase(Locale.ROOT);
+    boolean decimal = last.chars().allMatch(c -> c >= '0' && c <= '9');
+    boolean hex =
+        last.startsWith("0x")
+            && last.substring(2).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+    return !decimal && !hex;
+  }
+
+  private static boolean isHostNameChar(int c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_';
   }
 
   /**
@@ -209,17 +267,12 @@ public final class MailLinks {
   }
 
   /**
-   * {@code url} as a browser reads it (WHATWG URL standard): without ASCII tabs and line breaks
-   * anywhere, nor C0 controls and spaces at either end.
+   * {@code url} as a browser cleans it before it parses it (WHATWG URL standard): without ASCII
+   * tabs and newlines anywhere ({@link BrowserUrls}, as the mail view drops them), nor C0 controls
+   * and spaces at either end.
    */
-  static String withoutTabsAndLineBreaks(String url) {
-    StringBuilder kept = new StringBuilder(url.length());
-    for (int i = 0; i < url.length(); i++) {
-      char c = url.charAt(i);
-      if (c != '\t' && c != '\n' && c != '\r') {
-        kept.append(c);
-      }
-    }
+  private static String cleaned(String url) {
+    String kept = BrowserUrls.withoutTabsAndNewlines(url);
     int start = 0;
     int end = kept.length();
     while (start < end && kept.charAt(start) <= ' ') {
@@ -232,12 +285,12 @@ public final class MailLinks {
   }
 
   /**
-   * {@code url} (already {@link #withoutTabsAndLineBreaks}) as a browser requests it, in a form
-   * {@link URI} accepts: a Unicode host name in punycode ({@link IDN#toASCII}), and outside the
-   * host every character but {@link #URL_ASCII}, a {@code %} starting an escape and the first
-   * {@code #} percent-encoded as UTF-8. Browsers leave a few of these as they are ({@code | ^ [ ]},
-   * a lone {@code %}, a second {@code #}); servers read both forms alike. Null if the host is no
-   * valid international domain name. O(length of url).
+   * {@code url} (already {@link #cleaned}) as a browser requests it, in a form {@link URI} accepts:
+   * a Unicode host name in punycode ({@link IDN#toASCII}), and outside the host every character but
+   * {@link #URL_ASCII}, a {@code %} starting an escape and the first {@code #} percent-encoded as
+   * UTF-8. Browsers leave a few of these as they are ({@code | ^ [ ]}, a lone {@code %}, a second
+   * {@code #}); servers read both forms alike. Null if the host is no valid international domain
+   * name. O(length of url).
    */
   static String browserForm(String url) {
     StringBuilder form = new StringBuilder(url.length() + 16);

@@ -1,5 +1,6 @@
 package dev.burnbox.server.web;
 
+import dev.burnbox.server.mime.BrowserUrls;
 import dev.burnbox.server.mime.TelLinks;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,13 +76,11 @@ public final class MailHtmlSanitizer {
   private static final AttributePolicy REMOTE_IMAGES =
       (element, attribute, value) -> ABSOLUTE_URL.matcher(value).matches() ? value : null;
 
-  /** The tabs and line breaks a browser drops from a URL (WHATWG URL standard). */
-  private static final Pattern TABS_AND_LINE_BREAKS = Pattern.compile("[\\t\\r\\n]");
-
   /**
-   * Drops the tabs and line breaks inside every {@code href} and {@code src}, as a browser does,
-   * before the policy reads them: the policy would percent-encode them ({@code %0a}) into a URL the
-   * browser no longer reads as the mail's sender meant it.
+   * Drops the tabs and line breaks inside every {@code href} and {@code src}, as a browser does
+   * ({@link BrowserUrls}, the rule the links API reads URLs by), before the policy reads them: the
+   * policy would percent-encode them ({@code %0a}) into a URL the browser no longer reads as the
+   * mail's sender meant it.
    */
   private static final HtmlStreamEventProcessor URLS_AS_BROWSERS_READ_THEM =
       receiver ->
@@ -91,7 +90,7 @@ public final class MailHtmlSanitizer {
               List<String> read = new ArrayList<>(attributes);
               for (int i = 0; i + 1 < read.size(); i += 2) {
                 if (read.get(i).equals("href") || read.get(i).equals("src")) {
-                  read.set(i + 1, TABS_AND_LINE_BREAKS.matcher(read.get(i + 1)).replaceAll(""));
+                  read.set(i + 1, BrowserUrls.withoutTabsAndNewlines(read.get(i + 1)));
                 }
               }
               underlying.openTag(elementName, read);

@@ -122,7 +122,8 @@ final class MailJson {
   /**
    * A calendar event of the message (an invite's), in documented field order: times as {@link
    * CalendarEvent.Time#iso()} writes them, null when absent or unreadable; {@code timeZone} the
-   * start's TZID as written, null for none; {@code organizer} null for none.
+   * start's TZID as written, null for none; {@code repeats} how it repeats, in words, null if it
+   * does not; {@code organizer} null for none.
    */
   private static Map<String, Object> event(CalendarEvent event) {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -133,6 +134,7 @@ final class MailJson {
     json.put("allDay", event.allDay());
     String zone = event.start().map(CalendarEvent.Time::zone).orElse("");
     json.put("timeZone", zone.isEmpty() ? null : zone);
+    json.put("repeats", event.repeats().isEmpty() ? null : event.repeats());
     json.put("location", event.location());
     Map<String, Object> organizer = null;
     if (!event.organizerName().isEmpty() || !event.organizerEmail().isEmpty()) {

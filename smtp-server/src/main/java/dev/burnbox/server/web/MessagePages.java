@@ -718,9 +718,10 @@ final class MessagePages {
   /**
    * The box that shows the events of the mail's calendar part (an invite), near the top of its
    * page: headed "Invitation", "Cancelled event" (METHOD:CANCEL) or as its method says, then each
-   * event's title, time, place and organizer, every value escaped and isolated; "" if the mail has
-   * no events. Times are in UTC in the received time's markup, which {@code /static/page.js} shows
-   * in the reader's zone, with the zone the invite named beside them.
+   * event's title, time, how it repeats, place and organizer, every value escaped and isolated (the
+   * words of how it repeats are this server's: escaped only); "" if the mail has no events. Times
+   * are in UTC in the received time's markup, which {@code /static/page.js} shows in the reader's
+   * zone, with the zone the invite named beside them.
    */
   private static String invitation(DecodedMail mail) {
     List<CalendarEvent> events = mail.events();
@@ -737,6 +738,11 @@ final class MessagePages {
           .append("</dd>\n<dt>When</dt><dd class=\"when\">")
           .append(when(event))
           .append("</dd>\n");
+      if (!event.repeats().isEmpty()) {
+        html.append("<dt>Repeats</dt><dd class=\"repeats\">")
+            .append(escape(event.repeats()))
+            .append("</dd>\n");
+      }
       if (!event.location().isEmpty()) {
         html.append("<dt>Where</dt><dd class=\"location\">")
             .append(Html.isolated(event.location()))

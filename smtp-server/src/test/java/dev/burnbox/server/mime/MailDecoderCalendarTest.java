@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -143,6 +145,148 @@ class MailDecoderCalendarTest {
     assertThat(event.end().orElseThrow().instant()).contains(utc("2026-11-30T09:00:00Z"));
   }
 
+  /**
+   * Exchange and Outlook on the web often name a Windows zone with no VTIMEZONE for it: the time
+   * was shown as in a zone "not known here". It is now placed by CLDR's Windows zone names, summer
+   * time and all.
+   */
+  @Test
+  void aWindowsZoneNameWithoutAVtimezoneIsPlacedAsTheIanaZoneItStandsFor() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                PRODID:Microsoft Exchange Server 2010
+                VERSION:2.0
+                BEGIN:VEVENT
+                SUMMARY;LANGUAGE=en-US:Design review
+                DTSTART;TZID=Pacific Standard Time:20261201T090000
+                DTEND;TZID=Pacific Standard Time:20261201T100000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY;LANGUAGE=en-US:Summer planning
+                DTSTART;TZID=Pacific Standard Time:20260701T090000
+                DURATION:PT30M
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Tokyo sync
+                DTSTART;TZID=Tokyo Standard Time:20261201T090000
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    CalendarEvent winter = mail.events().get(0);
+    CalendarEvent.Time start = winter.start().orElseThrow();
+    assertThat(start.zone()).isEqualTo("Pacific Standard Time"); // as the invite wrote it
+    assertThat(start.instant()).contains(utc("2026-12-01T17:00:00Z")); // 09:00 PST, UTC-8
+    assertThat(start.iso()).isEqualTo("2026-12-01T17:00:00Z");
+    assertThat(winter.end().orElseThrow().instant()).contains(utc("2026-12-01T18:00:00Z"));
+    CalendarEvent summer = mail.events().get(1);
+    assertThat(summer.start().orElseThrow().instant()).contains(utc("2026-07-01T16:00:00Z")); // PDT
+    assertThat(summer.end().orElseThrow().instant()).contains(utc("2026-07-01T16:30:00Z"));
+    assertThat(mail.events().get(2).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T00:00:00Z"));
+  }
+
+  /**
+   * A VTIMEZONE the invite defines for a Windows name still says what the name means there; one the
+   * reader cannot use (no offset) leaves the name to CLDR's mapping.
+   */
+  @Test
+  void anInvitesOwnUsableVtimezoneWinsOverTheWindowsZoneName() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                BEGIN:VTIMEZONE
+                TZID:Pacific Standard Time
+                BEGIN:STANDARD
+                DTSTART:16010101T000000
+                TZOFFSETTO:+0300
+                END:STANDARD
+                END:VTIMEZONE
+                BEGIN:VTIMEZONE
+                TZID:Eastern Standard Time
+                BEGIN:STANDARD
+                DTSTART:16010101T020000
+                END:STANDARD
+                END:VTIMEZONE
+                BEGIN:VEVENT
+                SUMMARY:As the invite defines the zone
+                DTSTART;TZID=Pacific Standard Time:20261201T090000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:A VTIMEZONE without an offset
+                DTSTART;TZID=Eastern Standard Time:20261201T090000
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    assertThat(mail.events().get(0).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T06:00:00Z"));
+    assertThat(mail.events().get(1).start().orElseThrow().instant())
+        .contains(utc("2026-12-01T14:00:00Z")); // 09:00 EST, UTC-5
+  }
+
+  /**
+   * A repeating event showed as its first time only. Its RRULE is now put in words (a UTC UNTIL at
+   * the start's offset), "with exceptions" where EXDATE or RDATE change its times, and "Repeats"
+   * for a rule not understood or RDATE alone; an event that does not repeat says "".
+   */
+  @Test
+  void aRepeatingEventSaysHowItRepeats() {
+    DecodedMail mail =
+        decode(
+            inviteMail(
+                """
+                BEGIN:VCALENDAR
+                METHOD:REQUEST
+                BEGIN:VEVENT
+                SUMMARY:Standup
+                DTSTART;TZID=Europe/Berlin:20261130T093000
+                RRULE:FREQ=WEEKLY;WKST=MO;COUNT=10;BYDAY=MO,WE
+                BEGIN:VALARM
+                RRULE:FREQ=DAILY
+                END:VALARM
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Design review
+                DTSTART;TZID=Pacific Standard Time:20261130T180000
+                RRULE:FREQ=WEEKLY;UNTIL=20270302T020000Z;INTERVAL=2;BYDAY=MO;WKST=SU
+                EXDATE;TZID=Pacific Standard Time:20261228T180000
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Invoices
+                DTSTART:20261215T080000Z
+                RRULE:FREQ=MONTHLY;BYMONTHDAY=15
+                EXDATE:20270115T080000Z
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Two dates
+                DTSTART:20261201T080000Z
+                RDATE:20261208T080000Z
+                END:VEVENT
+                BEGIN:VEVENT
+                SUMMARY:Once
+                DTSTART:20261201T080000Z
+                END:VEVENT
+                END:VCALENDAR
+                """));
+
+    assertThat(mail.events())
+        .extracting(CalendarEvent::repeats)
+        .containsExactly(
+            "Weekly on Monday and Wednesday, 10 times",
+            "Every 2 weeks on Monday until 2027-03-01, with exceptions",
+            "Repeats",
+            "Repeats",
+            "");
+  }
+
   @Test
   void anAttachedIcsFileGivesAllDayDurationFloatingAndSouthernSummerEvents() {
     String calendar =
@@ -246,6 +390,114 @@ class MailDecoderCalendarTest {
         .isEqualTo("Café tasting \\ 3 € each\nbring a friend");
   }
 
+  /**
+   * A mail whose only part is {@code calendar}, written in {@code charset} and sent base64 as
+   * {@code text/calendar; charset=<label>}.
+   */
+  private static DecodedMail calendarIn(String label, Charset charset, byte[] calendar) {
+    String raw =
+        "Subject: Invite\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: text/calendar; method=REQUEST; charset="
+            + label
+            + "\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            + Base64.getMimeEncoder().encodeToString(calendar)
+            + "\r\n";
+    return decode(raw);
+  }
+
+  private static byte[] invite(String summary, String location, Charset charset) {
+    return ("BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nSUMMARY:"
+            + summary
+            + "\r\nLOCATION:"
+            + location
+            + "\r\nDTSTART:20261201T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        .getBytes(charset);
+  }
+
+  /**
+   * A calendar part that declares ISO-8859-2, KOI8-R or Shift_JIS was read as UTF-8 or else
+   * windows-1252, which turned Łódź into £ód¼; it is now read in the charset it declares, as a text
+   * part is.
+   */
+  @Test
+  void aCalendarPartIsReadInTheCharsetItDeclares() {
+    Charset latin2 = Charset.forName("ISO-8859-2");
+    CalendarEvent polish =
+        calendarIn(
+                "ISO-8859-2", latin2, invite("Spotkanie zespołu", "Łódź, ul. Żeromskiego", latin2))
+            .events()
+            .getFirst();
+    assertThat(polish.summary()).isEqualTo("Spotkanie zespołu");
+    assertThat(polish.location()).isEqualTo("Łódź, ul. Żeromskiego");
+
+    Charset koi8r = Charset.forName("KOI8-R");
+    CalendarEvent russian =
+        calendarIn("\"koi8-r\"", koi8r, invite("Совещание", "Москва, переговорная", koi8r))
+            .events()
+            .getFirst();
+    assertThat(russian.summary()).isEqualTo("Совещание");
+    assertThat(russian.location()).isEqualTo("Москва, переговорная");
+
+    // Shift_JIS, folded between the two bytes of 議, and with 髙 (a Windows-31J character)
+    Charset sjis = Charset.forName("windows-31j");
+    byte[] japanese = invite("定例会議", "髙橋さんの会議室", sjis);
+    byte[] ka = "会".getBytes(sjis);
+    byte[] gi = "議".getBytes(sjis);
+    int at = indexOf(japanese, new byte[] {ka[0], ka[1], gi[0]}) + 3;
+    ByteArrayOutputStream folded = new ByteArrayOutputStream();
+    folded.write(japanese, 0, at);
+    folded.writeBytes("\r\n ".getBytes(StandardCharsets.US_ASCII));
+    folded.write(japanese, at, japanese.length - at);
+    DecodedMail mail = calendarIn("Shift_JIS", sjis, folded.toByteArray());
+    assertThat(mail.events().getFirst().summary()).isEqualTo("定例会議");
+    assertThat(mail.events().getFirst().location()).isEqualTo("髙橋さんの会議室");
+    assertThat(mail.problems()).isEmpty();
+  }
+
+  /** UTF-16 writes no line break as the byte 0x0A: its lines are found in its characters. */
+  @Test
+  void aUtf16CalendarIsReadInItsCharacters() {
+    CalendarEvent event =
+        calendarIn(
+                "UTF-16",
+                StandardCharsets.UTF_16,
+                invite("Réunion d’équipe", "Salle 3", StandardCharsets.UTF_16))
+            .events()
+            .getFirst();
+    assertThat(event.summary()).isEqualTo("Réunion d’équipe");
+    assertThat(event.location()).isEqualTo("Salle 3");
+    assertThat(event.start().orElseThrow().instant()).contains(utc("2026-12-01T09:00:00Z"));
+  }
+
+  /** A charset no one knows, or ASCII, reads the part as before: UTF-8 if valid, else 1252. */
+  @Test
+  void aCalendarPartInAnUnknownOrAsciiCharsetIsReadAsUtf8ElseWindows1252() {
+    DecodedMail unknown =
+        calendarIn(
+            "x-no-such-charset",
+            StandardCharsets.UTF_8,
+            invite("Café", "Zürich", StandardCharsets.UTF_8));
+    assertThat(unknown.events().getFirst().summary()).isEqualTo("Café");
+    assertThat(unknown.problems())
+        .containsExactly("unknown charset \"x-no-such-charset\": read as UTF-8 or windows-1252");
+    Charset windows1252 = Charset.forName("windows-1252");
+    assertThat(
+            calendarIn("us-ascii", windows1252, invite("Café", "Zürich", windows1252))
+                .events()
+                .getFirst()
+                .location())
+        .isEqualTo("Zürich");
+  }
+
+  private static int indexOf(byte[] bytes, byte[] wanted) {
+    for (int i = 0; i + wanted.length <= bytes.length; i++) {
+      if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
+  }
+
   @Test
   void aBrokenCalendarShowsWhatItCanReadAndTheMailStillDecodes() {
     DecodedMail mail =
@@ -299,7 +551,7 @@ class MailDecoderCalendarTest {
     assertThat(unknownZone.end()).isEmpty();
     assertThat(mail.events().get(2))
         .isEqualTo(
-            new CalendarEvent("REQUEST", "", Optional.empty(), Optional.empty(), "", "", ""));
+            new CalendarEvent("REQUEST", "", Optional.empty(), Optional.empty(), "", "", "", ""));
   }
 
   @Test

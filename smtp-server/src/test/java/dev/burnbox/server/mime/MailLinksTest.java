@@ -122,6 +122,37 @@ class MailLinksTest {
     assertThat(urls(raw)).containsExactly("https://xn--bcher-kva.example/v");
   }
 
+  /**
+   * A host with {@code _} (allowed by the WHATWG URL standard, followed by browsers) is no host to
+   * {@link java.net.URI}: such links were dropped, from HTML, from text and against a base. They
+   * are listed now, ports and user names too; a host a browser refuses still is not.
+   */
+  @Test
+  void aHostWithAnUnderscoreIsListedAsABrowserRequestsIt() {
+    String raw =
+        "Content-Type: multipart/alternative; boundary=b\r\n\r\n"
+            + "--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+            + "Verify: https://my_host.example.com/verify?t=1.\r\n"
+            + "--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+            + "<base href=\"http://cdn_1.example.com/a/\">"
+            + "<a href=\"http://my_host.example.com/x\">x</a>"
+            + "<a href=\"b?c=d\">relative</a>"
+            + "<a href=\"https://ann@_dmarc.example.com:8443/r\">port</a>"
+            + "<a href=\"http://-edge_.example.com./\">hyphens</a>"
+            + "<a href=\"http://my_host.example.com:99999/\">port too large</a>"
+            + "<a href=\"http://my_host.123/\">ends in a number</a>"
+            + "<a href=\"http://my_host..example/\">empty label</a>"
+            + "<a href=\"http:///x\">no host</a>\r\n"
+            + "--b--\r\n";
+    assertThat(urls(raw))
+        .containsExactly(
+            "http://my_host.example.com/x",
+            "http://cdn_1.example.com/a/b?c=d",
+            "https://ann@_dmarc.example.com:8443/r",
+            "http://-edge_.example.com./",
+            "https://my_host.example.com/verify?t=1");
+  }
+
   /** RFC 3986, Appendix C: a URL in angle brackets may be wrapped; it was cut at the line break. */
   @Test
   void aTextUrlInAngleBracketsWrappedAcrossLinesIsJoined() {

@@ -402,7 +402,15 @@ class WebApiTest {
       JsonNode event = message.get("events").get(0);
       assertThat(fieldNames(event))
           .containsExactly(
-              "method", "summary", "start", "end", "allDay", "timeZone", "location", "organizer");
+              "method",
+              "summary",
+              "start",
+              "end",
+              "allDay",
+              "timeZone",
+              "repeats",
+              "location",
+              "organizer");
       assertThat(event.get("method").asText()).isEqualTo("REQUEST");
       assertThat(event.get("summary").asText()).isEqualTo("Launch review, final round");
       assertThat(event.get("start").asText()).isEqualTo("2026-05-04T13:00:00Z"); // 09:00 EDT
@@ -421,6 +429,44 @@ class WebApiTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(ics.body()).startsWith("BEGIN:VCALENDAR").contains("SUMMARY:Launch review");
     }
+  }
+
+  /**
+   * An Exchange invite in a Windows zone it gives no VTIMEZONE for had its start as a local time
+   * without offset; it is now the moment, in UTC, with the zone as the invite named it.
+   */
+  @Test
+  void anOutlookInviteInAWindowsZoneHasItsTimesInUtcInTheMessageJson() throws Exception {
+    MessageId id = web.deliver("qa", WebPagesTest.OUTLOOK_INVITE);
+    JsonNode event = json(web.get("/api/v1/messages/" + id)).get("events").get(0);
+
+    assertThat(event.get("summary").asText()).isEqualTo("Design review");
+    assertThat(event.get("start").asText()).isEqualTo("2026-12-01T17:00:00Z"); // 09:00 PST
+    assertThat(event.get("end").asText()).isEqualTo("2026-12-01T18:00:00Z");
+    assertThat(event.get("timeZone").asText()).isEqualTo("Pacific Standard Time");
+  }
+
+  /**
+   * A repeating event's JSON said nothing of its repeating. Each event now has repeats: how, in
+   * words, "Repeats" for a rule not understood, null for an event that does not repeat.
+   */
+  @Test
+  void eachEventOfTheMessageJsonSaysHowItRepeats() throws Exception {
+    MessageId id =
+        web.deliver(
+            "qa",
+            "Subject: Series\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n"
+                + WebPagesTest.REPEATING_CALENDAR);
+    JsonNode events = json(web.get("/api/v1/messages/" + id)).get("events");
+
+    List<String> repeats = new ArrayList<>();
+    events.forEach(e -> repeats.add(e.get("repeats").isNull() ? null : e.get("repeats").asText()));
+    assertThat(repeats)
+        .containsExactly(
+            "Weekly on Monday and Wednesday, 10 times",
+            "Every 2 weeks on Monday until 2027-03-01",
+            "Repeats",
+            null);
   }
 
   /**

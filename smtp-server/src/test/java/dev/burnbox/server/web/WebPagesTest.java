@@ -11,9 +11,11 @@ import dev.burnbox.server.junit.BurnboxExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Base64;
 import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
@@ -225,6 +227,85 @@ class WebPagesTest {
       """;
 
   /**
+   * The calendar of an invite as Exchange Online sends it from Outlook on the web: its times in a
+   * Windows zone, {@code Pacific Standard Time}, for which it gives no VTIMEZONE.
+   */
+  static final String OUTLOOK_CALENDAR =
+      """
+      BEGIN:VCALENDAR\r
+      METHOD:REQUEST\r
+      PRODID:Microsoft Exchange Server 2010\r
+      VERSION:2.0\r
+      BEGIN:VEVENT\r
+      ORGANIZER;CN=Ann Example:mailto:ann.example@contoso.com\r
+      ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;CN=qa@burnbox.t\r
+       est:mailto:qa@burnbox.test\r
+      DESCRIPTION;LANGUAGE=en-US:Let's go over the new checkout design.\\n\r
+      UID:040000008200E00074C5B7101A82E0080000000020A1C6E7A15BDB01000000000000000\r
+       010000000C2D3E4F5A6B7C8D9E0F1A2B3C4D5E6F7\r
+      SUMMARY;LANGUAGE=en-US:Design review\r
+      DTSTART;TZID=Pacific Standard Time:20261201T090000\r
+      DTEND;TZID=Pacific Standard Time:20261201T100000\r
+      CLASS:PUBLIC\r
+      PRIORITY:5\r
+      DTSTAMP:20261123T160211Z\r
+      TRANSP:OPAQUE\r
+      STATUS:CONFIRMED\r
+      SEQUENCE:0\r
+      LOCATION;LANGUAGE=en-US:Conf Room 5 (Redmond)\r
+      X-MICROSOFT-CDO-APPT-SEQUENCE:0\r
+      X-MICROSOFT-CDO-BUSYSTATUS:TENTATIVE\r
+      X-MICROSOFT-CDO-INTENDEDSTATUS:BUSY\r
+      X-MICROSOFT-CDO-ALLDAYEVENT:FALSE\r
+      X-MICROSOFT-CDO-IMPORTANCE:1\r
+      X-MICROSOFT-CDO-INSTTYPE:0\r
+      X-MICROSOFT-DONOTFORWARDMEETING:FALSE\r
+      X-MICROSOFT-DISALLOW-COUNTER:FALSE\r
+      BEGIN:VALARM\r
+      DESCRIPTION:REMINDER\r
+      TRIGGER;RELATED=START:-PT15M\r
+      ACTION:DISPLAY\r
+      END:VALARM\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+      """;
+
+  /** An Exchange Online invite: its text, and {@link #OUTLOOK_CALENDAR} in base64. */
+  static final String OUTLOOK_INVITE =
+      """
+      From: Ann Example <ann.example@contoso.com>\r
+      To: "qa@burnbox.test" <qa@burnbox.test>\r
+      Subject: Design review\r
+      Thread-Topic: Design review\r
+      Date: Mon, 23 Nov 2026 16:02:11 +0000\r
+      Message-ID: <MW4PR11MB5872A1B2C3D4E5F6A7B8C9D0E1F2A@MW4PR11MB5872.namprd11.prod.outlook.com>\r
+      Accept-Language: en-US\r
+      Content-Language: en-US\r
+      X-MS-Has-Attach:\r
+      X-MS-TNEF-Correlator:\r
+      MIME-Version: 1.0\r
+      Content-Type: multipart/alternative;\r
+      \tboundary="_000_MW4PR11MB5872A1B2C3D4E5F6A7B8C9D0E1F2AMW4PR11MB5872namp_"\r
+      \r
+      --_000_MW4PR11MB5872A1B2C3D4E5F6A7B8C9D0E1F2AMW4PR11MB5872namp_\r
+      Content-Type: text/plain; charset="us-ascii"\r
+      Content-Transfer-Encoding: quoted-printable\r
+      \r
+      Let's go over the new checkout design.\r
+      \r
+      --_000_MW4PR11MB5872A1B2C3D4E5F6A7B8C9D0E1F2AMW4PR11MB5872namp_\r
+      Content-Type: text/calendar; charset="utf-8"; method=REQUEST\r
+      Content-Transfer-Encoding: base64\r
+      \r
+      %s\r
+      \r
+      --_000_MW4PR11MB5872A1B2C3D4E5F6A7B8C9D0E1F2AMW4PR11MB5872namp_--\r
+      """
+          .formatted(
+              Base64.getMimeEncoder()
+                  .encodeToString(OUTLOOK_CALENDAR.getBytes(StandardCharsets.UTF_8)));
+
+  /**
    * A meeting invite showed only the mail's text and an attachment. Its event now shows in a box
    * above the mail: title, times in UTC marked up as the received time is (page.js shows them in
    * the reader's zone) with the invite's zone beside them, place and organizer; the calendar parts
@@ -259,6 +340,81 @@ class WebPagesTest {
 
     MessageId plain = web.deliver("qa", WebApiTest.MULTIPART);
     assertThat(web.get("/message/" + plain).body()).doesNotContain("invitation");
+  }
+
+  /**
+   * An Outlook invite in a Windows zone it gives no VTIMEZONE for showed its time "not known here".
+   * The page now shows the moment (09:00 PST is 17:00 UTC) with the zone the invite named.
+   */
+  @Test
+  void anOutlookInviteInAWindowsZoneShowsItsTimesInUtc() throws Exception {
+    MessageId id = web.deliver("qa", OUTLOOK_INVITE);
+    Element invitation =
+        Jsoup.parse(web.get("/message/" + id).body()).body().selectFirst("section#invitation");
+
+    assertThat(invitation.selectFirst("dd.summary").text()).isEqualTo("Design review");
+    assertThat(invitation.selectFirst("dd.when").html())
+        .isEqualTo(
+            "<time class=\"exact\" datetime=\"2026-12-01T17:00:00Z\" title=\"2026-12-01 17:00 UTC\">"
+                + "2026-12-01 17:00 UTC</time> to <time class=\"exact\" datetime=\"2026-12-01T18:00:00Z\""
+                + " title=\"2026-12-01 18:00 UTC\">2026-12-01 18:00 UTC</time> <span class=\"zone\">"
+                + "(the invite's time zone: <bdi>Pacific Standard Time</bdi>)</span>");
+    assertThat(invitation.selectFirst("dd.location").text()).isEqualTo("Conf Room 5 (Redmond)");
+  }
+
+  /**
+   * Repeating events of Google Calendar (weekly on two days, 10 times), Outlook (every two weeks
+   * until a date, written in UTC: 02:00 UTC on 2 March is 18:00 on 1 March in Redmond) and a rule
+   * the reader does not describe (the 15th of each month), and one that does not repeat.
+   */
+  static final String REPEATING_CALENDAR =
+      """
+      BEGIN:VCALENDAR\r
+      METHOD:REQUEST\r
+      BEGIN:VEVENT\r
+      SUMMARY:Standup\r
+      DTSTART;TZID=Europe/Berlin:20261130T093000\r
+      RRULE:FREQ=WEEKLY;WKST=MO;COUNT=10;BYDAY=MO,WE\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY;LANGUAGE=en-US:Design review\r
+      DTSTART;TZID=Pacific Standard Time:20261130T180000\r
+      RRULE:FREQ=WEEKLY;UNTIL=20270302T020000Z;INTERVAL=2;BYDAY=MO;WKST=SU\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY:Invoices\r
+      DTSTART:20261215T080000Z\r
+      RRULE:FREQ=MONTHLY;BYMONTHDAY=15\r
+      END:VEVENT\r
+      BEGIN:VEVENT\r
+      SUMMARY:Launch\r
+      DTSTART:20261201T080000Z\r
+      END:VEVENT\r
+      END:VCALENDAR\r
+      """;
+
+  /**
+   * A repeating event showed its first time only, with no sign that it repeats. The invitation box
+   * now says how it repeats, or just "Repeats" where the reader does not understand the rule.
+   */
+  @Test
+  void aRepeatingEventSaysHowItRepeats() throws Exception {
+    MessageId id =
+        web.deliver(
+            "qa",
+            "Subject: Series\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n"
+                + REPEATING_CALENDAR);
+    Element invitation =
+        Jsoup.parse(web.get("/message/" + id).body()).body().selectFirst("section#invitation");
+
+    assertThat(invitation.select("dl.event").get(0).select("dt").eachText())
+        .containsExactly("Event", "When", "Repeats");
+    assertThat(invitation.select("dl.event").stream().map(e -> e.select("dd.repeats").text()))
+        .containsExactly(
+            "Weekly on Monday and Wednesday, 10 times",
+            "Every 2 weeks on Monday until 2027-03-01",
+            "Repeats",
+            "");
   }
 
   /**

@@ -85,6 +85,28 @@ class WebSanitizerTest {
     assertThat(keptNumber).as("number the mail view calls").isEqualTo(listedNumber);
   }
 
+  /**
+   * A link to a host with {@code _} (which browsers follow) stays in the mail view, and the links
+   * API lists it with the same URL: the API dropped it.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://my_host.example.com/x",
+        "https://_dmarc.example.com:8443/r?a=1&amp;b=2",
+        "HTTPS://Under_Score.Example/",
+      })
+  void keepsALinkToAHostWithAnUnderscoreAsTheLinksApiListsIt(String href) {
+    String html = "<a href=\"" + href + "\">go</a>";
+    Element kept = Jsoup.parseBodyFragment(sanitizer.sanitize(html)).selectFirst("a[href]");
+    String mail = "Content-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n";
+    List<MailLinks.Link> listed =
+        MailLinks.of(DECODER.decode(mail.getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(kept).as("link kept by the mail view").isNotNull();
+    assertThat(listed).extracting(MailLinks.Link::url).containsExactly(kept.attr("href"));
+  }
+
   /** The message page offers "Show images" exactly where a browser would find a remote image. */
   @ParameterizedTest
   @FieldSource("dev.burnbox.server.web.HostileCorpus#FILES")

@@ -208,8 +208,8 @@ class BurnboxServiceTest {
 
   @Test
   void aMessageTooBigForTheStoreIsRefusedWith552() throws Exception {
-    start(s -> s.with("--store-max-bytes=16k"));
-    byte[] noise = new byte[96 * 1024];
+    start(s -> s.with("--store-max-bytes=1m")); // the least budget taken
+    byte[] noise = new byte[1536 * 1024];
     new Random(7).nextBytes(noise);
     String incompressible = Base64.getMimeEncoder().encodeToString(noise); // ~3/4 after zstd
     assertThatThrownBy(() -> send("big", incompressible, "frank@any.test"))

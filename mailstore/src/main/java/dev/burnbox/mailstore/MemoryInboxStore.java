@@ -143,6 +143,7 @@ final class MemoryInboxStore implements InboxStore {
   private final Cache<Piece, byte[]> decodedBases;
   private final long[] evictions = new long[EvictionCause.values().length];
   private long deletions;
+  private long entriesDelivered; // every entry added, restored ones included
   private long nextSeq = 1;
   private Instant lastStoredAt = Instant.MIN;
   private long logicalBytes; // each entry's message's raw size
@@ -624,6 +625,7 @@ final class MemoryInboxStore implements InboxStore {
         indexBytes += ENTRY_OVERHEAD;
         logicalBytes += delivery.rawLength();
         added.add(e);
+        entriesDelivered++;
         result.put(t, id);
         if (inbox.size() > inboxCap) {
           remove(inbox.get(0), EvictionCause.INBOX_CAP);
@@ -973,6 +975,7 @@ final class MemoryInboxStore implements InboxStore {
           indexBytes + tableBytes() + pieces.costBytes() - pieces.encodedBytes(),
           decodedBasesBytes,
           codecBytes,
+          entriesDelivered,
           byCause,
           deletions);
     } finally {

@@ -65,9 +65,9 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  *       only in their headers stores its body once in each partition it reaches.
  *   <li>{@code P:{T}:q}: every entry of the partition by sequence, the queue for its byte budget
  *       and the TTL.
- *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes,
- *       evictions by cause, deletions, the sequence), kept exact by the scripts; {@link #stats}
- *       sums them.
+ *   <li>{@code P:{T}:s}: the partition's counters (entries, inboxes, raw and stored bytes, entries
+ *       delivered, evictions by cause, deletions, the sequence), kept exact by the scripts; {@link
+ *       #stats} sums them.
  *   <li>channel {@code P:events}: one message per new entry, from every partition (a cluster
  *       broadcasts PUBLISH to all its nodes, so one channel serves it too).
  *   <li>{@code P:partitions}: the partition count, recorded by the first store that used this Redis
@@ -598,7 +598,7 @@ final class RedisInboxStore implements InboxStore {
    */
   @Override
   public StoreStats stats() {
-    long[] sums = new long[10];
+    long[] sums = new long[11];
     for (int p = 0; p < partitions.size(); p++) {
       List<?> reply = (List<?>) run(statsScript, p, List.of(number(now())));
       while (reply.size() == 1) { // a full sweep batch: more expired entries may be due
@@ -613,7 +613,7 @@ final class RedisInboxStore implements InboxStore {
     evictions.put(EvictionCause.MEMORY_BUDGET, sums[5]);
     evictions.put(EvictionCause.TTL, sums[6]);
     // sums: messages, inboxes, raw (distinct), stored (pieces and index), the three eviction
-    // counts, logical, encoded (the pieces alone), deletions
+    // counts, logical, encoded (the pieces alone), deletions, entries delivered
     return new StoreStats(
         sums[0],
         sums[1],
@@ -623,6 +623,7 @@ final class RedisInboxStore implements InboxStore {
         sums[3] - sums[8],
         0,
         codec.retainedBytes(),
+        sums[10],
         evictions,
         sums[9]);
   }

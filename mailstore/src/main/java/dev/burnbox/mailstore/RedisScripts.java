@@ -142,6 +142,7 @@ final class RedisScripts {
             end
             redis.call('ZADD', Q, seq, id)
             redis.call('HINCRBY', S, 'messages', 1)
+            redis.call('HINCRBY', S, 'delivered', 1)
             redis.call('HINCRBY', S, 'stored', entryCost)
           end
 
@@ -227,8 +228,8 @@ final class RedisScripts {
 
   /**
    * Deletes one entry. ARGV: now, id, {@code 1} to count it as a deletion ({@code 0} for the
-   * undoing of a refused delivery, which was never counted as delivered). Returns 1 if it existed
-   * (and had not expired), else 0.
+   * undoing of a refused delivery, which is taken off the entries delivered instead: the delivery
+   * was refused). Returns 1 if it existed (and had not expired), else 0.
    */
   static final String DELETE =
       FREES_MEMORY_ONLY
@@ -236,7 +237,11 @@ final class RedisScripts {
           + """
           sweep(tonumber(ARGV[1]), SWEEP_BATCH)
           if not evict(ARGV[2], false) then return 0 end
-          if ARGV[3] == '1' then redis.call('HINCRBY', S, 'deleted', 1) end
+          if ARGV[3] == '1' then
+            redis.call('HINCRBY', S, 'deleted', 1)
+          else
+            redis.call('HINCRBY', S, 'delivered', -1)
+          end
           return 1
           """
               .replace("SWEEP_BATCH", Integer.toString(SWEEP_BATCH));
@@ -244,8 +249,8 @@ final class RedisScripts {
   /**
    * The counters, after sweeping every expired entry (in batches, so stats are exact on the
    * caller's clock). ARGV: now. Returns messages, inboxes, raw, stored, then evictions for cap,
-   * budget, ttl, then logical and encoded bytes, then deletions; or {@code {'more'}} if another
-   * batch is due.
+   * budget, ttl, then logical and encoded bytes, then deletions, then entries delivered; or {@code
+   * {'more'}} if another batch is due.
    */
   static final String STATS =
       FREES_MEMORY_ONLY
@@ -253,7 +258,7 @@ final class RedisScripts {
           + """
           if sweep(tonumber(ARGV[1]), SWEEP_BATCH) == SWEEP_BATCH then return {'more'} end
           local c = redis.call('HMGET', S, 'messages', 'inboxes', 'raw', 'stored', 'cap', 'budget',
-            'ttl', 'logical', 'encoded', 'deleted')
+            'ttl', 'logical', 'encoded', 'deleted', 'delivered')
           for k = 1, #c do c[k] = tonumber(c[k] or 0) end
           return c
           """

@@ -16,6 +16,9 @@ import java.util.Map;
  * compress faster (bounded, so its share shrinks as the store fills). {@link #storedBytes()}, their
  * sum with {@code messageBytes}, is what the byte budget bounds.
  *
+ * <p>The entry counts add up: {@code messages == entriesDelivered - totalEvictions() - deletions}
+ * (a partitioned store's sum may count a delivery that runs meanwhile in some partitions only).
+ *
  * @param messages inbox entries held (a message listed in three inboxes counts three)
  * @param inboxes inboxes holding at least one entry
  * @param logicalBytes raw size of every held entry's message, as received: a message listed in
@@ -31,9 +34,13 @@ import java.util.Map;
  *     cache of decoded bases (at most 1/256 of the budget and 1 MiB); 0 in Redis
  * @param codecBytes the heap the compression holds for itself (dictionaries, the trainer's sample
  *     reservoir): counted from the start, so not 0 when the store is empty
+ * @param entriesDelivered inbox entries added since the store started: one per recipient inbox of
+ *     each message delivered (a message to three inboxes adds three), and each entry a snapshot
+ *     restored; not the messages, which a delivery counts once
  * @param evictions entries evicted since the store started, by cause; every cause is present
  * @param deletions entries removed by {@link InboxStore#delete} since the store started (not
- *     evictions); with the evictions, what makes {@code messages} less than the entries delivered
+ *     evictions); with the evictions, what makes {@code messages} less than {@code
+ *     entriesDelivered}
  */
 public record StoreStats(
     long messages,
@@ -44,6 +51,7 @@ public record StoreStats(
     long indexBytes,
     long cacheBytes,
     long codecBytes,
+    long entriesDelivered,
     Map<EvictionCause, Long> evictions,
     long deletions) {
 

@@ -652,7 +652,53 @@ abstract class InboxStoreContractTest {
     assertThat(stats.messages()).isEqualTo(listed).isEqualTo(present);
     assertThat(stats.inboxes()).isEqualTo(nonEmpty);
     assertThat(stats.totalEvictions()).isEqualTo(deliveredEntries - present);
+    assertThat(stats.entriesDelivered()).isEqualTo(deliveredEntries);
     assertThat(stats.evictions().get(EvictionCause.MEMORY_BUDGET)).isPositive();
+  }
+
+  /**
+   * The entry counts add up at every step: the entries delivered (one per inbox a message reached,
+   * not one per message), less those evicted and deleted, are the entries held; a refused delivery
+   * and the delete of an absent entry count nowhere.
+   */
+  @Test
+  void entriesDeliveredLessEvictionsAndDeletionsAreTheEntriesHeld() {
+    long budget = 256 * 1024;
+    InboxStore store =
+        store(Limits.defaults().withInboxCap(2).withTtl(Duration.ofHours(1)).withMaxBytes(budget));
+    List<MessageId> r1 = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      r1.add(delivered(store.deliver(message("m" + i, "r1", "r2", "r3"))).get(inbox("r1")));
+      assertAddsUp(store.stats());
+    }
+    StoreStats capped = store.stats();
+    assertThat(capped.entriesDelivered()).isEqualTo(9);
+    assertThat(capped.evictions()).containsEntry(EvictionCause.INBOX_CAP, 3L);
+    assertThat(capped.messages()).isEqualTo(6);
+
+    assertThat(store.delete(r1.get(2))).isTrue();
+    assertThat(store.delete(r1.get(0))).as("evicted by the cap already").isFalse();
+    assertThat(store.deliver(message(randomBytes(3, (int) budget + 1), "huge", "r4", "r5")))
+        .isInstanceOf(DeliveryResult.Refused.class);
+    StoreStats deleted = store.stats();
+    assertAddsUp(deleted);
+    assertThat(deleted.entriesDelivered()).isEqualTo(9);
+    assertThat(deleted.deletions()).isEqualTo(1);
+    assertThat(deleted.messages()).isEqualTo(5);
+
+    clock.advance(Duration.ofHours(2));
+    deliverOne(store, message("late", "r6"));
+    StoreStats expired = store.stats();
+    assertAddsUp(expired);
+    assertThat(expired.entriesDelivered()).isEqualTo(10);
+    assertThat(expired.evictions()).containsEntry(EvictionCause.TTL, 5L);
+    assertThat(expired.messages()).isEqualTo(1);
+  }
+
+  private static void assertAddsUp(StoreStats stats) {
+    assertThat(stats.entriesDelivered() - stats.totalEvictions() - stats.deletions())
+        .as("entries delivered - evicted - deleted, in %s", stats)
+        .isEqualTo(stats.messages());
   }
 
   // ---- events ----

@@ -14,7 +14,8 @@ import redis.clients.jedis.resps.ScanResult;
 /**
  * Reads a Redis store's keys behind its back, on one server or on every master of a cluster, and
  * recounts each partition: entries, inboxes, each piece's reference count, raw and stored bytes
- * must equal the counters the scripts keep, and every entry must be listed in its inbox.
+ * must equal the counters the scripts keep, every entry must be listed in its inbox, and the
+ * entries delivered less those evicted and deleted must be the entries held.
  */
 final class RedisStoreKeys {
   private RedisStoreKeys() {}
@@ -85,6 +86,12 @@ final class RedisStoreKeys {
     assertThat(counter(counters, "inboxes")).as(p).isEqualTo(inboxes);
     assertThat(counter(counters, "raw")).as(p).isEqualTo(raw);
     assertThat(counter(counters, "stored")).as(p).isEqualTo(entryCost + pieceCost);
+    long removed =
+        counter(counters, "cap")
+            + counter(counters, "budget")
+            + counter(counters, "ttl")
+            + counter(counters, "deleted");
+    assertThat(counter(counters, "delivered") - removed).as(p).isEqualTo(entries);
   }
 
   private static long counter(Map<String, String> counters, String name) {

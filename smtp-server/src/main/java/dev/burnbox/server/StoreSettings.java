@@ -15,11 +15,11 @@ import picocli.CommandLine.Option;
  * once (see {@link OptionRecord}); their defaults are also {@link InboxStore.Builder}'s (a test
  * holds them equal) except {@code --store-max-bytes}, whose {@code auto} {@link ServiceSettings}
  * sizes from the heap, and {@link #builder()} hands them to it. Immutable; make one with {@link
- * #of}. Guarantees, checked at construction: the store builder takes every value (the inbox cap and
- * byte budget at least 1, a positive time to live, 1 to 256 Redis partitions, and with {@code
- * --store=redis} a URL it can use; the builder's own checks, so that the settings refuse what the
- * store would), and a snapshot file goes with the memory store only (a snapshot saves the memory
- * store). The Redis URL's password is never shown by {@link #toString()}.
+ * #of}. Guarantees, checked at construction: the store builder takes every value (the inbox cap at
+ * least 1, a positive time to live, 1 to 256 Redis partitions, and with {@code --store=redis} a URL
+ * it can use; the builder's own checks, so that the settings refuse what the store would), the byte
+ * budget is at least {@link #MIN_MAX_BYTES}, and a snapshot file goes with the memory store only (a
+ * snapshot saves the memory store). The Redis URL's password is never shown by {@link #toString()}.
  */
 public record StoreSettings(
     @Option(
@@ -39,7 +39,8 @@ public record StoreSettings(
                     + " what leaves every limit's worst case (this budget, `--max-inflight-bytes`,"
                     + " 48 KiB per `--max-connections`, for the rest 32 MiB and the web's read budget"
                     + " of 1/64 of the heap, at least 16 MiB) at three quarters of the heap, at least"
-                    + " 32 MiB: 866 MiB in `-Xmx2g`; with Redis, 256MiB")
+                    + " 32 MiB: 866 MiB in `-Xmx2g`; with Redis, 256MiB. At least 1MiB, which leaves"
+                    + " most of it for mail beside the store's own tables and compression buffers")
         long storeMaxBytes,
     @Option(
             names = "--ttl",
@@ -110,6 +111,19 @@ public record StoreSettings(
                     + " refuses to start (started while Redis is down: answers 451 and 503 once it"
                     + " can tell)")
         int redisPartitions) {
+
+  /**
+   * The least {@code --store-max-bytes}: 1 MiB. Part of the memory store's budget goes to the store
+   * itself, whatever it holds: the compression's sample reservoir (an eighth of the budget) and its
+   * trained dictionaries (up to as much again, but at least 1 KiB each: 16 KiB for 16), the
+   * near-duplicate index (1/256 of the budget, at least 2.2 KB), the decoded-mail cache (at most
+   * 1/256) and the lookup tables (128 bytes empty). The empty store is over a budget below about 3
+   * KiB, which then refuses every message (552) or holds one at a time. At 1 MiB the empty store
+   * takes 135 KB, the fixed floors are under 2% of the budget and the shares leave at least 70% of
+   * it for mail: some 700 mails of 1.5 KB of random text. The Redis store's own costs are smaller;
+   * one floor keeps the option's meaning the same for both. ({@code auto} gives at least 32 MiB.)
+   */
+  static final long MIN_MAX_BYTES = 1L << 20;
 
   /** Where mail is kept. */
   public enum StoreKind {
@@ -191,6 +205,14 @@ public record StoreSettings(
     InboxStore.Builder builder = InboxStore.builder().stripPlusTags(stripPlusTags);
     take("--inbox-cap", () -> builder.inboxCap(inboxCap));
     if (storeMaxBytes != OptionValues.AUTO_BYTES) {
+      if (storeMaxBytes < MIN_MAX_BYTES) {
+        throw new IllegalArgumentException(
+            "--store-max-bytes: must be at least 1MiB ("
+                + MIN_MAX_BYTES
+                + " bytes), which holds the store's own tables and buffers and leaves room for"
+                + " mail: "
+                + storeMaxBytes);
+      }
       take("--store-max-bytes", () -> builder.maxBytes(storeMaxBytes));
     }
     take("--ttl", () -> builder.ttl(ttl));

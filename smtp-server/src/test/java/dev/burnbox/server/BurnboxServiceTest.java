@@ -31,9 +31,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
 import org.junit.jupiter.api.AfterEach;
@@ -208,8 +212,8 @@ class BurnboxServiceTest {
 
   @Test
   void aMessageTooBigForTheStoreIsRefusedWith552() throws Exception {
-    start(s -> s.with("--store-max-bytes=16k"));
-    byte[] noise = new byte[96 * 1024];
+    start(s -> s.with("--store-max-bytes=1m")); // the least budget taken
+    byte[] noise = new byte[1536 * 1024];
     new Random(7).nextBytes(noise);
     String incompressible = Base64.getMimeEncoder().encodeToString(noise); // ~3/4 after zstd
     assertThatThrownBy(() -> send("big", incompressible, "frank@any.test"))
@@ -260,6 +264,40 @@ class BurnboxServiceTest {
         .contains("burnbox_pipeline_scan_seconds_bucket")
         .contains("burnbox_store_messages 1.0")
         .contains("burnbox_smtp_sessions");
+  }
+
+  /**
+   * Every {@code burnbox_*} metric family the service exposes says what it counts: a non-empty
+   * {@code # HELP} line beside its {@code # TYPE}. With a webhook configured (its meters) and after
+   * a delivery, a refused recipient and an aborted message (meters registered as they happen).
+   */
+  @Test
+  void everyBurnboxMetricHasAHelpText() throws Exception {
+    start(s -> s.with("--webhook=http://127.0.0.1:9/hook", "--webhook-retry-for=1s"));
+    send("hello", "hello", "help@any.test");
+    try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.1")) {
+      smtp.expectAfter("MAIL FROM:<s@example.com>", "250");
+      smtp.expectAfter("RCPT TO:<bob!bang@any.test>", "553");
+      smtp.expectAfter("RCPT TO:<help@any.test>", "250");
+      smtp.expectAfter("DATA", "354");
+      smtp.write("Subject: cut short\r\n");
+    }
+    String metrics = http("/metrics");
+    Map<String, String> help = new TreeMap<>();
+    Matcher line =
+        Pattern.compile("^# HELP (burnbox_\\w+) ?(.*)$", Pattern.MULTILINE).matcher(metrics);
+    while (line.find()) {
+      help.put(line.group(1), line.group(2));
+    }
+    List<String> types = new ArrayList<>();
+    Matcher type = Pattern.compile("^# TYPE (burnbox_\\w+) ", Pattern.MULTILINE).matcher(metrics);
+    while (type.find()) {
+      types.add(type.group(1));
+    }
+    assertThat(types).as("burnbox metric families").hasSizeGreaterThan(30);
+    assertThat(help).containsKeys(types.toArray(String[]::new));
+    assertThat(help)
+        .allSatisfy((name, text) -> assertThat(text).as("# HELP %s", name).isNotBlank());
   }
 
   @Test

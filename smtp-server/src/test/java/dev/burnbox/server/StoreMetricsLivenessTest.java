@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The store's meters stay true after garbage collections: Micrometer holds a meter's object weakly
  * unless told otherwise, and these meters once read NaN after the first GC. Driven through SMTP and
- * HTTP, with evictions of every cause.
+ * HTTP, with evictions of every cause. And the store's counters add up: the entries delivered, less
+ * those evicted and deleted, are the entries held.
  */
 class StoreMetricsLivenessTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -70,7 +71,7 @@ class StoreMetricsLivenessTest {
     for (int i = 0; i < 80; i++) {
       accepted += send("inbox" + i, randomText(random, 40_000));
     }
-    assertThat(delete(firstIdOf("inbox79"))).isEqualTo(204);
+    assertThat(delete("/api/v1/messages/" + firstIdOf("inbox79"))).isEqualTo(204);
     int deleted = 1;
 
     collectGarbageUntilWeakReferencesClear();
@@ -116,6 +117,66 @@ class StoreMetricsLivenessTest {
     assertThat(meters.get("burnbox_store_deletions_total")).isEqualTo((double) deleted);
     assertThat(meters.get("burnbox_messages_stored_total")).isEqualTo((double) accepted);
     assertThat(stats.get("messages").asLong() + evicted + deleted).isEqualTo(accepted);
+  }
+
+  /**
+   * Messages and inbox entries are told apart, and the entry counters reconcile: three mails to
+   * three inboxes each are 3 messages stored but 9 entries delivered; the cap of 2 evicts 3, a
+   * deleted message and an emptied inbox delete 3, and 9 - 3 - 3 entries are held, in the metrics
+   * as in {@code /api/v1/stats}.
+   */
+  @Test
+  void entriesDeliveredLessEvictionsAndDeletionsAreTheEntriesHeld() throws Exception {
+    service =
+        BurnboxService.start(
+            ServiceSettings.of(
+                "--smtp-port=0",
+                "--hostname=burnbox.test",
+                "--no-filters",
+                "--http-port=0",
+                "--inbox-cap=2",
+                "--shutdown-grace=2s"));
+    for (int i = 0; i < 3; i++) {
+      try (SmtpScript smtp = SmtpScript.ehlo(service.smtpPort(), "127.0.0.1")) {
+        smtp.expectAfter("MAIL FROM:<meter@example.com>", "250");
+        for (String inbox : new String[] {"r1", "r2", "r3"}) {
+          smtp.expectAfter("RCPT TO:<" + inbox + "@any.test>", "250");
+        }
+        smtp.expectAfter("DATA", "354");
+        smtp.expectAfter("Subject: mail " + i + "\r\n\r\nbody " + i + "\r\n.", "250");
+      }
+    }
+    assertThat(delete("/api/v1/messages/" + firstIdOf("r1"))).isEqualTo(204);
+    assertThat(delete("/api/v1/inboxes/r2")).isEqualTo(200);
+
+    Map<String, Double> meters = metrics();
+    assertThat(meters)
+        .containsEntry("burnbox_messages_stored_total", 3.0)
+        .containsEntry("burnbox_store_entries_delivered_total", 9.0)
+        .containsEntry("burnbox_store_evictions_total{cause=\"inbox_cap\"}", 3.0)
+        .containsEntry("burnbox_store_deletions_total", 3.0)
+        .containsEntry("burnbox_store_messages", 3.0);
+    double evicted =
+        meters.entrySet().stream()
+            .filter(m -> m.getKey().startsWith("burnbox_store_evictions_total{"))
+            .mapToDouble(Map.Entry::getValue)
+            .sum();
+    assertThat(
+            meters.get("burnbox_store_entries_delivered_total")
+                - evicted
+                - meters.get("burnbox_store_deletions_total"))
+        .isEqualTo(meters.get("burnbox_store_messages"));
+
+    JsonNode stats = JSON.readTree(get("/api/v1/stats"));
+    assertThat(stats.get("entriesDelivered").asLong()).isEqualTo(9);
+    long statsEvicted = 0;
+    for (JsonNode byCause : stats.get("evictions")) {
+      statsEvicted += byCause.asLong();
+    }
+    assertThat(
+            stats.get("entriesDelivered").asLong() - statsEvicted - stats.get("deletions").asLong())
+        .isEqualTo(stats.get("messages").asLong())
+        .isEqualTo(3);
   }
 
   /** Runs the collector until an object only weakly reachable is gone: weak meters would be too. */
@@ -170,10 +231,8 @@ class StoreMetricsLivenessTest {
     return http.send(request(path).build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
-  private int delete(String id) throws Exception {
-    return http.send(
-            request("/api/v1/messages/" + id).DELETE().build(),
-            HttpResponse.BodyHandlers.discarding())
+  private int delete(String path) throws Exception {
+    return http.send(request(path).DELETE().build(), HttpResponse.BodyHandlers.discarding())
         .statusCode();
   }
 

@@ -110,7 +110,9 @@ public final class IntakePipeline implements MessageAcceptor {
             .register(registry);
     this.stored =
         Counter.builder("burnbox.messages.stored")
-            .description("messages delivered to the store")
+            .description(
+                "messages delivered to the store, each once however many inboxes it reached"
+                    + " (burnbox_store_entries_delivered_total counts the inbox entries)")
             .register(registry);
     this.taggedSpam =
         Counter.builder("burnbox.messages.spam")

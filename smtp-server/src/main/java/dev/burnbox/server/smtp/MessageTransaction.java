@@ -23,6 +23,11 @@ import org.subethamail.smtp.server.Session;
  * is spent, keeps draining without buffering. The acceptor sees the message only when its content
  * ended properly. Confined to its session's thread; whatever ends the transaction ({@link #done()}
  * at the latest) gives its buffered bytes back to the budget.
+ *
+ * <p>A transaction whose content began is counted once on {@code burnbox.smtp.messages}: accepted
+ * or rejected by the reply at the end of its content, else aborted, whatever ended it first (the
+ * client going away or timing out mid-content or between BDAT chunks, or an RSET, EHLO, HELO or
+ * refused DATA clearing it between chunks).
  */
 final class MessageTransaction implements MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(MessageTransaction.class);
@@ -60,6 +65,8 @@ final class MessageTransaction implements MessageHandler {
   private boolean lineTooLong;
   private boolean ended;
   private boolean chunked;
+  private boolean contentBegun;
+  private boolean outcomeCounted;
 
   MessageTransaction(MessageTransactions shared, Session session, SessionGate.Client client) {
     this.shared = shared;
@@ -156,6 +163,7 @@ final class MessageTransaction implements MessageHandler {
    * @throws IOException if reading fails, e.g. on a timeout or a disconnect
    */
   void absorb(InputStream in, long length) throws IOException {
+    contentBegun = true;
     MessageBuffer.Inspector lines = this::checkLines;
     received +=
         readContent(
@@ -228,6 +236,7 @@ final class MessageTransaction implements MessageHandler {
    * buffered bytes back either way.
    */
   SmtpReply finish() {
+    outcomeCounted = true;
     try {
       return decide();
     } finally {
@@ -286,10 +295,17 @@ final class MessageTransaction implements MessageHandler {
     return reply;
   }
 
-  /** Counts a transaction whose content never ended (the client went away or timed out). */
+  /**
+   * Drops the content and counts the transaction as aborted if its content began and has no outcome
+   * yet: its content never ended (the client went away or timed out during it or between BDAT
+   * chunks, or the transaction was cleared between chunks).
+   */
   void abort() {
     content.discard();
-    shared.aborted.increment();
+    if (contentBegun && !outcomeCounted) {
+      outcomeCounted = true;
+      shared.aborted.increment();
+    }
   }
 
   /** SubEtha's content entry point (unused by the intake's own DATA and BDAT commands). */
@@ -303,9 +319,10 @@ final class MessageTransaction implements MessageHandler {
     return reply.enhancedStatus() + " " + reply.text();
   }
 
+  /** Ends the transaction, however it ended: content not finished is {@link #abort() aborted}. */
   @Override
   public void done() {
-    content.discard();
+    abort();
     if (!ended) {
       ended = true;
       shared.ended();

@@ -60,7 +60,9 @@ final class MessageTransactions implements MessageHandlerFactory {
 
   private static Counter messages(MeterRegistry registry, String outcome) {
     return Counter.builder("burnbox.smtp.messages")
-        .description("messages whose content was received, by the reply given at its end")
+        .description(
+            "mail transactions whose content began: accepted or rejected by the reply at the end"
+                + " of their content, aborted if it never ended")
         .tag("outcome", outcome)
         .register(registry);
   }

@@ -16,18 +16,22 @@ import java.util.function.ToDoubleFunction;
  * Publishes an {@link InboxStore}'s {@link dev.burnbox.mailstore.StoreStats} as metrics: gauges
  * {@code burnbox.store.messages}, {@code .inboxes}, the byte counts {@code .logical.bytes}, {@code
  * .distinct.bytes}, {@code .message.bytes}, {@code .index.bytes}, {@code .codec.bytes} and {@code
- * .stored.bytes} (their documented sum), and the counters {@code burnbox.store.evictions} tagged by
- * {@code cause} and {@code burnbox.store.deletions}. Values are read from the store when the
- * registry is scraped, once per scrape (a result or failure is reused for {@value
- * #STATS_REUSE_MILLIS} ms from the end of the read, so a scrape costs a Redis store one stats read,
- * and a frozen Redis one timeout, not one per meter); while the store is unavailable the gauges
- * read NaN.
+ * .stored.bytes} (their documented sum), and the counters {@code burnbox.store.entries.delivered},
+ * {@code burnbox.store.evictions} tagged by {@code cause} and {@code burnbox.store.deletions},
+ * which add up: entries delivered less evictions and deletions are {@code burnbox.store.messages}.
+ * Values are read from the store when the registry is scraped, once per scrape (a result or failure
+ * is reused for {@value #STATS_REUSE_MILLIS} ms from the end of the read, so a scrape costs a Redis
+ * store one stats read, and a frozen Redis one timeout, not one per meter); while the store is
+ * unavailable the gauges read NaN.
  *
  * <p>The counters follow the store's counts, which a Redis store keeps in Redis: they grow as those
  * grow, keep their value while the store cannot be read, and count on from there when the counts
  * start again from 0 (Redis restarted without its data), so they never read NaN and never go down,
  * as a Prometheus counter must not. What was counted between their last read and such a restart is
- * missed. Thread-safe.
+ * missed, and the entries lost with Redis's data stay counted, so the counters then add up to more
+ * than {@code burnbox.store.messages}. Likewise an entry that a delivery wrote and took back when
+ * another partition refused it stays counted as delivered if a scrape saw it in between.
+ * Thread-safe.
  *
  * <p>Micrometer holds a meter's object weakly unless told otherwise: the gauges hold this object
  * strongly, so the registry keeps it (and the eviction counters, which can only hold it weakly)
@@ -155,6 +159,13 @@ public final class StoreMetrics implements MeterBinder {
         "burnbox.store.stored.bytes",
         "what the byte budget counts: message + index + cache + codec bytes",
         StoreStats::storedBytes);
+    counter(
+            "burnbox.store.entries.delivered",
+            "inbox entries delivered, one per inbox a message reached (a snapshot's restored"
+                + " entries included); less evictions and deletions, burnbox_store_messages (the"
+                + " store's count, like the evictions')",
+            StoreStats::entriesDelivered)
+        .register(registry);
     for (EvictionCause cause : EvictionCause.values()) {
       counter(
               "burnbox.store.evictions",

@@ -405,6 +405,7 @@ public final class WebServer implements AutoCloseable {
     json.put("cacheBytes", stats.cacheBytes());
     json.put("codecBytes", stats.codecBytes());
     json.put("storedBytes", stats.storedBytes());
+    json.put("entriesDelivered", stats.entriesDelivered());
     json.put("evictions", evictions);
     json.put("deletions", stats.deletions());
     return json;

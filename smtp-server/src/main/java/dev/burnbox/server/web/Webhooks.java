@@ -19,6 +19,7 @@ import dev.burnbox.server.pipeline.SpamScanner;
 import dev.burnbox.server.smtp.Envelope;
 import dev.burnbox.server.smtp.LogWindow;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
@@ -271,7 +272,12 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
             .description("time from a message's delivery to its webhook's 2xx answer")
             .publishPercentileHistogram()
             .register(registry);
-    registry.gauge("burnbox.webhook.held", held);
+    Gauge.builder("burnbox.webhook.held", held, AtomicInteger::get)
+        .description(
+            "webhook posts held now: waiting, in flight or to be retried, for all URLs together"
+                + " (at most --webhook-queue)")
+        .strongReference(true)
+        .register(registry);
   }
 
   @Override

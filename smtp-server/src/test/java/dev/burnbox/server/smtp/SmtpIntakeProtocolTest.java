@@ -713,6 +713,68 @@ class SmtpIntakeProtocolTest {
     assertThat(acceptor.deliveries()).isEmpty();
   }
 
+  /**
+   * A BDAT transaction left after a complete chunk counts as aborted, as a DATA cut short does,
+   * whatever ends it: the client going away or saying QUIT, or RSET, EHLO, HELO or a refused DATA
+   * clearing it (RFC 3030: an RSET between chunks clears the chunks sent).
+   */
+  @Test
+  void aBdatTransactionLeftBetweenChunksCountsAsAborted() throws IOException {
+    List<String> endings = List.of("", "QUIT", "RSET", "EHLO client.test", "HELO c.test", "DATA");
+    for (int i = 0; i < endings.size(); i++) {
+      String ending = endings.get(i);
+      try (SmtpScript smtp = session()) {
+        smtp.send("MAIL FROM:<s@example.org>");
+        smtp.send("RCPT TO:<a@burnbox.test>");
+        smtp.write("BDAT 20\r\n" + "x".repeat(20));
+        assertThat(smtp.reply()).isEqualTo("250 2.0.0 20 octets received");
+        if (!ending.isEmpty()) {
+          smtp.send(ending);
+        }
+      }
+      double abandoned = i + 1;
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          TestIntakes.count(
+                              registry, "burnbox.smtp.messages", "outcome", "aborted"))
+                      .as("aborted after ending with '%s'", ending)
+                      .isEqualTo(abandoned));
+    }
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.bytes", null, null)).isEqualTo(120);
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "accepted"))
+        .isZero();
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "rejected"))
+        .isZero();
+    assertThat(acceptor.deliveries()).isEmpty();
+  }
+
+  /**
+   * A MAIL between BDAT chunks is out of sequence (RFC 5321 4.1.4): refused, it leaves the
+   * transaction as it was, whose last chunk then delivers it, counted once as accepted.
+   */
+  @Test
+  void aMailBetweenBdatChunksIsRefusedAndTheTransactionGoesOn() throws IOException {
+    try (SmtpScript smtp = session()) {
+      smtp.send("MAIL FROM:<s@example.org>");
+      smtp.send("RCPT TO:<a@burnbox.test>");
+      smtp.write("BDAT 3\r\nab\n");
+      assertThat(smtp.reply()).startsWith("250");
+      assertThat(smtp.send("MAIL FROM:<t@example.org>"))
+          .isEqualTo("503 5.5.1 Sender already specified");
+      smtp.write("BDAT 3 LAST\r\ncd\n");
+      assertThat(smtp.reply()).isEqualTo("250 2.0.0 Stored");
+      smtp.send("QUIT");
+    }
+    assertThat(new String(acceptor.only().raw(), StandardCharsets.US_ASCII)).isEqualTo("ab\ncd\n");
+    await().atMost(Duration.ofSeconds(5)).until(() -> activeSessions() == 0);
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "accepted"))
+        .isEqualTo(1);
+    assertThat(TestIntakes.count(registry, "burnbox.smtp.messages", "outcome", "aborted")).isZero();
+  }
+
   /** Replaces the intake by one with the given timeouts (the default ones are long). */
   private void restartWithTimeouts(Duration command, Duration data) {
     TestIntakes.stop(intake);

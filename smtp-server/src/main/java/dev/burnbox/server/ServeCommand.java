@@ -32,8 +32,8 @@ import sun.misc.Signal;
     sortOptions = false,
     description = {
       "Run the disposable-mail service: SMTP intake, spam scanning, in-memory inboxes, web inbox.",
-      "Every option can also be set by the environment variable shown with it; the command line"
-          + " wins. Sizes take k, m, g (binary: 10MiB, 512k); durations ms, s, m, h, d (90s,"
+      "Every option can also be set by the environment variable shown with it (an empty one"
+          + " counts as unset); the command line wins. Sizes take k, m, g (binary: 10MiB, 512k); durations ms, s, m, h, d (90s,"
           + " 1h30m) or ISO-8601 (PT24H)."
     })
 final class ServeCommand implements Callable<Integer> {

@@ -123,6 +123,34 @@ class ServeCommandTest {
   }
 
   @Test
+  void anEmptyVariableCountsAsUnsetAndPrintSettingsShowsWhatRuns() {
+    Map<String, String> empty =
+        Map.of(
+            "BURNBOX_NO_FILTERS", "",
+            "BURNBOX_STRIP_PLUS_TAGS", "",
+            "BURNBOX_CORS_WRITES", "",
+            "BURNBOX_ADMIN_TOKEN", "",
+            "BURNBOX_SMTP_PORT", "",
+            "BURNBOX_TTL", "");
+    assertThat(parse(empty)).as("every setting at its default").isEqualTo(parse());
+    assertThat(run(empty, "--print-settings"))
+        .containsPattern("--no-filters +off +default")
+        .containsPattern("--strip-plus-tags +off +default")
+        .containsPattern("--cors-writes +off +default")
+        .containsPattern("--admin-token +operator endpoints off +default")
+        .containsPattern("--smtp-port +2525 +default")
+        .containsPattern("--ttl +24h +default");
+    assertThat(run(Map.of("BURNBOX_NO_FILTERS", "false"), "--print-settings"))
+        .containsPattern("--no-filters +off +environment BURNBOX_NO_FILTERS");
+    assertThat(run(Map.of("BURNBOX_NO_FILTERS", "true"), "--print-settings"))
+        .containsPattern("--no-filters +on +environment BURNBOX_NO_FILTERS");
+    assertThat(run(Map.of(), "--print-settings", "--strip-plus-tags", "--admin-token="))
+        .containsPattern("--strip-plus-tags +on +command line")
+        .as("an empty token opens nothing: nothing to hide")
+        .containsPattern("--admin-token +operator endpoints off +command line");
+  }
+
+  @Test
   void printSettingsRefusesWhatServeRefusesInTheSameWords() {
     Path missing = dir.resolve("missing");
     for (List<String> refused :

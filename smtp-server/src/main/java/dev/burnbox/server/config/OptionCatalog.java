@@ -58,7 +58,7 @@ public final class OptionCatalog {
   public static CommandLine install(CommandLine serve, Map<String, String> environment) {
     Objects.requireNonNull(environment, "environment");
     serve.setDefaultValueProvider(
-        arg -> arg instanceof OptionSpec option ? environment.get(variable(option)) : null);
+        arg -> arg instanceof OptionSpec option ? fromEnvironment(option, environment) : null);
     serve.setParameterExceptionHandler(
         new OptionErrors(environment, "burnbox " + serve.getCommandName()));
     serve
@@ -76,6 +76,16 @@ public final class OptionCatalog {
   public static String variable(OptionSpec option) {
     return PREFIX
         + option.longestName().replaceFirst("^-+", "").replace('-', '_').toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * The value {@code environment} gives {@code option} through its variable, or null when the
+   * variable is unset or empty: an empty variable ({@code BURNBOX_NO_FILTERS=}) counts as unset, so
+   * the option takes its default.
+   */
+  public static String fromEnvironment(OptionSpec option, Map<String, String> environment) {
+    String value = environment.get(variable(option));
+    return value == null || value.isEmpty() ? null : value;
   }
 
   /**
@@ -190,11 +200,12 @@ public final class OptionCatalog {
   }
 
   /**
-   * Prints every setting of a parsed {@code serve}: its value as given, and where it came from (the
-   * command line, the environment, or the default). Passwords are masked, those in URLs too. A
+   * Prints every setting of a parsed {@code serve}: its value, and where it came from (the command
+   * line, the environment, or the default). A switch shows as {@code on} or {@code off} and a
+   * secret as {@code (hidden)}, or as what unset means when it is empty, as they run in {@code
+   * effective} (the settings record built from the same options); passwords in URLs are masked. A
    * value given in words ({@code auto}, "this host's name", "a quarter of the heap") is followed by
-   * what it resolved to in {@code effective} (the settings record built from the same options),
-   * where that has one.
+   * what it resolved to in {@code effective}, where that has one.
    */
   public static void printSettings(
       CommandLine serve, Map<String, String> environment, Record effective, PrintWriter out) {
@@ -212,26 +223,32 @@ public final class OptionCatalog {
       if (parsed != null && parsed.hasMatchedOption(option)) {
         value = String.join(",", parsed.matchedOption(option.longestName()).stringValues());
         source = "command line";
-      } else if (environment.containsKey(variable(option))) {
-        value = environment.get(variable(option));
+      } else if (fromEnvironment(option, environment) != null) {
+        value = fromEnvironment(option, environment);
         source = "environment " + variable(option);
       } else {
         value = defaultText(option);
         source = "default";
       }
-      if (isSecret(option.paramLabel()) && !source.equals("default")) {
-        value = "(hidden)";
-      }
-      value = UrlPasswords.hide(value);
-      if (option.type() == boolean.class && !source.equals("default")) {
-        value = Boolean.parseBoolean(value) || value.isEmpty() ? "on" : "off";
-      } else if (!isSecret(option.paramLabel()) && value.chars().noneMatch(Character::isDigit)) {
-        value += resolved(option, value, effective);
-      }
-      table.addRowValues(option.longestName(), value, source);
+      table.addRowValues(option.longestName(), shown(option, value, effective), source);
     }
     out.print(table);
     out.flush();
+  }
+
+  /** How {@link #printSettings} shows {@code option}, {@code given} as this text. */
+  private static String shown(OptionSpec option, String given, Record effective) {
+    Object runs = inEffect(option, effective).orElse(option.getValue());
+    if (option.type() == boolean.class) {
+      return Boolean.TRUE.equals(runs) ? "on" : "off";
+    }
+    if (isSecret(option.paramLabel())) {
+      return runs instanceof String secret && !secret.isBlank() ? "(hidden)" : defaultText(option);
+    }
+    String value = UrlPasswords.hide(given);
+    return value.chars().noneMatch(Character::isDigit)
+        ? value + resolved(option, value, effective)
+        : value;
   }
 
   /**
@@ -240,22 +257,7 @@ public final class OptionCatalog {
    * a component of a record there.
    */
   private static String resolved(OptionSpec option, String given, Record effective) {
-    if (!(option.userObject() instanceof Field field)) {
-      return "";
-    }
-    Record owner = find(effective, field.getDeclaringClass());
-    if (owner == null) {
-      return "";
-    }
-    Object value;
-    try {
-      value = owner.getClass().getMethod(field.getName()).invoke(owner);
-    } catch (ReflectiveOperationException e) {
-      return "";
-    }
-    if (value instanceof Optional<?> optional) {
-      value = optional.orElse(null);
-    }
+    Object value = inEffect(option, effective).orElse(null);
     if (value == null || value instanceof Boolean || value instanceof Record) {
       return "";
     }
@@ -264,6 +266,29 @@ public final class OptionCatalog {
             ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
             : UrlPasswords.hide(String.valueOf(value));
     return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
+  }
+
+  /**
+   * The value of {@code option} in {@code effective}: the component it declares, of the record in
+   * {@code effective}'s tree that has it (an {@link Optional} component unwrapped); empty if there
+   * is none or it is null.
+   */
+  private static Optional<Object> inEffect(OptionSpec option, Record effective) {
+    if (!(option.userObject() instanceof Field field)) {
+      return Optional.empty();
+    }
+    Record owner = find(effective, field.getDeclaringClass());
+    if (owner == null) {
+      return Optional.empty();
+    }
+    try {
+      Object value = owner.getClass().getMethod(field.getName()).invoke(owner);
+      return value instanceof Optional<?> optional
+          ? optional.map(Object.class::cast)
+          : Optional.ofNullable(value);
+    } catch (ReflectiveOperationException e) {
+      return Optional.empty();
+    }
   }
 
   /** The record of {@code type} in the tree of records under {@code root}, or null. */

@@ -86,10 +86,11 @@ public final class OptionErrors implements CommandLine.IParameterExceptionHandle
 
   /**
    * Whether the value of {@code option} came from its environment variable: the variable is set and
-   * the command line does not give the option (picocli reads a default only then).
+   * not empty ({@link OptionCatalog#fromEnvironment}), and the command line does not give the
+   * option (picocli reads a default only then).
    */
   private boolean fromEnvironment(OptionSpec option, String[] args) {
-    if (!environment.containsKey(OptionCatalog.variable(option))) {
+    if (OptionCatalog.fromEnvironment(option, environment) == null) {
       return false;
     }
     List<String> names = List.of(option.names());

@@ -18,7 +18,7 @@ import picocli.CommandLine.IParameterExceptionHandler;
 @Command(
     name = "burnbox",
     mixinStandardHelpOptions = true,
-    versionProvider = BurnboxCli.Version.class,
+    versionProvider = BurnboxVersion.Provider.class,
     description =
         "Burnbox: a disposable-mail service. With no command (or only options), runs `serve`.")
 public final class BurnboxCli implements Runnable {
@@ -86,13 +86,5 @@ public final class BurnboxCli implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
-  /** The version from the jar manifest, or "development" when run from classes. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {"burnbox " + BurnboxVersion.current()};
-    }
   }
 }

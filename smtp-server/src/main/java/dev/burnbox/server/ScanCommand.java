@@ -4,6 +4,7 @@ import dev.burnbox.matcher.MatchOptions;
 import dev.burnbox.matcher.MatcherKind;
 import dev.burnbox.matcher.TermMatcher;
 import dev.burnbox.matcher.TermSet;
+import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.wordlists.SpamTerms;
 import dev.burnbox.wordlists.TermList;
 import java.io.IOException;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "scan",
     mixinStandardHelpOptions = true,
+    versionProvider = BurnboxVersion.Provider.class,
     description =
         "Print every occurrence of spam terms in files: path, start, end, term (tab-separated).")
 final class ScanCommand implements Callable<Integer> {

@@ -1,6 +1,7 @@
 package dev.burnbox.server;
 
 import com.github.luben.zstd.util.ZstdVersion;
+import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.config.OptionRecord;
@@ -29,6 +30,7 @@ import sun.misc.Signal;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
+    versionProvider = BurnboxVersion.Provider.class,
     sortOptions = false,
     description = {
       "Run the disposable-mail service: SMTP intake, spam scanning, in-memory inboxes, web inbox.",

@@ -82,6 +82,27 @@ class ServeCommandTest {
   }
 
   @Test
+  void everyCommandAnswersVersionWithTheSameLine() {
+    String version = "burnbox " + dev.burnbox.server.config.BurnboxVersion.current();
+    for (List<String> args :
+        List.of(
+            List.of("--version"),
+            List.of("serve", "--version"),
+            List.of("serve", "-V"),
+            List.of("--smtp-port=1", "--version"),
+            List.of("scan", "--version"))) {
+      StringWriter out = new StringWriter();
+      int code =
+          BurnboxCli.run(
+              new PrintWriter(out),
+              new PrintWriter(new StringWriter()),
+              args.toArray(String[]::new));
+      assertThat(code).as("%s", args).isZero();
+      assertThat(out.toString()).as("%s", args).isEqualTo(version + System.lineSeparator());
+    }
+  }
+
+  @Test
   void theEnvironmentSetsAnOptionAndTheCommandLineWins() {
     Map<String, String> environment =
         Map.of(

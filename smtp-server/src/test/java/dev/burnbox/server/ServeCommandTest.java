@@ -240,6 +240,22 @@ class ServeCommandTest {
                 "Try 'burnbox serve --help'."));
   }
 
+  @Test
+  void everyByteSizeOptionTakesSizeSuffixes() {
+    CommandLine serve = new ServeCommand(Map.of()).commandLine();
+    List<String> sizes =
+        OptionCatalog.settings(serve.getCommandSpec()).stream()
+            .filter(option -> option.paramLabel().equals("BYTES"))
+            .map(option -> option.longestName())
+            .toList();
+    assertThat(sizes).contains("--max-message-size", "--max-line-length");
+    for (String option : sizes) {
+      assertThat(run(Map.of(), "--print-settings", option + "=16m"))
+          .containsPattern(option + " +16m +command line");
+    }
+    assertThat(parse("--max-line-length=64k").smtp().maxLineLength()).isEqualTo(64 << 10);
+  }
+
   private static String lines(String... lines) {
     return Stream.of(lines).map(line -> line + System.lineSeparator()).collect(joining());
   }

@@ -125,6 +125,7 @@ public record IntakeSettings(
             names = "--max-line-length",
             paramLabel = "BYTES",
             defaultValue = "1048576",
+            converter = OptionValues.IntBytes.class,
             description =
                 "longest message line, CRLF included; a message with a longer one gets 500 5.5.2."
                     + " At least 1000: RFC 5321 (4.5.3.1.6) has every SMTP server take lines of"

@@ -256,6 +256,46 @@ class ServeCommandTest {
     assertThat(parse("--max-line-length=64k").smtp().maxLineLength()).isEqualTo(64 << 10);
   }
 
+  @Test
+  void aNumberItsSettingCannotHoldIsRefusedNamingTheLimit() {
+    assertThat(serve(Map.of(), "--print-settings", "--max-message-size=100g"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: --max-message-size: byte size too large: '100g' (at most 2147483646"
+                        + " bytes)",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(serve(Map.of("BURNBOX_MAX_LINE_LENGTH", "2g"), "--print-settings").err())
+        .startsWith(
+            "burnbox: BURNBOX_MAX_LINE_LENGTH: byte size too large: '2g' (at most 2147483646"
+                + " bytes)");
+    assertThat(serve(Map.of(), "--print-settings", "--inbox-cap=99999999999").err())
+        .startsWith("burnbox: --inbox-cap: too large: '99999999999' (at most 2147483647)");
+    assertThat(serve(Map.of(), "--print-settings", "--inbox-cap=010").err())
+        .as("decimal, not octal")
+        .isEmpty();
+    assertThat(parse("--inbox-cap=010").store().inboxCap()).isEqualTo(10);
+    assertThat(serve(Map.of(), "--print-settings", "--max-message-size=99999999999999999999").err())
+        .startsWith("burnbox: --max-message-size: byte size too large: '99999999999999999999'");
+  }
+
+  @Test
+  void noInflightBudgetIsRefusedRatherThanReadAsTheDefault() {
+    assertThat(serve(Map.of(), "--print-settings", "--max-inflight-bytes=0"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: --max-inflight-bytes must be at least --max-message-size (10485760):"
+                        + " 0",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(serve(Map.of("BURNBOX_MAX_INFLIGHT_BYTES", "0"), "--print-settings").err())
+        .startsWith("burnbox: BURNBOX_MAX_INFLIGHT_BYTES must be at least");
+  }
+
   private static String lines(String... lines) {
     return Stream.of(lines).map(line -> line + System.lineSeparator()).collect(joining());
   }

@@ -32,7 +32,8 @@ import picocli.CommandLine.Option;
  * <p>Of {@link Option} it reads {@code names}, {@code paramLabel}, {@code defaultValue}, {@code
  * description}, {@code split}, {@code arity} and {@code converter}. A value is converted by the
  * option's {@code converter}, else by a public static {@code parse(String)} of its type (or of a
- * list's element type, a blank element giving null, as an empty environment variable does), else as
+ * list's element type, a blank element giving null), an {@code int} in decimal by {@link
+ * OptionValues#parseInt} (picocli's would read {@code 010} as octal and name no limit), else as
  * picocli converts it. An option not given takes its {@code defaultValue}; without one, null (zero
  * or false for a primitive). Not thread-safe; use one instance per parse.
  *
@@ -189,6 +190,8 @@ public final class OptionRecord<T extends Record> {
       Method parse = parser(element);
       boolean list = element != field.getType();
       builder.converters(text -> list && text.isBlank() ? null : parsed(parse, text));
+    } else if (element == int.class || element == Integer.class) {
+      builder.converters(OptionValues::parseInt);
     }
     return builder.build();
   }

@@ -12,13 +12,15 @@ import picocli.CommandLine.ITypeConverter;
 
 /**
  * Parsers for the human-friendly values of command-line options and environment variables: byte
- * sizes ({@code 10MiB}, {@code 512k}, {@code 1048576}), durations ({@code 24h}, {@code 90s}, {@code
- * 1h30m}, ISO-8601 {@code PT24H}) and bind addresses. Stateless and thread-safe; errors are {@link
- * IllegalArgumentException}s whose message picocli shows next to the option.
+ * sizes ({@code 10MiB}, {@code 512k}, {@code 1048576}), whole numbers in decimal, durations ({@code
+ * 24h}, {@code 90s}, {@code 1h30m}, ISO-8601 {@code PT24H}) and bind addresses. Stateless and
+ * thread-safe; errors are {@link IllegalArgumentException}s whose message picocli shows next to the
+ * option.
  */
 public final class OptionValues {
   private static final Pattern SIZE =
       Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?\\d+");
   private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
   private OptionValues() {}
@@ -28,12 +30,20 @@ public final class OptionValues {
    * (1024-based) whatever the spelling, as for JVM heap sizes.
    */
   public static long parseBytes(String text) {
+    return parseBytes(text, Long.MAX_VALUE);
+  }
+
+  /**
+   * Bytes as {@link #parseBytes(String)} reads them, at most {@code max}.
+   *
+   * @throws IllegalArgumentException if it is no size, or a larger one; the message says the limit
+   */
+  private static long parseBytes(String text, long max) {
     Matcher m = SIZE.matcher(text.strip());
     if (!m.matches()) {
       throw new IllegalArgumentException(
           "not a byte size: '" + text + "' (examples: 1048576, 512k, 10MiB, 2g)");
     }
-    long value = Long.parseLong(m.group(1));
     int shift =
         switch (m.group(2).toLowerCase(Locale.ROOT)) {
           case "", "b" -> 0;
@@ -41,10 +51,42 @@ public final class OptionValues {
           case "m", "mb", "mib" -> 20;
           default -> 30;
         };
-    if (value > (Long.MAX_VALUE >> shift)) {
-      throw new IllegalArgumentException("byte size too large: '" + text + "'");
+    long value;
+    try {
+      value = Long.parseLong(m.group(1));
+    } catch (NumberFormatException e) { // only digits: too many of them
+      throw tooLarge(text, max);
+    }
+    if (value > (max >> shift)) {
+      throw tooLarge(text, max);
     }
     return value << shift;
+  }
+
+  private static IllegalArgumentException tooLarge(String size, long max) {
+    return new IllegalArgumentException(
+        "byte size too large: '" + size + "' (at most " + max + " bytes)");
+  }
+
+  /**
+   * A whole number in decimal ({@code 010} is ten), as an {@code int} holds it.
+   *
+   * @throws IllegalArgumentException if it is not one, or out of the range of an {@code int}; the
+   *     message says the limit
+   */
+  public static int parseInt(String text) {
+    String digits = text.strip();
+    if (!WHOLE_NUMBER.matcher(digits).matches()) {
+      throw new IllegalArgumentException("not a whole number: '" + text + "'");
+    }
+    try {
+      return Integer.parseInt(digits);
+    } catch (NumberFormatException e) { // only digits: too many of them
+      throw new IllegalArgumentException(
+          digits.startsWith("-")
+              ? "too small: '" + text + "' (at least " + Integer.MIN_VALUE + ")"
+              : "too large: '" + text + "' (at most " + Integer.MAX_VALUE + ")");
+    }
   }
 
   /** A duration from {@code 24h}, {@code 90s}, {@code 1h30m}, {@code 250ms} or {@code PT24H}. */
@@ -122,11 +164,17 @@ public final class OptionValues {
   /** What {@link BytesOrAuto} makes of {@code auto}. */
   public static final long AUTO_BYTES = -1;
 
-  /** Picocli converter for byte sizes held in an int: above its range, its largest but one. */
+  /**
+   * Picocli converter for byte sizes held in an int, up to {@link #MAX}; a larger one is refused,
+   * naming the limit.
+   */
   public static final class IntBytes implements ITypeConverter<Integer> {
+    /** The largest size it takes: the largest int but one, just under 2 GiB. */
+    public static final int MAX = Integer.MAX_VALUE - 1;
+
     @Override
     public Integer convert(String value) {
-      return (int) Math.min(parseBytes(value), Integer.MAX_VALUE - 1);
+      return (int) parseBytes(value, MAX);
     }
   }
 

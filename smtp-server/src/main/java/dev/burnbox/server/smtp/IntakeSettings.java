@@ -24,12 +24,12 @@ import picocli.CommandLine.Option;
  * <p>Guarantees, checked at construction with a message naming the option: the port is 0 to 65535
  * (0 picks a free one, see {@link SmtpIntake#port()}); sizes, counts and limits are at least 1 (the
  * rate at least 0, a line at least {@value #MIN_LINE_LENGTH} bytes); timeouts are positive and
- * below 24 days; the in-flight budget holds at least one message of {@code maxMessageSize} (0 means
- * a quarter of the heap); {@code hostName} is a single word (blank means this host's name); {@code
- * domains} are DNS names ({@link InboxName#domainName}), in the order given, lower-cased, without a
- * trailing dot, internationalized ones in punycode (empty serves every domain). A recipient in a
- * domain not served gets {@code 550 5.7.1}. The key store password is never shown by {@link
- * #toString()}.
+ * below 24 days; the in-flight budget holds at least one message of {@code maxMessageSize} (null,
+ * not given, means a quarter of the heap; {@link #maxInflightBytes()} is never null); {@code
+ * hostName} is a single word (blank means this host's name); {@code domains} are DNS names ({@link
+ * InboxName#domainName}), in the order given, lower-cased, without a trailing dot,
+ * internationalized ones in punycode (empty serves every domain). A recipient in a domain not
+ * served gets {@code 550 5.7.1}. The key store password is never shown by {@link #toString()}.
  */
 public record IntakeSettings(
     @Option(
@@ -88,7 +88,7 @@ public record IntakeSettings(
                     + " processed; a message that would pass it is read to its end, dropped and answered"
                     + " 452 4.3.1 (try later)")
         @WhenUnset("a quarter of the heap (at least `--max-message-size`)")
-        long maxInflightBytes,
+        Long maxInflightBytes,
     @Option(
             names = "--max-recipients",
             paramLabel = "N",
@@ -227,10 +227,13 @@ public record IntakeSettings(
     check(poolThreads >= 1, "--pool-threads must be positive");
     check(maxMessageSize >= 1, "--max-message-size must be positive");
     maxInflightBytes =
-        maxInflightBytes != 0 ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize);
+        maxInflightBytes != null ? maxInflightBytes : defaultMaxInflightBytes(maxMessageSize);
     check(
         maxInflightBytes >= maxMessageSize,
-        "--max-inflight-bytes (" + maxInflightBytes + ") must be at least --max-message-size");
+        "--max-inflight-bytes must be at least --max-message-size ("
+            + maxMessageSize
+            + "): "
+            + maxInflightBytes);
     check(maxRecipients >= 1, "--max-recipients must be positive");
     check(maxConnections >= 1, "--max-connections must be positive");
     check(maxConnectionsPerIp >= 1, "--max-connections-per-ip must be positive");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,40 @@ class OptionValuesTest {
   void badByteSizesAreRejected(String text) {
     assertThatThrownBy(() -> OptionValues.parseBytes(text))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aByteSizeTooLargeForItsSettingIsRefusedNamingTheLimit() {
+    assertThatThrownBy(() -> OptionValues.parseBytes("99999999999999999999"))
+        .hasMessage(
+            "byte size too large: '99999999999999999999' (at most 9223372036854775807 bytes)");
+    OptionValues.IntBytes intBytes = new OptionValues.IntBytes();
+    assertThat(intBytes.convert("2147483646")).isEqualTo(Integer.MAX_VALUE - 1);
+    assertThat(intBytes.convert("1g")).isEqualTo(1 << 30);
+    assertThatThrownBy(() -> intBytes.convert("2g"))
+        .hasMessage("byte size too large: '2g' (at most 2147483646 bytes)");
+    assertThatThrownBy(() -> intBytes.convert("2147483647"))
+        .hasMessage("byte size too large: '2147483647' (at most 2147483646 bytes)");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"42, 42", "010, 10", "' 7 ', 7", "+3, 3", "-5, -5", "2147483647, 2147483647"})
+  void wholeNumbersAreDecimal(String text, int value) {
+    assertThat(OptionValues.parseInt(text)).isEqualTo(value);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "'', not a whole number: ''",
+    "0x10, not a whole number: '0x10'",
+    "1.5, not a whole number: '1.5'",
+    "2147483648, too large: '2147483648' (at most 2147483647)",
+    "-99999999999, too small: '-99999999999' (at least -2147483648)"
+  })
+  void aNumberAnIntCannotHoldIsRefusedSayingWhy(String text, String message) {
+    assertThatThrownBy(() -> OptionValues.parseInt(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
   }
 
   @ParameterizedTest

@@ -11,9 +11,10 @@ import picocli.CommandLine.IParameterExceptionHandler;
  * The {@code burnbox} command line: the entry point of the runnable jar. With no arguments it runs
  * the service on its defaults ({@code burnbox serve}).
  *
- * <p>Exit codes: 0 on success, 1 when an input cannot be read or a port cannot be bound, 2 on bad
- * options (for {@code serve}, one line saying which and why; for the others, with a usage message).
- * Enum values (e.g. {@code --threads}) are case-insensitive.
+ * <p>Exit codes: 0 on success; 1 when {@code scan} cannot read an input or the service cannot start
+ * for a reason that is no setting's (a port in use); 2 on bad options (for {@code serve}, one line
+ * saying which and why, a file a setting names that cannot be read included; for the others, with a
+ * usage message). Enum values (e.g. {@code --threads}) are case-insensitive.
  */
 @Command(
     name = "burnbox",

@@ -3,6 +3,7 @@ package dev.burnbox.server;
 import dev.burnbox.mailstore.InboxStore;
 import dev.burnbox.mailstore.StoreSnapshot;
 import dev.burnbox.mailstore.StoreUnavailableException;
+import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.mime.MailDecoder;
 import dev.burnbox.server.pipeline.IntakePipeline;
 import dev.burnbox.server.pipeline.PipelineSettings;
@@ -21,9 +22,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,8 +126,8 @@ public final class BurnboxService implements AutoCloseable {
    * FILE.unreadable-EPOCHSECONDS}, never overwritten, and the store starts empty. The snapshot's
    * folder is checked for writing now, not first at shutdown.
    *
-   * @throws IOException if the snapshot cannot be written where it is configured, or an unreadable
-   *     one cannot be moved aside
+   * @throws IllegalArgumentException if the snapshot cannot be written where it is configured
+   * @throws IOException if an unreadable snapshot cannot be moved aside
    */
   private static InboxStore openStore(ServiceSettings settings) throws IOException {
     InboxStore.Builder builder = settings.store().builder();
@@ -136,7 +135,7 @@ public final class BurnboxService implements AutoCloseable {
     if (snapshot == null) {
       return builder.build();
     }
-    StoreSnapshot.checkWritable(snapshot);
+    checkSnapshot(snapshot);
     if (!Files.exists(snapshot)) {
       return builder.build();
     }
@@ -157,8 +156,10 @@ public final class BurnboxService implements AutoCloseable {
   /**
    * Builds the service and starts listening on both ports.
    *
-   * @throws IOException if a port cannot be bound or the term file cannot be read
-   * @throws IllegalArgumentException if the term file holds an invalid term
+   * @throws IOException if a port cannot be bound
+   * @throws IllegalArgumentException if a setting cannot be used: a file it names cannot be read
+   *     (the TLS key store, the SMTP AUTH file, the term file) or written (the snapshot's folder),
+   *     or the term file is not a valid model; the message begins with the option's name
    * @throws IllegalStateException if the Redis store records another partition count than this
    *     node's
    */
@@ -181,40 +182,50 @@ public final class BurnboxService implements AutoCloseable {
   /**
    * Reads the files {@code settings} name as {@link #start} does, with the same code, and does
    * nothing else (binds no port, starts no thread, connects nowhere): the TLS key store and the
-   * SMTP AUTH file ({@link SmtpIntake#check}), the snapshot's folder (written to as at start), and
-   * the term file, read and compiled. Every other value was checked when the settings were built,
-   * the store's limits and Redis URL by the store builder itself ({@link StoreSettings}). For
-   * {@code serve --print-settings}, a check of a configuration.
+   * SMTP AUTH file ({@link SmtpIntake#check}), the snapshot's folder (checked for writing, as at
+   * start), and the term file, read and compiled. Every other value was checked when the settings
+   * were built, the store's limits and Redis URL by the store builder itself ({@link
+   * StoreSettings}). For {@code serve --print-settings}, a check of a configuration.
    *
-   * @throws IOException if a file cannot be read
-   * @throws IllegalArgumentException if the term file is not a valid model
-   * @throws java.io.UncheckedIOException if the SMTP AUTH file cannot be read
+   * @throws IllegalArgumentException as {@link #start} does for a setting it cannot use
    */
-  public static void check(ServiceSettings settings) throws IOException {
+  public static void check(ServiceSettings settings) {
     SmtpIntake.check(settings.smtp());
     if (settings.store().snapshot() != null) {
-      StoreSnapshot.checkWritable(settings.store().snapshot());
+      checkSnapshot(settings.store().snapshot());
     }
     PipelineSettings pipeline = settings.pipeline();
     if (pipeline.terms() != null) {
       try {
         SpamScanner.fromFile(pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
-      } catch (IOException e) {
-        throw unreadableTerms(pipeline.terms(), e);
+      } catch (IOException | IllegalArgumentException e) {
+        throw unusableTerms(pipeline.terms(), e);
       }
     }
   }
 
   /**
-   * Why the term file cannot be used, naming the option: a missing file's exception says only its
-   * path.
+   * Checks that the snapshot can be saved to {@code snapshot} ({@link
+   * StoreSnapshot#checkWritable}).
+   *
+   * @throws IllegalArgumentException if it cannot, naming {@code --snapshot}
    */
-  private static IOException unreadableTerms(Path terms, IOException e) {
-    String why =
-        e instanceof NoSuchFileException
-            ? "no such file"
-            : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
-    return new IOException("--terms: cannot read " + terms + ": " + why, e);
+  private static void checkSnapshot(Path snapshot) {
+    try {
+      StoreSnapshot.checkWritable(snapshot);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--snapshot: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Why the term file {@code terms} cannot be used ({@code e}: it cannot be read, or is not a valid
+   * model), naming the option.
+   */
+  private static IllegalArgumentException unusableTerms(Path terms, Exception e) {
+    return e instanceof IOException unreadable
+        ? OptionErrors.unreadable("--terms", terms, unreadable)
+        : new IllegalArgumentException("--terms: " + e.getMessage(), e);
   }
 
   private void startAll() throws IOException {
@@ -224,7 +235,7 @@ public final class BurnboxService implements AutoCloseable {
       try {
         termsWatcher = new TermsFileWatcher(scanner, terms, Duration.ofMillis(500));
       } catch (IOException e) { // its folder
-        throw unreadableTerms(terms, e);
+        throw unusableTerms(terms, e);
       }
     }
     web.health(WebServer.Health.STARTING); // until the intake listens and the model is ready
@@ -236,8 +247,11 @@ public final class BurnboxService implements AutoCloseable {
     // a mail that came in meanwhile has been waiting for the model to be scored and answered
     try {
       scanner.awaitModel();
-    } catch (IOException e) {
-      throw terms == null ? e : unreadableTerms(terms, e);
+    } catch (IOException | IllegalArgumentException e) {
+      if (terms == null) {
+        throw e; // the built-in model: not a setting
+      }
+      throw unusableTerms(terms, e);
     }
     web.health(WebServer.Health.OK);
     log.info(

@@ -96,7 +96,9 @@ final class ServeCommand implements Callable<Integer> {
       // a check of the configuration: what serve would refuse is refused, in the same words
       try {
         BurnboxService.check(settings);
-      } catch (IOException | RuntimeException e) {
+      } catch (IllegalArgumentException e) { // a file a setting names: a bad setting
+        throw OptionErrors.refusal(spec.commandLine(), e);
+      } catch (RuntimeException e) {
         return cannotStart(e);
       }
       OptionCatalog.printSettings(
@@ -120,6 +122,8 @@ final class ServeCommand implements Callable<Integer> {
     BurnboxService service;
     try {
       service = BurnboxService.start(settings);
+    } catch (IllegalArgumentException e) { // a file a setting names: a bad setting
+      throw OptionErrors.refusal(spec.commandLine(), e);
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
       return cannotStart(e);
     }
@@ -135,7 +139,10 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Says in one line why the service cannot start with these settings; the exit code, 1. */
+  /**
+   * Says in one line why the service cannot start, for what is no setting's fault (a port in use,
+   * Redis with another partition count, no zstd library); the exit code, 1.
+   */
   private int cannotStart(Throwable e) {
     spec.commandLine().getErr().println("burnbox: cannot start: " + describe(e));
     spec.commandLine().getErr().flush();

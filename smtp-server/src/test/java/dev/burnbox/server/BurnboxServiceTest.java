@@ -19,7 +19,6 @@ import jakarta.mail.Session;
 import jakarta.mail.Transport;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -206,8 +205,8 @@ class BurnboxServiceTest {
     // recompression's thread included, which had not started
     Path missing = dir.resolve("missing.p12");
     assertThatThrownBy(() -> start(s -> s.with("--tls-keystore=" + missing)))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("cannot read TLS key store " + missing);
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--tls-keystore: cannot read " + missing + ": no such file");
   }
 
   @Test
@@ -410,8 +409,8 @@ class BurnboxServiceTest {
   void aSnapshotThatCannotBeWrittenRefusesToStartInsteadOfLosingMailAtShutdown() throws Exception {
     Path notAFolder = Files.writeString(dir.resolve("afile"), "x");
     assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + notAFolder.resolve("snap"))))
-        .isInstanceOf(java.io.IOException.class)
-        .hasMessageContaining("cannot write the snapshot")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--snapshot: cannot write the snapshot")
         .hasMessageContaining(notAFolder + " is not a folder");
     assertThatThrownBy(() -> start(s -> s.with("--snapshot=" + dir)))
         .hasMessageContaining("is a folder");

@@ -17,10 +17,13 @@ import dev.burnbox.server.smtp.NetworkList;
 import dev.burnbox.server.smtp.ThreadModel;
 import dev.burnbox.server.web.MetricsEndpoint;
 import dev.burnbox.server.web.WebLimits;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -184,7 +187,10 @@ class ServeCommandTest {
             List.of("--store=redis", "--redis-url=http://x"),
             List.of("--terms=" + missing),
             List.of("--tls-keystore=" + missing),
-            List.of("--smtp-auth=" + missing))) {
+            List.of("--smtp-auth=" + missing),
+            List.of("--matcher=foo"),
+            List.of("--terms=" + badModel()),
+            List.of("--snapshot=" + notAFolder().resolve("snap")))) {
       Exit served = serve(Map.of(), with(refused, "--smtp-port=0", "--http-port=0"));
       assertThat(served.code()).as("serve %s", refused).isNotZero();
       assertThat(served.err()).as("serve %s", refused).startsWith("burnbox: ");
@@ -192,6 +198,79 @@ class ServeCommandTest {
           .as("--print-settings %s", refused)
           .isEqualTo(new Exit(served.code(), "", served.err()));
     }
+  }
+
+  /** A model file whose first line's weight is no number. */
+  private Path badModel() {
+    try {
+      return Files.writeString(dir.resolve("model.tsv"), "lottery\tbar\tany\t1\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A file where a folder should be. */
+  private Path notAFolder() {
+    try {
+      return Files.writeString(dir.resolve("afile"), "x");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void aSettingServeCannotUseIsRefusedNamingTheOptionOrTheVariableWithExitCode2() {
+    Path missing = dir.resolve("missing");
+    String matchers =
+        " must be naive, boyer-moore, trie, aho-corasick, wu-manber, org-ahocorasick or best: foo";
+    String threshold = ": spam threshold must be a probability between 0 and 1 (exclusive): ";
+    Map<List<String>, String> refusals = new java.util.LinkedHashMap<>();
+    refusals.put(List.of("--matcher=foo"), "--matcher" + matchers);
+    refusals.put(List.of("BURNBOX_MATCHER=foo"), "BURNBOX_MATCHER" + matchers);
+    refusals.put(List.of("--spam-threshold=1.5"), "--spam-threshold" + threshold + "1.5");
+    refusals.put(List.of("BURNBOX_SPAM_THRESHOLD=2"), "BURNBOX_SPAM_THRESHOLD" + threshold + "2.0");
+    refusals.put(
+        List.of("BURNBOX_SMTP_AUTH=" + missing),
+        "BURNBOX_SMTP_AUTH: cannot read " + missing + ": no such file");
+    refusals.put(
+        List.of("BURNBOX_TERMS=" + missing),
+        "BURNBOX_TERMS: cannot read " + missing + ": no such file");
+    refusals.put(
+        List.of("BURNBOX_TLS_KEYSTORE=" + missing),
+        "BURNBOX_TLS_KEYSTORE: cannot read " + missing + ": no such file");
+    refusals.put(
+        List.of("--terms=" + badModel()),
+        "--terms: " + badModel() + ":1: weight is not a number: 'bar'");
+    refusals.put(
+        List.of("BURNBOX_SNAPSHOT=" + notAFolder().resolve("snap")),
+        "BURNBOX_SNAPSHOT: cannot write the snapshot "
+            + notAFolder().resolve("snap")
+            + ": "
+            + notAFolder()
+            + " is not a folder");
+    refusals.put(
+        List.of("--ttl=99999999999999999999s"),
+        "--ttl: duration too large: '99999999999999999999s'");
+    refusals.put(
+        List.of("BURNBOX_TTL=9999999999999999d"),
+        "BURNBOX_TTL: duration too large: '9999999999999999d'");
+    refusals.forEach(
+        (given, why) -> {
+          String setting = given.get(0);
+          Map<String, String> environment =
+              setting.startsWith("--")
+                  ? Map.of()
+                  : Map.of(
+                      setting.substring(0, setting.indexOf('=')),
+                      setting.substring(setting.indexOf('=') + 1));
+          String[] args =
+              setting.startsWith("--")
+                  ? new String[] {setting, "--print-settings"}
+                  : new String[] {"--print-settings"};
+          assertThat(serve(environment, args))
+              .as("%s", given)
+              .isEqualTo(new Exit(2, "", lines("burnbox: " + why, "Try 'burnbox serve --help'.")));
+        });
   }
 
   @Test

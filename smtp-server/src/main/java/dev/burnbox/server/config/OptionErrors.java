@@ -1,7 +1,11 @@
 package dev.burnbox.server.config;
 
 import dev.burnbox.mailstore.UrlPasswords;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,6 +66,19 @@ public final class OptionErrors implements CommandLine.IParameterExceptionHandle
     return named == null
         ? new ParameterException(serve, message, refused)
         : new ParameterException(serve, message, refused, named, null);
+  }
+
+  /**
+   * The refusal of {@code file}, named by {@code option}, that cannot be read ({@code e} says why):
+   * {@code OPTION: cannot read FILE: WHY}, WHY "no such file", "permission denied" or the
+   * exception's own words. Such a setting is refused as a bad value is ({@link #refusal}).
+   */
+  public static IllegalArgumentException unreadable(String option, Path file, IOException e) {
+    String why =
+        e instanceof NoSuchFileException
+            ? "no such file"
+            : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
+    return new IllegalArgumentException(option + ": cannot read " + file + ": " + why, e);
   }
 
   /** The line that says what is wrong, without the leading {@code burnbox: }. */

@@ -96,7 +96,10 @@ public final class OptionValues {
       try {
         return Duration.parse(s.toUpperCase(Locale.ROOT));
       } catch (DateTimeParseException e) {
-        throw badDuration(text);
+        boolean overflow =
+            e.getCause() instanceof ArithmeticException // digits it cannot hold
+                || e.getCause() instanceof NumberFormatException;
+        throw overflow ? durationTooLarge(text) : badDuration(text);
       }
     }
     Matcher m = DURATION_PART.matcher(s);
@@ -106,16 +109,20 @@ public final class OptionValues {
       if (!m.find(at) || m.start() != at) {
         throw badDuration(text);
       }
-      long n = Long.parseLong(m.group(1));
-      total =
-          total.plus(
-              switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-              });
+      try {
+        long n = Long.parseLong(m.group(1));
+        total =
+            total.plus(
+                switch (m.group(2)) {
+                  case "ms" -> Duration.ofMillis(n);
+                  case "s" -> Duration.ofSeconds(n);
+                  case "m" -> Duration.ofMinutes(n);
+                  case "h" -> Duration.ofHours(n);
+                  default -> Duration.ofDays(n);
+                });
+      } catch (NumberFormatException | ArithmeticException e) { // digits a long cannot hold
+        throw durationTooLarge(text);
+      }
       at = m.end();
     }
     if (at == 0) {
@@ -135,6 +142,10 @@ public final class OptionValues {
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("unknown bind address: " + text);
     }
+  }
+
+  private static IllegalArgumentException durationTooLarge(String text) {
+    return new IllegalArgumentException("duration too large: '" + text + "'");
   }
 
   private static IllegalArgumentException badDuration(String text) {

@@ -8,15 +8,18 @@ import dev.burnbox.server.pipeline.IntakePipeline.SpamPolicy;
 import dev.burnbox.wordlists.SpamModel;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
 /**
  * The message pipeline's settings (the spam model and verdict, the subject flood ban): each
  * component is an option of {@code burnbox serve}, declared here once (see {@link OptionRecord}).
- * Immutable; make one with {@link #of}. Guarantees, checked at construction: the matcher is known,
- * the spam threshold (when given) is a probability strictly between 0 and 1, the subject flood
- * count is at least 2 and its window and ban are positive (see {@link SubjectFloodFilter}).
+ * Immutable; make one with {@link #of}. Guarantees, checked at construction with a message naming
+ * the option: the matcher is known, the spam threshold (when given) is a probability strictly
+ * between 0 and 1, the subject flood count is at least 2 and its window and ban are positive (see
+ * {@link SubjectFloodFilter}).
  */
 public record PipelineSettings(
     @Option(
@@ -87,11 +90,22 @@ public record PipelineSettings(
     }
     requirePositive(subjectFloodWindow, "--subject-flood-window");
     requirePositive(subjectFloodBan, "--subject-flood-ban");
-    if (!matcher.equals("best")) {
-      MatcherKind.fromCliName(matcher);
+    if (!matcher.equals("best")
+        && Arrays.stream(MatcherKind.values()).noneMatch(kind -> kind.cliName().equals(matcher))) {
+      throw new IllegalArgumentException(
+          "--matcher must be "
+              + Arrays.stream(MatcherKind.values())
+                  .map(MatcherKind::cliName)
+                  .collect(Collectors.joining(", "))
+              + " or best: "
+              + matcher);
     }
     if (spamThreshold != null) {
-      SpamModel.checkThreshold(spamThreshold);
+      try {
+        SpamModel.checkThreshold(spamThreshold);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--spam-threshold: " + e.getMessage(), e);
+      }
     }
   }
 

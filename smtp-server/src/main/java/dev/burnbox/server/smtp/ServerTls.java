@@ -1,9 +1,12 @@
 package dev.burnbox.server.smtp;
 
 import com.google.common.base.Suppliers;
+import dev.burnbox.server.config.OptionErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -34,7 +37,8 @@ final class ServerTls {
    * The key store in the settings, or else a fresh self-signed EC P-256 certificate for the host
    * name, valid from a day ago for a year.
    *
-   * @throws IOException if the key store cannot be read or holds no usable key
+   * @throws IOException if TLS cannot be set up with the key (no usable key)
+   * @throws IllegalArgumentException if the key store cannot be read, naming {@code --tls-keystore}
    */
   static SSLContext context(IntakeSettings settings) throws IOException {
     try {
@@ -65,11 +69,17 @@ final class ServerTls {
    * making it (an EC key, a signature, the JDK's TLS set-up, on a JVM that has compiled none of it)
    * was a seventh of the start's main-thread CPU, and most mail never asks.
    *
-   * @throws IOException if the key store cannot be read or holds no usable key
+   * @throws IllegalArgumentException if the key store cannot be read or holds no usable key: a
+   *     setting the intake cannot use, the message beginning with {@code --tls-keystore}
    */
-  static Supplier<SSLContext> onDemand(IntakeSettings settings) throws IOException {
+  static Supplier<SSLContext> onDemand(IntakeSettings settings) {
     if (settings.tlsKeystore() != null) {
-      SSLContext fromKeyStore = context(settings);
+      SSLContext fromKeyStore;
+      try {
+        fromKeyStore = context(settings);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--tls-keystore: " + e.getMessage(), e);
+      }
       return () -> fromKeyStore;
     }
     return Suppliers.memoize(
@@ -84,10 +94,18 @@ final class ServerTls {
 
   private static KeyStore load(Path path, char[] password)
       throws IOException, GeneralSecurityException {
+    if (!Files.isRegularFile(path)) { // KeyStore says "File does not exist or it does not refer..."
+      throw OptionErrors.unreadable(
+          "--tls-keystore",
+          path,
+          Files.isDirectory(path)
+              ? new IOException("is a folder")
+              : new NoSuchFileException(path.toString()));
+    }
     try {
       return KeyStore.getInstance(path.toFile(), password);
-    } catch (IOException | IllegalArgumentException e) { // the latter: no such file
-      throw new IOException("cannot read TLS key store " + path + ": " + e.getMessage(), e);
+    } catch (IOException e) { // not a key store, or the password is wrong
+      throw OptionErrors.unreadable("--tls-keystore", path, e);
     }
   }
 

@@ -3,10 +3,10 @@ package dev.burnbox.server.smtp;
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.burnbox.server.config.OptionErrors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,7 +77,8 @@ final class SmtpAuthenticator {
   /**
    * @param registry where {@code burnbox.smtp.auth{outcome}} counts the AUTHs that passed ({@code
    *     accepted}, {@code verified}); those that did not are refusals
-   * @throws UncheckedIOException if the credentials file cannot be read
+   * @throws IllegalArgumentException if the credentials file cannot be read: a setting the intake
+   *     cannot use, the message beginning with {@code --smtp-auth}
    */
   SmtpAuthenticator(SmtpAuth auth, MeterRegistry registry) {
     this.auth = auth;
@@ -90,7 +91,7 @@ final class SmtpAuthenticator {
       try {
         this.credentials = read();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read --smtp-auth file " + auth.credentials(), e);
+        throw OptionErrors.unreadable("--smtp-auth", auth.credentials(), e);
       }
     } else {
       this.dummyHash = null;

@@ -82,7 +82,9 @@ public final class SmtpIntake implements AutoCloseable {
    * Reads the TLS key store, if any, and starts listening; returns when the socket is bound. A
    * self-signed key is made at the first STARTTLS.
    *
-   * @throws IOException if the port cannot be bound or the TLS key store cannot be read
+   * @throws IOException if the port cannot be bound
+   * @throws IllegalArgumentException if the TLS key store or the {@code --smtp-auth} file cannot be
+   *     read: a setting it cannot use, the message beginning with the option's name
    * @throws IllegalStateException if called twice
    */
   public synchronized void start() throws IOException {
@@ -162,16 +164,16 @@ public final class SmtpIntake implements AutoCloseable {
    * file, if the settings name them. For a check of a configuration ({@code serve
    * --print-settings}).
    *
-   * @throws IOException if the key store cannot be read or holds no usable key
-   * @throws java.io.UncheckedIOException if the credentials file cannot be read
+   * @throws IllegalArgumentException if the key store or the credentials file cannot be read, or
+   *     the key store holds no usable key; the message begins with the option's name
    */
-  public static void check(IntakeSettings settings) throws IOException {
+  public static void check(IntakeSettings settings) {
     Inputs.read(settings, new SimpleMeterRegistry());
   }
 
   /** The files {@link #start()} reads, read; {@link #check} reads them the same way. */
   private record Inputs(Supplier<SSLContext> tls, SmtpAuthenticator authenticator) {
-    static Inputs read(IntakeSettings settings, MeterRegistry registry) throws IOException {
+    static Inputs read(IntakeSettings settings, MeterRegistry registry) {
       return new Inputs(
           ServerTls.onDemand(settings), new SmtpAuthenticator(settings.auth(), registry));
     }

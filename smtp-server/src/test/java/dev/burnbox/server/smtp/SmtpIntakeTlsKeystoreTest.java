@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -65,7 +64,8 @@ class SmtpIntakeTlsKeystoreTest {
             new RecordingAcceptor(),
             new SimpleMeterRegistry());
     assertThatThrownBy(intake::start)
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("keys.p12");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--tls-keystore: cannot read " + file + ": ")
+        .hasMessageContaining("password");
   }
 }

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -51,20 +50,32 @@ public final class StoreSnapshot {
   private StoreSnapshot() {}
 
   /**
-   * Checks now that {@link #save} will be able to write {@code file}: its folder exists or can be
-   * made, a temporary file can be made in it (as {@code save} does), and {@code file} is not a
-   * folder. Changes nothing else.
+   * Checks now that {@link #save} will be able to write {@code file}, and changes nothing: if its
+   * folder exists, a temporary file can be made in it (as {@code save} does; it is deleted at
+   * once), else the nearest folder above it that exists is writable (so {@code save} can make the
+   * missing ones); and {@code file} is not a folder. Makes no folder.
    *
    * @throws IOException saying why the snapshot could not be saved there
    */
   public static void checkWritable(Path file) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
-    try {
-      Files.createDirectories(dir);
-      Files.delete(Files.createTempFile(dir, file.getFileName().toString(), ".tmp"));
-    } catch (FileAlreadyExistsException e) {
+    Path existing = dir;
+    while (!Files.exists(existing)) {
+      existing = existing.getParent(); // the root exists, so this ends
+    }
+    if (!Files.isDirectory(existing)) {
       throw new IOException(
-          "cannot write the snapshot " + file + ": " + e.getFile() + " is not a folder", e);
+          "cannot write the snapshot " + file + ": " + existing + " is not a folder");
+    }
+    if (!existing.equals(dir)) {
+      if (!Files.isWritable(existing)) {
+        throw new IOException(
+            "cannot write the snapshot " + file + ": no permission to write in " + existing);
+      }
+      return;
+    }
+    try {
+      Files.delete(Files.createTempFile(dir, file.getFileName().toString(), ".tmp"));
     } catch (AccessDeniedException e) {
       throw new IOException(
           "cannot write the snapshot " + file + ": no permission to write in " + e.getFile(), e);

@@ -136,6 +136,26 @@ class StoreSnapshotTest {
   }
 
   @Test
+  void checkingWhetherASnapshotCanBeWrittenCreatesNoFolder() throws IOException {
+    Path nested = dir.resolve("a").resolve("b").resolve("snap.bin");
+    StoreSnapshot.checkWritable(nested);
+    assertThat(dir.resolve("a")).doesNotExist();
+    try (var left = Files.list(dir)) {
+      assertThat(left).isEmpty();
+    }
+
+    Path aFile = Files.writeString(dir.resolve("afile"), "x");
+    assertThatThrownBy(() -> StoreSnapshot.checkWritable(aFile.resolve("b").resolve("snap.bin")))
+        .isInstanceOf(IOException.class)
+        .hasMessage(
+            "cannot write the snapshot "
+                + aFile.resolve("b").resolve("snap.bin")
+                + ": "
+                + aFile
+                + " is not a folder");
+  }
+
+  @Test
   void anEmptyStoreRoundTrips() throws IOException {
     Path file = dir.resolve("empty.snapshot");
     assertThat(StoreSnapshot.save(builder().build(), file)).isZero();

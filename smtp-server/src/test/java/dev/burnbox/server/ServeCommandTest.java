@@ -274,6 +274,14 @@ class ServeCommandTest {
   }
 
   @Test
+  void printSettingsCreatesNoFolderForTheSnapshot() {
+    Path snapshot = dir.resolve("a").resolve("b").resolve("snap.bin");
+    assertThat(run(Map.of(), "--print-settings", "--snapshot=" + snapshot))
+        .containsPattern("--snapshot +" + java.util.regex.Pattern.quote(snapshot.toString()));
+    assertThat(dir.resolve("a")).doesNotExist();
+  }
+
+  @Test
   void printSettingsBindsNoPort() throws Exception {
     try (var taken = new java.net.ServerSocket(0)) {
       String port = Integer.toString(taken.getLocalPort());

@@ -6,6 +6,7 @@ import dev.burnbox.server.config.WhenUnset;
 import dev.burnbox.server.mime.MimeSettings;
 import dev.burnbox.server.pipeline.PipelineSettings;
 import dev.burnbox.server.smtp.IntakeSettings;
+import dev.burnbox.server.web.MetricsEndpoint;
 import dev.burnbox.server.web.WebLimits;
 import dev.burnbox.server.web.WebSettings;
 import dev.burnbox.server.web.Webhooks;
@@ -23,9 +24,10 @@ import picocli.CommandLine.Option;
  * once (see {@link OptionRecord}): {@code serve}, the embedded service ({@link #of}, {@link
  * #builder()}) and tests build it from the same declarations and defaults.
  *
- * <p>Immutable. Guarantees, checked at construction, besides each slice's own: a Redis partition's
- * share of the store's byte budget holds the largest message (which the store would otherwise
- * refuse as too large after SMTP accepted its size).
+ * <p>Immutable. Guarantees, checked at construction, besides each slice's own: the SMTP, web and
+ * metrics ports differ where they listen on one address (0 picks a free one for each); a Redis
+ * partition's share of the store's byte budget holds the largest message (which the store would
+ * otherwise refuse as too large after SMTP accepted its size).
  *
  * @param bind where both servers listen; null for every interface
  * @param shutdownGrace how long in-flight sessions may take to finish on shutdown
@@ -63,8 +65,8 @@ public record ServiceSettings(
    * and the intake's limits for the memory store, {@value #REDIS_DEFAULT_MAX_BYTES} bytes for
    * Redis.
    *
-   * @throws IllegalArgumentException if a Redis partition's share of the budget is below the
-   *     largest message, or a private domain is not served
+   * @throws IllegalArgumentException if two servers would listen on one port, a Redis partition's
+   *     share of the budget is below the largest message, or a private domain is not served
    */
   public ServiceSettings {
     if (store.storeMaxBytes() == OptionValues.AUTO_BYTES) {
@@ -76,6 +78,17 @@ public record ServiceSettings(
                       smtp.maxInflightBytes(),
                       smtp.maxConnections(),
                       Runtime.getRuntime().maxMemory()));
+    }
+    requireOwnPort("--http-port", web.port(), "--smtp-port", smtp.port(), true);
+    MetricsEndpoint metrics = web.metrics();
+    if (metrics.where() == MetricsEndpoint.Where.OWN_PORT) {
+      boolean sameAddress =
+          bind == null
+              || bind.isAnyLocalAddress()
+              || metrics.bindAddress().isAnyLocalAddress()
+              || bind.equals(metrics.bindAddress());
+      requireOwnPort("--metrics-port", metrics.port(), "--smtp-port", smtp.port(), sameAddress);
+      requireOwnPort("--metrics-port", metrics.port(), "--http-port", web.port(), sameAddress);
     }
     for (String domain : web.privateDomains().domains()) {
       if (!smtp.serves(domain)) {
@@ -90,6 +103,19 @@ public record ServiceSettings(
               "each of the %d Redis partitions gets %d bytes of the store's budget, less than the"
                   + " largest message (%d): raise --store-max-bytes or lower --redis-partitions",
               store.redisPartitions(), share, smtp.maxMessageSize()));
+    }
+  }
+
+  /**
+   * Refuses {@code port} of {@code option} if it is {@code otherOption}'s {@code other} on an
+   * address both listen on: the second server would fail to bind at start. 0 picks a free port for
+   * each, so it never clashes.
+   */
+  private static void requireOwnPort(
+      String option, int port, String otherOption, int other, boolean sameAddress) {
+    if (port != 0 && port == other && sameAddress) {
+      throw new IllegalArgumentException(
+          option + " must differ from " + otherOption + ": both are " + port);
     }
   }
 

@@ -283,9 +283,15 @@ class ServeCommandTest {
 
   @Test
   void printSettingsBindsNoPort() throws Exception {
-    try (var taken = new java.net.ServerSocket(0)) {
-      String port = Integer.toString(taken.getLocalPort());
-      assertThat(run(Map.of(), "--print-settings", "--smtp-port=" + port, "--http-port=" + port))
+    try (var smtp = new java.net.ServerSocket(0);
+        var http = new java.net.ServerSocket(0)) {
+      String port = Integer.toString(smtp.getLocalPort());
+      assertThat(
+              run(
+                  Map.of(),
+                  "--print-settings",
+                  "--smtp-port=" + port,
+                  "--http-port=" + http.getLocalPort()))
           .containsPattern("--smtp-port +" + port + " +command line");
     }
   }
@@ -627,19 +633,60 @@ class ServeCommandTest {
   }
 
   @Test
-  void aPortInUseExitsWith1AndSaysWhy() throws Exception {
+  void aPortInUseExitsWith1NamingTheOptionAndThePort() throws Exception {
     try (var taken = new java.net.ServerSocket(0)) {
-      StringWriter err = new StringWriter();
-      int code =
-          BurnboxCli.run(
-              new PrintWriter(new StringWriter()),
-              new PrintWriter(err),
-              "serve",
-              "--smtp-port=" + taken.getLocalPort(),
-              "--http-port=0");
-      assertThat(code).isEqualTo(1);
-      assertThat(err.toString()).contains("cannot start");
+      int port = taken.getLocalPort();
+      for (List<String> ports :
+          List.of(
+              List.of("--smtp-port=" + port, "--http-port=0"),
+              List.of("--smtp-port=0", "--http-port=" + port),
+              List.of("--smtp-port=0", "--http-port=0", "--metrics-port=" + port))) {
+        String option = ports.stream().filter(p -> p.endsWith("=" + port)).findFirst().get();
+        StringWriter err = new StringWriter();
+        int code =
+            BurnboxCli.run(
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(err),
+                Stream.concat(Stream.of("serve"), ports.stream()).toArray(String[]::new));
+        assertThat(code).as("%s", ports).isEqualTo(1);
+        assertThat(err.toString())
+            .as("%s", ports)
+            .startsWith(
+                "burnbox: cannot start: "
+                    + option.replace('=', ' ')
+                    + ": Address already in use"
+                    + System.lineSeparator());
+      }
     }
+  }
+
+  @Test
+  void twoServersOnOnePortAreRefusedBeforeAnyIsBound() {
+    assertThat(serve(Map.of(), "--print-settings", "--smtp-port=3580", "--http-port=3580"))
+        .isEqualTo(
+            new Exit(
+                2,
+                "",
+                lines(
+                    "burnbox: --http-port must differ from --smtp-port: both are 3580",
+                    "Try 'burnbox serve --help'.")));
+    assertThat(serve(Map.of("BURNBOX_HTTP_PORT", "2525"), "--print-settings").err())
+        .startsWith("burnbox: BURNBOX_HTTP_PORT must differ from --smtp-port: both are 2525");
+    assertThat(serve(Map.of(), "--print-settings", "--metrics-port=8080").err())
+        .startsWith("burnbox: --metrics-port must differ from --http-port: both are 8080");
+    assertThat(
+            serve(
+                    Map.of(),
+                    "--print-settings",
+                    "--bind=127.0.0.1",
+                    "--metrics-port=2525",
+                    "--metrics-bind=127.0.0.2")
+                .code())
+        .as("the same port on other addresses")
+        .isZero();
+    assertThat(run(Map.of(), "--print-settings", "--smtp-port=0", "--http-port=0"))
+        .as("0 picks a free port for each")
+        .containsPattern("--http-port +0 +command line");
   }
 
   @Test

@@ -82,7 +82,8 @@ public final class SmtpIntake implements AutoCloseable {
    * Reads the TLS key store, if any, and starts listening; returns when the socket is bound. A
    * self-signed key is made at the first STARTTLS.
    *
-   * @throws IOException if the port cannot be bound
+   * @throws IOException if the port cannot be bound; the message begins with {@code --smtp-port
+   *     PORT: }
    * @throws IllegalArgumentException if the TLS key store or the {@code --smtp-auth} file cannot be
    *     read: a setting it cannot use, the message beginning with the option's name
    * @throws IllegalStateException if called twice
@@ -146,7 +147,7 @@ public final class SmtpIntake implements AutoCloseable {
     } catch (RuntimeException e) {
       sessions.shutdownNow();
       if (e.getCause() instanceof IOException io) {
-        throw io;
+        throw new IOException("--smtp-port " + settings.port() + ": " + io.getMessage(), io);
       }
       throw e;
     }

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,6 +80,8 @@ public final class WebServer implements AutoCloseable {
   private final WebReadBudget readBudget;
   private final ConnectionGate gate;
   private final MetricsServer metricsServer;
+  private final int port; // as asked: 0 picks one
+  private final int metricsPort;
   private volatile Health health = Health.OK;
 
   /**
@@ -196,6 +199,8 @@ public final class WebServer implements AutoCloseable {
       Duration heartbeat) {
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(metrics, "metrics");
+    this.port = port;
+    this.metricsPort = metrics.port();
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(decoder, "decoder");
@@ -316,12 +321,31 @@ public final class WebServer implements AutoCloseable {
     return WebLimits.defaults(IntakeSettings.defaults().trustedNetworks());
   }
 
-  /** Starts listening: the web port, then the metrics port if the metrics have one. */
+  /**
+   * Starts listening: the web port, then the metrics port if the metrics have one.
+   *
+   * @throws UncheckedIOException if a port cannot be bound; the message names its option and the
+   *     port: {@code --http-port 8080: Address already in use}
+   */
   public void start() {
     gate.start();
-    app.start();
+    listen(app::start, "--http-port", port);
     if (metricsServer != null) {
-      metricsServer.start();
+      listen(metricsServer::start, "--metrics-port", metricsPort);
+    }
+  }
+
+  /** Runs {@code start}; its failure to bind {@code port} names {@code option} and the port. */
+  private static void listen(Runnable start, String option, int port) {
+    try {
+      start.run();
+    } catch (RuntimeException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof BindException taken) {
+          throw new UncheckedIOException(option + " " + port + ": " + taken.getMessage(), taken);
+        }
+      }
+      throw e;
     }
   }
 

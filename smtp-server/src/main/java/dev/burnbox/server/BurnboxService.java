@@ -67,7 +67,7 @@ public final class BurnboxService implements AutoCloseable {
 
   private BurnboxService(ServiceSettings settings) throws IOException {
     this.settings = settings;
-    MemoryPlan.of(settings).warning().ifPresent(log::warn);
+    warnIfTheLimitsPassTheHeap(settings);
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -181,15 +181,17 @@ public final class BurnboxService implements AutoCloseable {
 
   /**
    * Reads the files {@code settings} name as {@link #start} does, with the same code, and does
-   * nothing else (binds no port, starts no thread, connects nowhere): the TLS key store and the
-   * SMTP AUTH file ({@link SmtpIntake#check}), the snapshot's folder (checked for writing, as at
-   * start), and the term file, read and compiled. Every other value was checked when the settings
-   * were built, the store's limits and Redis URL by the store builder itself ({@link
+   * nothing else (binds no port, starts no thread, connects nowhere) but log the warning {@link
+   * #start} logs when the limits pass the heap ({@link MemoryPlan#warning}): the TLS key store and
+   * the SMTP AUTH file ({@link SmtpIntake#check}), the snapshot's folder (checked for writing, as
+   * at start), and the term file, read and compiled. Every other value was checked when the
+   * settings were built, the store's limits and Redis URL by the store builder itself ({@link
    * StoreSettings}). For {@code serve --print-settings}, a check of a configuration.
    *
    * @throws IllegalArgumentException as {@link #start} does for a setting it cannot use
    */
   public static void check(ServiceSettings settings) {
+    warnIfTheLimitsPassTheHeap(settings);
     SmtpIntake.check(settings.smtp());
     if (settings.store().snapshot() != null) {
       checkSnapshot(settings.store().snapshot());
@@ -202,6 +204,11 @@ public final class BurnboxService implements AutoCloseable {
         throw unusableTerms(pipeline.terms(), e);
       }
     }
+  }
+
+  /** Logs {@link MemoryPlan#warning} if the limits let the service hold more than the heap. */
+  private static void warnIfTheLimitsPassTheHeap(ServiceSettings settings) {
+    MemoryPlan.of(settings).warning().ifPresent(log::warn);
   }
 
   /**

@@ -50,7 +50,8 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "Print every setting's effective value and where it came from (default, environment,"
               + " command line), and exit; a setting serve would refuse (a bad value, a file it"
-              + " cannot read) is refused in the same words instead, with a non-zero exit code."
+              + " cannot read) is refused in the same words instead, with a non-zero exit code,"
+              + " and serve's warning that the limits allow more than the heap holds is logged."
               + " Binds no port.")
   boolean printSettings;
 

@@ -282,6 +282,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void printSettingsWarnsAsServeDoesWhenTheLimitsPassTheHeap() {
+    LogCapture warnings = LogCapture.of(BurnboxService.class);
+    try (warnings) {
+      run(Map.of(), "--print-settings", "--store-max-bytes=100g");
+    }
+    assertThat(warnings.events())
+        .singleElement()
+        .satisfies(
+            warning -> {
+              assertThat(warning.getLevel()).isEqualTo(Level.WARN);
+              assertThat(warning.getFormattedMessage())
+                  .startsWith("the limits allow more than the heap holds: store 102400 MiB");
+            });
+  }
+
+  @Test
   void printSettingsBindsNoPort() throws Exception {
     try (var smtp = new java.net.ServerSocket(0);
         var http = new java.net.ServerSocket(0)) {

@@ -103,6 +103,28 @@ class BurnboxLauncherIT {
     assertThat(second).doesNotContain("recording the start-up cache").contains("Opened AOT cache");
   }
 
+  @Test
+  void aCommandLineThatStartsNoServiceRecordsNoStartUpCache() throws Exception {
+    Path cache = LAUNCHER.resolveSibling("smtp-server/target/burnbox.aot");
+    Assumptions.assumeTrue(
+        Runtime.version().feature() >= 25,
+        "the ahead-of-time cache needs JDK 25 (the build's JDK is " + Runtime.version() + ")");
+    Files.deleteIfExists(cache);
+    for (List<String> args :
+        List.of(
+            List.of("--print-settings"),
+            List.of("serve", "--print-settings"),
+            List.of("--smtp-port=2600", "--print-settings"),
+            List.of("serve", "--version"),
+            List.of("--smtp-port=2600", "--version"),
+            List.of("scan", "--version"))) {
+      Run run = burnbox(args.toArray(String[]::new));
+      assertThat(run.exitCode()).as("%s: %s", args, run.err()).isZero();
+      assertThat(run.err()).as("%s", args).doesNotContain("recording the start-up cache");
+      assertThat(cache).as("%s", args).doesNotExist();
+    }
+  }
+
   /**
    * What a compose file's health condition or a CI script relies on: the first 200 from {@code
    * /healthz} means the SMTP port takes mail, so no mail sent right after it is refused.

@@ -784,6 +784,26 @@ class ServeCommandTest {
   }
 
   @Test
+  void serveHelpReadsAsPlainText() {
+    String help = run(Map.of(), "--help");
+    assertThat(help)
+        .as("the usage line shows the option, not its split pattern")
+        .contains("[--webhook=[SCOPE=]URL]...")
+        .doesNotContain("\\s+")
+        .as("no Markdown links")
+        .doesNotContain("](");
+    // picocli wraps long words anywhere, so compare without whitespace
+    assertThat(help.replaceAll("\\s+", ""))
+        .contains("seeMetricsintheREADME")
+        .contains("(seedocs/deploy.md);");
+    CommandLine serve = new ServeCommand(Map.of()).commandLine();
+    assertThat(OptionCatalog.markdownTable(serve.getCommandSpec()))
+        .as("the README's table keeps its links")
+        .contains("see [Metrics](#metrics)")
+        .contains("[docs/deploy.md](docs/deploy.md#redis-cluster)");
+  }
+
+  @Test
   void maxInflightBytesDefaultsToAQuarterOfTheHeapAndCanBeSet() {
     long quarterHeap = Runtime.getRuntime().maxMemory() / 4;
     assertThat(parse().smtp().maxInflightBytes()).isEqualTo(Math.max(quarterHeap, 10 << 20));

@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
@@ -31,7 +33,8 @@ import picocli.CommandLine.Model.OptionSpec;
  *   <li>its environment variable, {@code BURNBOX_} and the option's name in upper case ({@code
  *       --smtp-port} is {@code BURNBOX_SMTP_PORT}), read as the option's default; the command line
  *       wins;
- *   <li>the option list of {@code --help}, each option with its variable and its default;
+ *   <li>the option list of {@code --help}, each option with its variable and its default, its
+ *       meaning as plain text (Markdown links read as their text);
  *   <li>{@code --print-settings}: every effective value and where it came from;
  *   <li>the README's option table ({@link #markdownTable}), which a test compares with the README;
  *   <li>the typed settings themselves, their defaults included: {@link OptionRecord#parse} reads
@@ -44,6 +47,9 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class OptionCatalog {
   private static final String PREFIX = "BURNBOX_";
   private static final String PRINT_SETTINGS = "--print-settings";
+
+  /** A Markdown link, {@code [text](target)}: its text and its target. */
+  private static final Pattern MARKDOWN_LINK = Pattern.compile("\\[([^\\]]+)\\]\\(([^)]+)\\)");
 
   /** Options whose values {@code --print-settings} hides, by their parameter label. */
   private static final Set<String> SECRET_LABELS = Set.of("PASSWORD", "SECRET");
@@ -174,6 +180,20 @@ public final class OptionCatalog {
   /** The meaning of {@code option}, as declared, with picocli's {@code %%} read as {@code %}. */
   public static String meaning(OptionSpec option) {
     return String.join(" ", option.description()).replace("%%", "%");
+  }
+
+  /**
+   * {@code meaning} as plain text, for {@code --help}: a Markdown link is its text, followed by "in
+   * the README" when it points into the README ({@code see [Metrics](#metrics)} reads "see Metrics
+   * in the README").
+   */
+  static String plainText(String meaning) {
+    return MARKDOWN_LINK
+        .matcher(meaning)
+        .replaceAll(
+            link ->
+                Matcher.quoteReplacement(
+                    link.group(1) + (link.group(2).startsWith("#") ? " in the README" : "")));
   }
 
   /** How {@code option} is written with its value, e.g. {@code --smtp-port N}. */
@@ -325,7 +345,7 @@ public final class OptionCatalog {
     for (OptionSpec option : Stream.concat(settings.stream(), others.stream()).toList()) {
       String names = String.join(", ", option.names());
       String label = option.arity().max() > 0 ? names + "=" + option.paramLabel() : names;
-      String meaning = meaning(option);
+      String meaning = plainText(meaning(option));
       if (settings.contains(option)) {
         meaning += " (" + variable(option) + ", default " + defaultText(option) + ")";
       }

@@ -30,12 +30,12 @@ import picocli.CommandLine.Option;
  * #parse}).
  *
  * <p>Of {@link Option} it reads {@code names}, {@code paramLabel}, {@code defaultValue}, {@code
- * description}, {@code split}, {@code arity} and {@code converter}. A value is converted by the
- * option's {@code converter}, else by a public static {@code parse(String)} of its type (or of a
- * list's element type, a blank element giving null), an {@code int} in decimal by {@link
- * OptionValues#parseInt} (picocli's would read {@code 010} as octal and name no limit), else as
- * picocli converts it. An option not given takes its {@code defaultValue}; without one, null (zero
- * or false for a primitive). Not thread-safe; use one instance per parse.
+ * description}, {@code split}, {@code arity}, {@code hideParamSyntax} and {@code converter}. A
+ * value is converted by the option's {@code converter}, else by a public static {@code
+ * parse(String)} of its type (or of a list's element type, a blank element giving null), an {@code
+ * int} in decimal by {@link OptionValues#parseInt} (picocli's would read {@code 010} as octal and
+ * name no limit), else as picocli converts it. An option not given takes its {@code defaultValue};
+ * without one, null (zero or false for a primitive). Not thread-safe; use one instance per parse.
  *
  * @param <T> the settings record
  */
@@ -181,6 +181,7 @@ public final class OptionRecord<T extends Record> {
     if (!option.arity().isEmpty()) {
       builder.arity(option.arity());
     }
+    builder.hideParamSyntax(option.hideParamSyntax());
     if (option.converter().length > 0) {
       builder.converters(
           Arrays.stream(option.converter())

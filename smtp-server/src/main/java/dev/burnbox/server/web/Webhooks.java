@@ -96,6 +96,7 @@ public final class Webhooks implements DeliveryListener, AutoCloseable {
               names = "--webhook",
               paramLabel = "[SCOPE=]URL",
               split = "\\s+",
+              hideParamSyntax = true, // the usage line shows the label, not the split pattern
               description =
                   "POST a JSON summary of each message delivered (id, inbox, address, sender, subject,"
                       + " time, spam verdict, links, one-time codes) to URL; repeatable (whitespace-separated in the"

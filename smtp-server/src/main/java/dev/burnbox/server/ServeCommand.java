@@ -5,6 +5,7 @@ import dev.burnbox.server.config.BurnboxVersion;
 import dev.burnbox.server.config.OptionCatalog;
 import dev.burnbox.server.config.OptionErrors;
 import dev.burnbox.server.config.OptionRecord;
+import dev.burnbox.server.config.OptionValues;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
@@ -130,7 +131,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     running.set(service);
     stop.await();
-    log.info("stopping: finishing sessions in flight (at most {})", settings.shutdownGrace());
+    log.info(
+        "stopping: finishing sessions in flight (at most {})",
+        OptionValues.formatDuration(settings.shutdownGrace()));
     service.close();
     if (service.snapshotSaveFailed()) {
       log.error("stopped, but the snapshot could not be saved: the mail it held is lost");

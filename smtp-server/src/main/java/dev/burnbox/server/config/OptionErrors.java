@@ -70,15 +70,25 @@ public final class OptionErrors implements CommandLine.IParameterExceptionHandle
 
   /**
    * The refusal of {@code file}, named by {@code option}, that cannot be read ({@code e} says why):
-   * {@code OPTION: cannot read FILE: WHY}, WHY "no such file", "permission denied" or the
-   * exception's own words. Such a setting is refused as a bad value is ({@link #refusal}).
+   * {@code OPTION: cannot read FILE: WHY} ({@link #why}). Such a setting is refused as a bad value
+   * is ({@link #refusal}).
    */
   public static IllegalArgumentException unreadable(String option, Path file, IOException e) {
-    String why =
-        e instanceof NoSuchFileException
-            ? "no such file"
-            : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
-    return new IllegalArgumentException(option + ": cannot read " + file + ": " + why, e);
+    return new IllegalArgumentException(option + ": cannot read " + file + ": " + why(e), e);
+  }
+
+  /**
+   * Why a file could not be read, in words: "no such file", "permission denied", or the exception's
+   * own (the others' name only the file).
+   */
+  public static String why(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   /** The line that says what is wrong, without the leading {@code burnbox: }. */

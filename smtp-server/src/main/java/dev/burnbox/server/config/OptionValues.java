@@ -132,6 +132,35 @@ public final class OptionValues {
   }
 
   /**
+   * {@code duration} as {@link #parseDuration} reads it, in its largest units: {@code 30s}, {@code
+   * 1m30s}, {@code 1d2h}, {@code 250ms}, {@code 0s}; in ISO-8601 ({@code PT0.0001S}) if it is
+   * negative or has a part below a millisecond.
+   */
+  public static String formatDuration(Duration duration) {
+    if (duration.isNegative() || duration.getNano() % 1_000_000 != 0) {
+      return duration.toString();
+    }
+    if (duration.isZero()) {
+      return "0s";
+    }
+    StringBuilder out = new StringBuilder();
+    long[] amounts = {
+      duration.toDaysPart(),
+      duration.toHoursPart(),
+      duration.toMinutesPart(),
+      duration.toSecondsPart(),
+      duration.toMillisPart()
+    };
+    String[] units = {"d", "h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (amounts[i] != 0) {
+        out.append(amounts[i]).append(units[i]);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
    * The address of a bind option: an IP literal or a host name, resolved.
    *
    * @throws IllegalArgumentException if it cannot be resolved

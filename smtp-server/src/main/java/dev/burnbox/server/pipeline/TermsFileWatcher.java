@@ -1,5 +1,6 @@
 package dev.burnbox.server.pipeline;
 
+import dev.burnbox.server.config.OptionErrors;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -62,8 +63,14 @@ public final class TermsFileWatcher implements AutoCloseable {
       int terms = scanner.reload(file);
       log.info("reloaded {} spam terms from {}", terms, file);
       return true;
-    } catch (IOException | RuntimeException e) {
-      log.warn("kept the previous spam terms: cannot use {}: {}", file, e.toString());
+    } catch (IOException e) {
+      log.warn("kept the previous spam terms: cannot use {}: {}", file, OptionErrors.why(e));
+      return false;
+    } catch (IllegalArgumentException e) { // not a valid model: the message names file and line
+      log.warn("kept the previous spam terms: cannot use {}: {}", file, e.getMessage());
+      return false;
+    } catch (RuntimeException e) { // a fault of ours: its class says more
+      log.warn("kept the previous spam terms: cannot use {}", file, e);
       return false;
     }
   }

@@ -85,4 +85,21 @@ class OptionValuesTest {
     assertThatThrownBy(() -> OptionValues.parseDuration(text))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @ParameterizedTest
+  @CsvSource({
+    "PT30S, 30s",
+    "PT1M30S, 1m30s",
+    "PT1H30M, 1h30m",
+    "PT0.25S, 250ms",
+    "PT24H, 1d",
+    "PT26H, 1d2h",
+    "PT0S, 0s",
+    "PT0.0001S, PT0.0001S"
+  })
+  void aDurationIsWrittenInTheUnitsItIsGivenIn(String iso, String written) {
+    Duration duration = Duration.parse(iso);
+    assertThat(OptionValues.formatDuration(duration)).isEqualTo(written);
+    assertThat(OptionValues.parseDuration(written)).isEqualTo(duration);
+  }
 }

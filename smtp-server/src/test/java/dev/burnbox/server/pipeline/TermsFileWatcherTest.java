@@ -3,6 +3,8 @@ package dev.burnbox.server.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import dev.burnbox.server.logging.LogCapture;
 import dev.burnbox.server.mime.DecodedMail.ScanParts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,5 +46,29 @@ class TermsFileWatcherTest {
       assertThat(scanner.scan(new ScanParts("", "alpha gamma", "")).terms())
           .containsExactly("gamma");
     }
+  }
+
+  @Test
+  void aFileThatCannotBeUsedIsLoggedInItsOwnWordsWithoutAnExceptionClass() throws Exception {
+    Path file = dir.resolve("model.tsv");
+    Files.writeString(file, "alpha\n");
+    SpamScanner scanner = SpamScanner.fromFile(null, null, file);
+    LogCapture warnings = LogCapture.of(TermsFileWatcher.class);
+    try (warnings;
+        var watcher = new TermsFileWatcher(scanner, file, Duration.ofHours(1))) {
+      Files.writeString(file, "lottery\tbar\tany\t1\n");
+      assertThat(watcher.reloadNow()).isFalse();
+      Files.delete(file);
+      assertThat(watcher.reloadNow()).isFalse();
+    }
+    assertThat(warnings.events())
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .containsExactly(
+            "kept the previous spam terms: cannot use "
+                + file
+                + ": "
+                + file
+                + ":1: weight is not a number: 'bar'",
+            "kept the previous spam terms: cannot use " + file + ": no such file");
   }
 }

@@ -14,6 +14,7 @@ import dev.burnbox.server.smtp.SmtpIntake;
 import dev.burnbox.server.web.StoreMetrics;
 import dev.burnbox.server.web.WebServer;
 import dev.burnbox.server.web.Webhooks;
+import dev.burnbox.wordlists.SpamModel;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -188,21 +189,28 @@ public final class BurnboxService implements AutoCloseable {
    * settings were built, the store's limits and Redis URL by the store builder itself ({@link
    * StoreSettings}). For {@code serve --print-settings}, a check of a configuration.
    *
+   * @return the spam threshold in effect: {@code --spam-threshold}, else the model's own, which
+   *     only reading the model tells
    * @throws IllegalArgumentException as {@link #start} does for a setting it cannot use
    */
-  public static void check(ServiceSettings settings) {
+  public static double check(ServiceSettings settings) {
     warnIfTheLimitsPassTheHeap(settings);
     SmtpIntake.check(settings.smtp());
     if (settings.store().snapshot() != null) {
       checkSnapshot(settings.store().snapshot());
     }
     PipelineSettings pipeline = settings.pipeline();
-    if (pipeline.terms() != null) {
-      try {
-        SpamScanner.fromFile(pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms());
-      } catch (IOException | IllegalArgumentException e) {
-        throw unusableTerms(pipeline.terms(), e);
-      }
+    if (pipeline.terms() == null) {
+      return pipeline.spamThreshold() != null
+          ? pipeline.spamThreshold()
+          : SpamModel.defaults().threshold();
+    }
+    try {
+      return SpamScanner.fromFile(
+              pipeline.matcherKind(), pipeline.spamThreshold(), pipeline.terms())
+          .threshold();
+    } catch (IOException | IllegalArgumentException e) {
+      throw unusableTerms(pipeline.terms(), e);
     }
   }
 

@@ -96,15 +96,20 @@ final class ServeCommand implements Callable<Integer> {
     OptionCatalog.unknownVariables(spec, environment, OTHER_VARIABLES).forEach(log::warn);
     if (printSettings) {
       // a check of the configuration: what serve would refuse is refused, in the same words
+      double spamThreshold;
       try {
-        BurnboxService.check(settings);
+        spamThreshold = BurnboxService.check(settings);
       } catch (IllegalArgumentException e) { // a file a setting names: a bad setting
         throw OptionErrors.refusal(spec.commandLine(), e);
       } catch (RuntimeException e) {
         return cannotStart(e);
       }
       OptionCatalog.printSettings(
-          spec.commandLine(), environment, settings, spec.commandLine().getOut());
+          spec.commandLine(),
+          environment,
+          settings,
+          Map.of("--spam-threshold", spamThreshold),
+          spec.commandLine().getOut());
       return 0;
     }
     // Signal handlers go in before the service takes mail: a SIGTERM that arrives as soon as the

@@ -175,6 +175,32 @@ class ServeCommandTest {
   }
 
   @Test
+  void printSettingsFollowsAValueInWordsWithWhatItComesTo() throws IOException {
+    assertThat(run(Map.of(), "--print-settings"))
+        .containsPattern(
+            "--spam-threshold +the model's = "
+                + java.util.regex.Pattern.quote(
+                    String.valueOf(dev.burnbox.wordlists.SpamModel.defaults().threshold()))
+                + " +default")
+        .as("every domain is what it comes to: nothing to add")
+        .containsPattern("--domains +every domain +default");
+    Path model = Files.writeString(dir.resolve("model.tsv"), "#! threshold 0.93\nlottery\t2\n");
+    assertThat(run(Map.of(), "--print-settings", "--terms=" + model))
+        .containsPattern("--spam-threshold +the model's = 0\\.93 +default");
+    assertThat(run(Map.of(), "--print-settings", "--spam-threshold=0.8"))
+        .containsPattern("--spam-threshold +0\\.8 +command line");
+    assertThat(
+            run(
+                Map.of(
+                    "BURNBOX_DOMAINS", "a.test, b.test",
+                    "BURNBOX_WEBHOOK", "https://a.test/x https://b.test/y"),
+                "--print-settings"))
+        .as("a list shows as given")
+        .containsPattern("--domains +a\\.test, b\\.test +environment")
+        .containsPattern("--webhook +https://a\\.test/x https://b\\.test/y +environment");
+  }
+
+  @Test
   void printSettingsRefusesWhatServeRefusesInTheSameWords() {
     Path missing = dir.resolve("missing");
     for (List<String> refused :

@@ -4,6 +4,7 @@ import dev.burnbox.mailstore.UrlPasswords;
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
@@ -225,10 +227,17 @@ public final class OptionCatalog {
    * secret as {@code (hidden)}, or as what unset means when it is empty, as they run in {@code
    * effective} (the settings record built from the same options); passwords in URLs are masked. A
    * value given in words ({@code auto}, "this host's name", "a quarter of the heap") is followed by
-   * what it resolved to in {@code effective}, where that has one.
+   * what it resolved to in {@code effective}, where that has one, or in {@code workedOut}.
+   *
+   * @param workedOut what options left to the service's inputs came to, by option name, where
+   *     {@code effective} cannot say: {@code --spam-threshold}, the model's own unless given
    */
   public static void printSettings(
-      CommandLine serve, Map<String, String> environment, Record effective, PrintWriter out) {
+      CommandLine serve,
+      Map<String, String> environment,
+      Record effective,
+      Map<String, ?> workedOut,
+      PrintWriter out) {
     CommandLine.ParseResult parsed = serve.getParseResult();
     TextTable table =
         TextTable.forColumns(
@@ -250,15 +259,21 @@ public final class OptionCatalog {
         value = defaultText(option);
         source = "default";
       }
-      table.addRowValues(option.longestName(), shown(option, value, effective), source);
+      Object runs =
+          workedOut.containsKey(option.longestName())
+              ? workedOut.get(option.longestName())
+              : inEffect(option, effective).orElse(option.getValue());
+      table.addRowValues(option.longestName(), shown(option, value, runs), source);
     }
     out.print(table);
     out.flush();
   }
 
-  /** How {@link #printSettings} shows {@code option}, {@code given} as this text. */
-  private static String shown(OptionSpec option, String given, Record effective) {
-    Object runs = inEffect(option, effective).orElse(option.getValue());
+  /**
+   * How {@link #printSettings} shows {@code option}, {@code given} as this text and running with
+   * the value {@code runs}.
+   */
+  private static String shown(OptionSpec option, String given, Object runs) {
     if (option.type() == boolean.class) {
       return Boolean.TRUE.equals(runs) ? "on" : "off";
     }
@@ -267,25 +282,33 @@ public final class OptionCatalog {
     }
     String value = UrlPasswords.hide(given);
     return value.chars().noneMatch(Character::isDigit)
-        ? value + resolved(option, value, effective)
+        ? value + resolved(option, value, runs)
         : value;
   }
 
   /**
-   * " = VALUE": what {@code option}, {@code given} in words, resolved to in {@code effective}; ""
-   * if it resolved to nothing (an optional setting left unset), to the words themselves, or is not
-   * a component of a record there.
+   * " = VALUE": what {@code option}, {@code given} in words, resolved to ({@code runs}); "" if it
+   * resolved to nothing (an optional setting left unset, an empty list), to the words themselves (a
+   * list as given, its separators aside), or to a record of its own.
    */
-  private static String resolved(OptionSpec option, String given, Record effective) {
-    Object value = inEffect(option, effective).orElse(null);
-    if (value == null || value instanceof Boolean || value instanceof Record) {
+  private static String resolved(OptionSpec option, String given, Object runs) {
+    if (runs == null || runs instanceof Boolean || runs instanceof Record) {
       return "";
     }
     String text =
-        value instanceof Long bytes && "BYTES".equals(option.paramLabel())
-            ? "%d MiB (%d bytes)".formatted(bytes >> 20, bytes)
-            : UrlPasswords.hide(String.valueOf(value));
-    return text.isEmpty() || text.equalsIgnoreCase(given) ? "" : " = " + text;
+        switch (runs) {
+          case Long bytes when "BYTES".equals(option.paramLabel()) ->
+              "%d MiB (%d bytes)".formatted(bytes >> 20, bytes);
+          case Collection<?> list ->
+              list.stream().map(String::valueOf).collect(Collectors.joining(","));
+          default -> String.valueOf(runs);
+        };
+    text = UrlPasswords.hide(text);
+    boolean same =
+        text.equalsIgnoreCase(given)
+            || runs instanceof Collection<?>
+                && text.equalsIgnoreCase(given.strip().replaceAll("[\\s,]+", ","));
+    return text.isEmpty() || same ? "" : " = " + text;
   }
 
   /**

@@ -20,8 +20,10 @@
 # then the medians and each server's ratio to smtp-sink's median. Then, on the same process, real
 # mail: smtp-source sends only generated text, so the project's generator blasts the corpus's
 # mails whole (`SmtpLoadBench blast --whole-corpus`, S connections, CORPUS_SECONDS, default 10,
-# after CORPUS_WARMUP seconds, default 15, of the same: real mail takes code paths the generated
-# text never did, and in the first seconds the JIT compiling them was 39% of the CPU; server CPU
+# after CORPUS_WARMUP seconds, default 60, of the same: real mail takes code paths the generated
+# text never did, and in the first seconds the JIT compiling them was 39% of the CPU (15 s until
+# 2026-11-28, when a 2.5 GHz machine was still compiling a third of the time after them, and read
+# 0.51x Inbucket's corpus rate against 0.90x after 60 s); server CPU
 # from /proc over the measured window). The machine is shared: rounds
 # alternate the servers, so compare medians of one run, not runs of different days.
 #
@@ -165,7 +167,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     if ((corpus_seconds > 0)); then
       # the generator's row: | blast | label | C | mails/s | ... | server CPU % | RSS | errors |
       row="$("$java" -Xmx1g -cp "$jar" dev.burnbox.bench.smtp.SmtpLoadBench blast --port "$port" \
-        --server-pid "$pid" --connections "$sessions" --whole-corpus --warmup "${CORPUS_WARMUP:-15}s" \
+        --server-pid "$pid" --connections "$sessions" --whole-corpus --warmup "${CORPUS_WARMUP:-60}s" \
         --duration "${corpus_seconds}s" 2>/dev/null | tail -1)"
       corpus_rate="$(awk -F'|' '{gsub(/[ ,]/, "", $5); print $5}' <<<"$row")"
       corpus_per="$(awk -F'|' '{gsub(/[ ,]/, "", $5); gsub(/ /, "", $12);

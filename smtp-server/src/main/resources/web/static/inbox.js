@@ -26,13 +26,6 @@
     return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" });
   }
 
-  function span(className, text) {
-    var element = document.createElement("span");
-    element.className = className;
-    element.textContent = text;
-    return element;
-  }
-
   // sender text as the server shows it (Html.isolated): without bidi controls, in a <bdi>
   function isolated(className, text) {
     var element = document.createElement("span");
@@ -41,56 +34,6 @@
     bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
     element.append(bdi);
     return element;
-  }
-
-  // the same text as SpamHtml.percent on the server
-  function percent(probability) {
-    if (probability > 0 && probability < 0.005) return "<1%";
-    if (probability < 1 && probability >= 0.995) return ">99%";
-    return Math.round(probability * 100) + "%";
-  }
-
-  function signed(value) {
-    return (value >= 0 ? "+" : "") + value.toFixed(2);
-  }
-
-  // SpamVerdict.CLEAN is mail that was never scanned: no badge
-  function scanned(spam) {
-    return spam.probability !== 0 || spam.score !== 0 || spam.spam || spam.terms.length > 0;
-  }
-
-  // the same badge as SpamHtml.badge: "spam 97%", or a quieter "12%", read out as "spam,
-  // probability 97%" or "not spam, spam probability 12%"; terms and score on hover
-  function badge(spam) {
-    var element = document.createElement("span");
-    element.className = spam.spam ? "spam" : "spam quiet";
-    if (spam.spam) {
-      element.append("spam", span("visually-hidden", ", probability"),
-                     " " + percent(spam.probability));
-    } else {
-      element.append(span("visually-hidden", "not spam, spam probability "),
-                     percent(spam.probability));
-    }
-    var terms = spam.terms.length > 0 ? spam.terms.join(", ") : "no spam terms";
-    element.title = terms + " (score " + signed(spam.score) + ")";
-    return element;
-  }
-
-  var LISTED_TERMS = 5; // SpamScanner.VERDICT_TERMS: the most terms shown beside a badge
-
-  // the same as SpamHtml.listed: the badge and, for spam, its terms shown beside it, read out after
-  // it as "for the words viagra, casino"
-  function verdict(spam) {
-    var line = document.createElement("span");
-    line.className = "spam-line";
-    line.append(badge(spam));
-    if (spam.spam && spam.terms.length > 0) {
-      var terms = span("spam-terms", "");
-      terms.append(span("visually-hidden", "for the words "),
-                   spam.terms.slice(0, LISTED_TERMS).join(", "));
-      line.append(" ", terms);
-    }
-    return line;
   }
 
   function row(mail) {
@@ -106,9 +49,8 @@
     time.textContent = age(mail.receivedAt);
     time.title = localTime(mail.receivedAt); // as page.js does for the rows the page came with
     link.append(time);
-    if (mail.spam && scanned(mail.spam)) {
-      link.append(" ", verdict(mail.spam));
-    }
+    var verdict = BurnboxSpam.listed(mail.spam); // /static/spam.js
+    if (verdict) link.append(" ", verdict);
     item.append(link);
     return item;
   }

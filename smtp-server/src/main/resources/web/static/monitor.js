@@ -25,8 +25,9 @@
     var link = document.createElement("a");
     link.href = "/message/" + encodeURIComponent(mail.id);
     link.append(span("inbox", mail.to), " ", span("from", mail.from || mail.envelopeSender), " ",
-      span("subject", mail.subject || "(no subject)"), " ",
-      span(mail.spam.spam ? "spam" : "spam quiet", Math.round(mail.spam.probability * 100) + "%"));
+      span("subject", mail.subject || "(no subject)"));
+    var verdict = BurnboxSpam.listed(mail.spam); // /static/spam.js, as on the inbox page
+    if (verdict) link.append(" ", verdict);
     item.append(link);
     return item;
   }

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.BinaryJedisPubSub;
@@ -83,10 +84,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * one script per partition, one after another: a reader may see it in one inbox before another, and
  * {@link #stats}, which reads the partitions one by one, may count part of it. It is answered as
  * delivered only after every partition took it; if one partition is unavailable after others took
- * it, the entries already written are deleted again (best effort: what cannot be deleted stays, as
- * {@link RefusalReason#STORE_UNAVAILABLE} allows) and the delivery is refused with 451, which the
- * sender retries. Their events may already have gone out. A message too large for a partition's
- * budget is refused (552) before any partition is written.
+ * it, the entries already written are deleted again, one script per partition (best effort: what
+ * cannot be deleted stays, as {@link RefusalReason#STORE_UNAVAILABLE} allows; on a frozen Redis
+ * that costs about one timeout per partition written, not one per inbox) and the delivery is
+ * refused with 451, which the sender retries. Their events may already have gone out. A message too
+ * large for a partition's budget is refused (552) before any partition is written.
  *
  * <p><b>Limits.</b> The per-inbox cap trims the inbox's oldest entries on delivery. The TTL is
  * data: each entry keeps its expiry time on the store's clock ({@link Builder#clock}); every script
@@ -137,10 +139,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * published while it is disconnected are lost (Redis pub/sub keeps nothing), so a live page may
  * miss mail that a reload shows.
  *
- * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches; stats:
- * one per partition, more while expired entries are due; one more, checking the partition count,
- * before the first and after each lost connection) and O(log n) in Redis per entry added, read or
- * removed. {@link #close} releases the connections.
+ * <p>Thread-safe. Each method is one round trip (a delivery: one per partition it reaches, and one
+ * more per partition written if another refuses it; stats: one per partition, more while expired
+ * entries are due; one more, checking the partition count, before the first and after each lost
+ * connection) and O(log n) in Redis per entry added, read or removed. {@link #close} releases the
+ * connections.
  */
 final class RedisInboxStore implements InboxStore {
   private static final Logger LOG = LoggerFactory.getLogger(RedisInboxStore.class);
@@ -378,7 +381,7 @@ final class RedisInboxStore implements InboxStore {
     }
 
     long now = now();
-    List<MessageId> written = new ArrayList<>();
+    Map<Integer, List<MessageId>> written = new LinkedHashMap<>(); // by partition
     for (Map.Entry<Integer, List<InboxName>> group : byPartition.entrySet()) {
       List<byte[]> args = new ArrayList<>();
       args.add(eventsChannel);
@@ -411,7 +414,7 @@ final class RedisInboxStore implements InboxStore {
         undo(written);
         return tooLarge(raw.length, (Long) reply.get(1));
       }
-      group.getValue().forEach(inbox -> written.add(ids.get(inbox)));
+      written.put(group.getKey(), group.getValue().stream().map(ids::get).toList());
     }
     return new DeliveryResult.Delivered(ids);
   }
@@ -473,16 +476,24 @@ final class RedisInboxStore implements InboxStore {
 
   /**
    * Deletes the entries that a delivery refused in another partition wrote already, so that no
-   * half-delivered message stays for the sender's retry to duplicate. Best effort: an entry that
-   * cannot be deleted now (its partition failed too) stays, as after any {@link
-   * RefusalReason#STORE_UNAVAILABLE}.
+   * half-delivered message stays for the sender's retry to duplicate: one script per partition, so
+   * that a frozen Redis costs the refusal about one timeout per partition written, not one per
+   * entry. Best effort: the entries of a partition that cannot be reached now (it failed too) stay,
+   * as after any {@link RefusalReason#STORE_UNAVAILABLE}, and are logged once for the partition.
    */
-  private void undo(List<MessageId> written) {
-    for (MessageId id : written) {
+  private void undo(Map<Integer, List<MessageId>> written) {
+    for (Map.Entry<Integer, List<MessageId>> partition : written.entrySet()) {
+      List<MessageId> entries = partition.getValue();
       try {
-        delete(id, false);
+        delete(partition.getKey(), entries, false);
       } catch (RuntimeException e) {
-        LOG.warn("a refused delivery left entry {} behind: {}", id, e.getMessage());
+        LOG.warn(
+            "a refused delivery left {} {} behind in partition {} ({}): {}",
+            entries.size(),
+            entries.size() == 1 ? "entry" : "entries",
+            partition.getKey(),
+            entries.stream().map(MessageId::value).collect(Collectors.joining(" ")),
+            e.getMessage());
       }
     }
   }
@@ -579,16 +590,23 @@ final class RedisInboxStore implements InboxStore {
   @Override
   public boolean delete(MessageId id) {
     Objects.requireNonNull(id, "id");
-    return delete(id, true);
-  }
-
-  /** Deletes entry {@code id}, counted in {@link StoreStats#deletions} if {@code counted}. */
-  private boolean delete(MessageId id, boolean counted) {
     if (id.route() >= partitions.size()) {
       return false;
     }
-    List<byte[]> args = List.of(number(now()), id.value().getBytes(UTF_8), number(counted ? 1 : 0));
-    return (Long) run(deleteScript, id.route(), args) == 1;
+    return delete(id.route(), List.of(id), true) == 1;
+  }
+
+  /**
+   * Deletes entries {@code ids}, all of partition {@code p}, in one script; counted in {@link
+   * StoreStats#deletions} if {@code counted}, else taken off the entries delivered. Returns how
+   * many existed.
+   */
+  private long delete(int p, List<MessageId> ids, boolean counted) {
+    List<byte[]> args = new ArrayList<>(ids.size() + 2);
+    args.add(number(now()));
+    args.add(number(counted ? 1 : 0));
+    ids.forEach(id -> args.add(id.value().getBytes(UTF_8)));
+    return (Long) run(deleteScript, p, args);
   }
 
   /**

@@ -227,22 +227,27 @@ final class RedisScripts {
           """;
 
   /**
-   * Deletes one entry. ARGV: now, id, {@code 1} to count it as a deletion ({@code 0} for the
-   * undoing of a refused delivery, which is taken off the entries delivered instead: the delivery
-   * was refused). Returns 1 if it existed (and had not expired), else 0.
+   * Deletes entries of the partition: one, or all that a refused delivery wrote there, in one round
+   * trip. ARGV: now, {@code 1} to count them as deletions ({@code 0} for the undoing of a refused
+   * delivery, which is taken off the entries delivered instead: the delivery was refused), then the
+   * ids. Returns how many of them existed (and had not expired).
    */
   static final String DELETE =
       FREES_MEMORY_ONLY
           + COMMON
           + """
           sweep(tonumber(ARGV[1]), SWEEP_BATCH)
-          if not evict(ARGV[2], false) then return 0 end
-          if ARGV[3] == '1' then
-            redis.call('HINCRBY', S, 'deleted', 1)
-          else
-            redis.call('HINCRBY', S, 'delivered', -1)
+          local n = 0
+          for k = 3, #ARGV do
+            if evict(ARGV[k], false) then n = n + 1 end
           end
-          return 1
+          if n == 0 then return 0 end
+          if ARGV[2] == '1' then
+            redis.call('HINCRBY', S, 'deleted', n)
+          else
+            redis.call('HINCRBY', S, 'delivered', -n)
+          end
+          return n
           """
               .replace("SWEEP_BATCH", Integer.toString(SWEEP_BATCH));
 

@@ -7,9 +7,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,10 +139,26 @@ class RedisClusterFailureTest {
               return upEvents.stream().anyMatch(e -> e.subject().equals("event while down"));
             });
 
-    // a delivery to both is refused whole: the entry already written in up's partition is undone
-    assertThat(refusal(store.deliver(message("spanning", up, down))))
+    // a delivery to both is refused whole: the entries already written in the other masters'
+    // partitions are undone, several of one partition at once
+    List<String> written = new ArrayList<>(List.of(up));
+    int upPartition =
+        RedisInboxStore.partitionOf(InboxName.of(up), InboxStore.Builder.DEFAULT_REDIS_PARTITIONS);
+    for (int k = 0; written.size() < 4; k++) {
+      InboxName name = InboxName.of("beside" + k);
+      if (RedisInboxStore.partitionOf(name, InboxStore.Builder.DEFAULT_REDIS_PARTITIONS)
+          == upPartition) {
+        written.add(name.value());
+      }
+    }
+    written.add(inboxOn(victim, false, "elsewhere"));
+    List<String> spanning = new ArrayList<>(written);
+    spanning.add(down);
+    assertThat(refusal(store.deliver(message("spanning", spanning.toArray(String[]::new)))))
         .isEqualTo(RefusalReason.STORE_UNAVAILABLE);
-    assertThat(subjects(up)).doesNotContain("spanning");
+    for (String inbox : written) {
+      assertThat(subjects(inbox)).as(inbox).doesNotContain("spanning");
+    }
 
     victim.restart(); // without persistence: its partitions come back empty
     await()
@@ -150,6 +169,81 @@ class RedisClusterFailureTest {
     assertThat(store.get(downId)).isEmpty();
     assertThat(store.stats().messages()).isEqualTo(1 + subjects(up).size());
     assertThat(store.stats().deletions()).as("the undoing of a refused delivery").isZero();
+    List<Jedis> masters = cluster.connectAll();
+    try {
+      RedisStoreKeys.checkInvariants(masters, InboxStore.Builder.DEFAULT_KEY_PREFIX);
+    } finally {
+      masters.forEach(Jedis::close);
+    }
+  }
+
+  /**
+   * A delivery refused by one frozen master after another master took it for many inboxes, and that
+   * other master freezes too before the entries are undone: the undoing waits about one timeout for
+   * the partition, not one for each entry (which made the SMTP client wait 40 timeouts here, 80 s
+   * at the default timeout for a mail to 40 inboxes).
+   */
+  @Test
+  void undoingARefusedDeliveryOnAFrozenMasterWaitsOncePerPartitionNotOncePerEntry()
+      throws Exception {
+    int partitions = InboxStore.Builder.DEFAULT_REDIS_PARTITIONS;
+    RedisServerProcess written = cluster.masters().get(0);
+    RedisServerProcess refusing = cluster.masters().get(1);
+    // many inboxes in one partition of the first master, then one inbox on the second
+    String first = inboxOn(written, true, "many");
+    int partition = RedisInboxStore.partitionOf(InboxName.of(first), partitions);
+    List<String> many = new ArrayList<>();
+    for (int k = 0; many.size() < 40; k++) {
+      if (RedisInboxStore.partitionOf(InboxName.of("many" + k), partitions) == partition) {
+        many.add("many" + k);
+      }
+    }
+    String last = inboxOn(refusing, true, "last");
+    List<String> recipients = new ArrayList<>(many);
+    recipients.add(last);
+    assertThat(store.deliver(message("before", first)).isDelivered()).isTrue();
+    String counters =
+        InboxStore.Builder.DEFAULT_KEY_PREFIX
+            + ":{"
+            + RedisInboxStore.hashTag(partition, partitions)
+            + "}:s";
+
+    // with two of its three masters frozen longer than the node timeout (2 s here), the third
+    // declares the cluster down and calls fail at once; a longer node timeout (15 s by default)
+    // or more masters keep them timing out, as here
+    List<Jedis> nodes = cluster.connectAll();
+    try {
+      nodes.forEach(node -> node.configSet("cluster-node-timeout", "60000"));
+    } finally {
+      nodes.forEach(Jedis::close);
+    }
+    refusing.pause();
+    try (Jedis watcher = written.connect()) {
+      long start = System.nanoTime();
+      CompletableFuture<DeliveryResult> delivery =
+          CompletableFuture.supplyAsync(
+              () -> store.deliver(message("spanning", recipients.toArray(String[]::new))));
+      // the first master took its entries; freeze it while the second keeps the delivery waiting
+      await()
+          .atMost(PROMPT)
+          .pollInterval(Duration.ofMillis(2))
+          .until(() -> "41".equals(watcher.hget(counters, "messages")));
+      written.pause();
+      DeliveryResult result = delivery.get(60, TimeUnit.SECONDS);
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(refusal(result)).isEqualTo(RefusalReason.STORE_UNAVAILABLE);
+      // one timeout per entry would be 40 (12 s); one per partition a few, with room for load
+      assertThat(took).isLessThan(TIMEOUT.multipliedBy(many.size() / 2));
+    } finally {
+      written.resume();
+      refusing.resume();
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> store.deliver(message("after", last, first)).isDelivered());
     List<Jedis> masters = cluster.connectAll();
     try {
       RedisStoreKeys.checkInvariants(masters, InboxStore.Builder.DEFAULT_KEY_PREFIX);

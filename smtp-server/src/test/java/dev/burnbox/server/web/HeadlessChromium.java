@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.UnexpectedAlertBehaviour;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -60,6 +61,16 @@ final class HeadlessChromium implements AutoCloseable {
 
   ChromeDriver driver() {
     return driver;
+  }
+
+  /** The text of {@code element} as the eye sees it: without its visually hidden words. */
+  String shownText(WebElement element) {
+    return (String)
+        driver.executeScript(
+            "const copy = arguments[0].cloneNode(true);"
+                + " copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());"
+                + " return copy.textContent;",
+            element);
   }
 
   @Override

@@ -12,11 +12,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -108,17 +113,23 @@ class OperatorMonitorTest {
         .withMessageContaining("16");
   }
 
+  /** Opens {@code /monitor} in {@code driver} and gives it the operator token. */
+  private WebDriverWait watch(ChromeDriver driver) {
+    driver.get("http://127.0.0.1:" + service.httpPort() + "/monitor");
+    var wait = new WebDriverWait(driver, Duration.ofSeconds(15));
+    wait.until(d -> d.findElement(By.id("token-form")).isDisplayed());
+    driver.findElement(By.id("token")).sendKeys(TOKEN);
+    driver.findElement(By.cssSelector("#token-form button")).click();
+    return wait;
+  }
+
   @Test
   void theMonitorPageAsksForTheTokenOnceAndShowsNewMailAsItArrives() throws Exception {
     start("--admin-token=" + TOKEN);
     send("ann@one.test", "before the page", "x");
     try (HeadlessChromium chromium = HeadlessChromium.start()) {
       var driver = chromium.driver();
-      driver.get("http://127.0.0.1:" + service.httpPort() + "/monitor");
-      var wait = new WebDriverWait(driver, Duration.ofSeconds(15));
-      wait.until(d -> d.findElement(By.id("token-form")).isDisplayed());
-      driver.findElement(By.id("token")).sendKeys(TOKEN);
-      driver.findElement(By.cssSelector("#token-form button")).click();
+      var wait = watch(driver);
       wait.until(d -> d.findElement(By.id("messages")).getText().contains("before the page"));
 
       send("bob@two.test", "after the page <b>opened</b>", "y");
@@ -132,6 +143,48 @@ class OperatorMonitorTest {
           .as("the token never goes into a URL")
           .doesNotContain(TOKEN);
       assertThat(driver.findElement(By.id("token-form")).isDisplayed()).isFalse();
+    }
+  }
+
+  /**
+   * A spam message's row shows the terms that made it spam beside its badge, as the inbox's rows
+   * do, read out after the badge as "for the words ..."; a message that is not spam shows none.
+   */
+  @Test
+  void theMonitorShowsASpamMessagesTermsBesideItsBadgeAsTheInboxDoes(@TempDir Path dir)
+      throws Exception {
+    // a plain list: each hit counts 1, at most 3 per term, spam from 5
+    Path terms = Files.writeString(dir.resolve("terms.txt"), "viagra\ncasino\n");
+    start("--admin-token=" + TOKEN, "--terms=" + terms);
+    // viagra and casino 3 times each: score +1, probability 73%
+    send("ann@one.test", "Offers", "Buy viagra, viagra, viagra at the casino, casino, casino.");
+    // casino once: score -4, probability 2%
+    send("bob@two.test", "Saturday", "Shall we meet at the casino?");
+    try (HeadlessChromium chromium = HeadlessChromium.start()) {
+      var driver = chromium.driver();
+      var wait = watch(driver);
+      wait.until(d -> d.findElements(By.cssSelector("#messages li")).size() == 2);
+      WebElement spamRow = driver.findElement(By.cssSelector("#messages li:nth-child(2)"));
+      WebElement quietRow = driver.findElement(By.cssSelector("#messages li:nth-child(1)"));
+      assertThat(spamRow.getText()).contains("Offers");
+
+      assertThat(spamRow.findElements(By.className("spam-terms")))
+          .as("the spam row's terms")
+          .hasSize(1);
+      WebElement spamTerms = spamRow.findElement(By.className("spam-terms"));
+      assertThat(spamTerms.isDisplayed()).isTrue();
+      assertThat(chromium.shownText(spamTerms)).isEqualTo("viagra, casino");
+      assertThat(quietRow.findElements(By.className("spam-terms"))).isEmpty();
+      // the inbox's badge: "spam 73%", a quieter "2%"
+      assertThat(chromium.shownText(spamRow.findElement(By.className("spam"))))
+          .isEqualTo("spam 73%");
+      assertThat(chromium.shownText(quietRow.findElement(By.className("spam")))).isEqualTo("2%");
+      // what a screen reader reads in the rows' links, as on the inbox page (Chromium puts a space
+      // on each side of the hidden words: "spam , probability")
+      assertThat(spamRow.findElement(By.tagName("a")).getAccessibleName().replace(" ,", ","))
+          .endsWith(" spam, probability 73% for the words viagra, casino");
+      assertThat(quietRow.findElement(By.tagName("a")).getAccessibleName())
+          .endsWith(" not spam, spam probability 2%");
     }
   }
 }

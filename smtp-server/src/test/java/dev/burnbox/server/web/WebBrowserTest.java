@@ -1034,12 +1034,7 @@ class WebBrowserTest {
 
   /** The text of {@code element} that the eye sees: without the words only read out. */
   private String shownText(WebElement element) {
-    return (String)
-        driver.executeScript(
-            "const copy = arguments[0].cloneNode(true);"
-                + " copy.querySelectorAll('.visually-hidden').forEach(e => e.remove());"
-                + " return copy.textContent;",
-            element);
+    return chromium.shownText(element);
   }
 
   private void waitUntilLive() {

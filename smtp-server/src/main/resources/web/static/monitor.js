@@ -12,20 +12,27 @@
   var shown = {};
   var timer = null;
 
-  function span(className, text) {
+  // text from mail as the inbox page shows it (inbox.js, Html.isolated): without bidi controls,
+  // in a <bdi>
+  function isolated(className, text) {
     var element = document.createElement("span");
     element.className = className;
-    element.textContent = text;
+    var bdi = document.createElement("bdi");
+    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+    element.append(bdi);
     return element;
   }
 
+  // a row as the inbox page's (inbox.js row(mail)), the inbox's name in a column before the sender
   function entry(mail) {
     var item = document.createElement("li");
+    item.className = "message";
     item.dataset.id = mail.id;
     var link = document.createElement("a");
     link.href = "/message/" + encodeURIComponent(mail.id);
-    link.append(span("inbox", mail.to), " ", span("from", mail.from || mail.envelopeSender), " ",
-      span("subject", mail.subject || "(no subject)"));
+    link.append(isolated("inbox", mail.to), " ",
+                isolated("from", mail.from || mail.envelopeSender || "(unknown sender)"), " ",
+                isolated("subject", mail.subject || "(no subject)"));
     var verdict = BurnboxSpam.listed(mail.spam); // /static/spam.js, as on the inbox page
     if (verdict) link.append(" ", verdict);
     item.append(link);

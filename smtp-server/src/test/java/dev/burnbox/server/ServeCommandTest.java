@@ -300,6 +300,104 @@ class ServeCommandTest {
   }
 
   @Test
+  void aKeyStoreItsPasswordDoesNotOpenIsRefusedNamingThePasswordOptionOrItsVariable()
+      throws Exception {
+    for (String type : List.of("PKCS12", "JKS")) {
+      Path store = keytool(type, "s3cret");
+      String file = "--tls-keystore=" + store;
+      String wrong = "the password does not open the key store " + store;
+      assertThat(serve(Map.of(), file, "--tls-keystore-password=wrong", "--print-settings"))
+          .as(type)
+          .isEqualTo(
+              new Exit(
+                  2,
+                  "",
+                  lines(
+                      "burnbox: --tls-keystore-password: " + wrong,
+                      "Try 'burnbox serve --help'.")));
+      assertThat(serve(Map.of("BURNBOX_TLS_KEYSTORE_PASSWORD", "wrong"), file, "--print-settings"))
+          .as("%s, the password from the environment", type)
+          .isEqualTo(
+              new Exit(
+                  2,
+                  "",
+                  lines(
+                      "burnbox: BURNBOX_TLS_KEYSTORE_PASSWORD: " + wrong,
+                      "Try 'burnbox serve --help'.")));
+      assertThat(serve(Map.of(), file, "--print-settings").err())
+          .as("%s, no password given", type)
+          .startsWith(
+              "burnbox: --tls-keystore-password: none given, and the key store "
+                  + store
+                  + " needs one"
+                  + System.lineSeparator());
+      assertThat(
+              serve(
+                  Map.of(),
+                  file,
+                  "--tls-keystore-password=wrong",
+                  "--smtp-port=0",
+                  "--http-port=0"))
+          .as("%s, serve refuses it in the same words", type)
+          .isEqualTo(
+              new Exit(
+                  2,
+                  "",
+                  lines(
+                      "burnbox: --tls-keystore-password: " + wrong,
+                      "Try 'burnbox serve --help'.")));
+      assertThat(run(Map.of(), file, "--tls-keystore-password=s3cret", "--print-settings"))
+          .as("%s, the right password", type)
+          .containsPattern("--tls-keystore-password +\\(hidden\\) +command line");
+      Files.delete(store);
+    }
+    Path junk = Files.writeString(dir.resolve("junk.p12"), "not a key store");
+    assertThat(
+            serve(
+                    Map.of(),
+                    "--tls-keystore=" + junk,
+                    "--tls-keystore-password=x",
+                    "--print-settings")
+                .err())
+        .as("a file that is no key store is the key store's fault")
+        .startsWith("burnbox: --tls-keystore: ");
+  }
+
+  /**
+   * A key store of {@code type} made by the JDK's keytool, with one EC key under {@code password}.
+   */
+  private Path keytool(String type, String password) throws IOException, InterruptedException {
+    Path store = dir.resolve("keys." + type.toLowerCase(java.util.Locale.ROOT));
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-alias",
+                "mx",
+                "-dname",
+                "CN=mail.test",
+                "-validity",
+                "2",
+                "-storetype",
+                type,
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                password,
+                "-keypass",
+                password)
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(keytool.getInputStream().readAllBytes());
+    assertThat(keytool.waitFor()).as(said).isZero();
+    return store;
+  }
+
+  @Test
   void printSettingsCreatesNoFolderForTheSnapshot() {
     Path snapshot = dir.resolve("a").resolve("b").resolve("snap.bin");
     assertThat(run(Map.of(), "--print-settings", "--snapshot=" + snapshot))

@@ -14,6 +14,7 @@ import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
+import java.security.UnrecoverableKeyException;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -38,7 +39,8 @@ final class ServerTls {
    * name, valid from a day ago for a year.
    *
    * @throws IOException if TLS cannot be set up with the key (no usable key)
-   * @throws IllegalArgumentException if the key store cannot be read, naming {@code --tls-keystore}
+   * @throws IllegalArgumentException if the key store cannot be read, naming {@code
+   *     --tls-keystore}, or its password does not open it, naming {@code --tls-keystore-password}
    */
   static SSLContext context(IntakeSettings settings) throws IOException {
     try {
@@ -70,7 +72,8 @@ final class ServerTls {
    * was a seventh of the start's main-thread CPU, and most mail never asks.
    *
    * @throws IllegalArgumentException if the key store cannot be read or holds no usable key: a
-   *     setting the intake cannot use, the message beginning with {@code --tls-keystore}
+   *     setting the intake cannot use, the message beginning with {@code --tls-keystore}; or its
+   *     password does not open it, the message beginning with {@code --tls-keystore-password}
    */
   static Supplier<SSLContext> onDemand(IntakeSettings settings) {
     if (settings.tlsKeystore() != null) {
@@ -105,6 +108,13 @@ final class ServerTls {
     try {
       return KeyStore.getInstance(path.toFile(), password);
     } catch (IOException e) { // not a key store, or the password is wrong
+      if (e.getCause() instanceof UnrecoverableKeyException) { // the JDK's "password incorrect"
+        throw new IllegalArgumentException(
+            password.length == 0
+                ? "--tls-keystore-password: none given, and the key store " + path + " needs one"
+                : "--tls-keystore-password: the password does not open the key store " + path,
+            e);
+      }
       throw OptionErrors.unreadable("--tls-keystore", path, e);
     }
   }

@@ -22,8 +22,9 @@ import java.util.Objects;
  *       configured (the endpoint is off).
  *   <li>{@code GET /monitor}: a page that asks for the token once (kept in the tab's session
  *       storage, never in a URL or cookie) and lists new mail as it arrives, asking the API every 2
- *       s, each row with its spam verdict as the inbox page shows it (badge and, for spam, its
- *       terms: {@code /static/spam.js}); 404 (an HTML page saying so) when no token is configured.
+ *       s, each row laid out as the inbox page's (its inbox's name in a column before the sender)
+ *       with its spam verdict as the inbox page shows it (badge and, for spam, its terms: {@code
+ *       /static/spam.js}); 404 (an HTML page saying so) when no token is configured.
  * </ul>
  *
  * <p>Inboxes are shared by every domain (Mailinator's model), so there is no per-domain filter: the

@@ -16,10 +16,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -185,6 +188,104 @@ class OperatorMonitorTest {
           .endsWith(" spam, probability 73% for the words viagra, casino");
       assertThat(quietRow.findElement(By.tagName("a")).getAccessibleName())
           .endsWith(" not spam, spam probability 2%");
+    }
+  }
+
+  /**
+   * Where the parts of the row of the mail {@code id} are, in CSS pixels: the row ({@code li}) with
+   * its classes, and the left, top and bottom of its inbox name (on the monitor), sender, subject
+   * and spam line.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> layout(ChromeDriver driver, String id) {
+    return (Map<String, Object>)
+        driver.executeScript(
+            """
+            const row = document.querySelector('#messages li[data-id="' + arguments[0] + '"]');
+            const box = e => {
+              if (!e) return null;
+              const r = e.getBoundingClientRect();
+              return {left: r.left, top: r.top, bottom: r.bottom};
+            };
+            const part = name => box(row.querySelector('.' + name));
+            return {classes: row.className, height: row.getBoundingClientRect().height,
+                    inbox: part('inbox'), from: part('from'), subject: part('subject'),
+                    spamLine: part('spam-line')};
+            """,
+            id);
+  }
+
+  private static double at(Map<String, Object> layout, String part, String edge) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> box = (Map<String, Object>) layout.get(part);
+    assertThat(box).as("%s in %s", part, layout).isNotNull();
+    return ((Number) box.get(edge)).doubleValue();
+  }
+
+  /**
+   * The monitor's rows are laid out as the inbox page's: in columns (inbox name, sender, subject)
+   * that line up from row to row whatever the names' lengths, the spam line under them from the
+   * first column, and each row as tall as the same mail's row on its inbox page.
+   */
+  @Test
+  void theMonitorsRowsAreLaidOutAsTheInboxPagesRows(@TempDir Path dir) throws Exception {
+    Path terms = Files.writeString(dir.resolve("terms.txt"), "viagra\ncasino\n");
+    start("--admin-token=" + TOKEN, "--terms=" + terms);
+    send("ann@one.test", "Offers", "Buy viagra, viagra, viagra at the casino, casino, casino.");
+    send("bartholomew-the-long@two.test", "Saturday", "Shall we meet at the casino?");
+    Map<String, String> inboxOf = new java.util.LinkedHashMap<>();
+    for (String inbox : List.of("ann", "bartholomew-the-long")) {
+      JsonNode listed = JSON.readTree(get("/api/v1/inboxes/" + inbox, null).body()).get("messages");
+      inboxOf.put(listed.get(0).get("id").asText(), inbox);
+    }
+    try (HeadlessChromium chromium = HeadlessChromium.start()) {
+      var driver = chromium.driver();
+      Map<String, Map<String, Object>> onTheInboxPage = new java.util.HashMap<>();
+      for (var mail : inboxOf.entrySet()) {
+        driver.get("http://127.0.0.1:" + service.httpPort() + "/inbox/" + mail.getValue());
+        onTheInboxPage.put(mail.getKey(), layout(driver, mail.getKey()));
+      }
+      var wait = watch(driver);
+      wait.until(d -> d.findElements(By.cssSelector("#messages li")).size() == 2);
+      Path shot = Path.of("target", "monitor-rows.png");
+      Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+
+      SoftAssertions softly = new SoftAssertions();
+      List<Map<String, Object>> rows =
+          inboxOf.keySet().stream().map(id -> layout(driver, id)).toList();
+      for (String id : inboxOf.keySet()) {
+        Map<String, Object> monitor = layout(driver, id);
+        Map<String, Object> inbox = onTheInboxPage.get(id);
+        softly.assertThat(monitor.get("classes")).as("row classes").isEqualTo(inbox.get("classes"));
+        softly
+            .assertThat(at(monitor, "from", "top"))
+            .as("sender and subject on one line, as on the inbox page")
+            .isEqualTo(at(monitor, "subject", "top"))
+            .isEqualTo(at(monitor, "inbox", "top"));
+        softly
+            .assertThat(at(monitor, "spamLine", "left"))
+            .as("the spam line from the first column, as on the inbox page")
+            .isEqualTo(at(monitor, "inbox", "left"));
+        softly
+            .assertThat(at(inbox, "spamLine", "left"))
+            .as("on the inbox page, the spam line from the first column")
+            .isEqualTo(at(inbox, "from", "left"));
+        softly
+            .assertThat(at(monitor, "spamLine", "top"))
+            .as("the spam line under the subject, as on the inbox page")
+            .isGreaterThanOrEqualTo(at(monitor, "subject", "bottom"));
+        softly
+            .assertThat(((Number) monitor.get("height")).doubleValue())
+            .as("as tall as the inbox page's row of %s (see %s)", inboxOf.get(id), shot)
+            .isEqualTo(((Number) inbox.get("height")).doubleValue());
+      }
+      for (String part : List.of("inbox", "from", "subject")) {
+        softly
+            .assertThat(at(rows.get(0), part, "left"))
+            .as("the %s column lines up from row to row (see %s)", part, shot)
+            .isEqualTo(at(rows.get(1), part, "left"));
+      }
+      softly.assertAll();
     }
   }
 }

@@ -26,15 +26,7 @@
     return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" });
   }
 
-  // sender text as the server shows it (Html.isolated): without bidi controls, in a <bdi>
-  function isolated(className, text) {
-    var element = document.createElement("span");
-    element.className = className;
-    var bdi = document.createElement("bdi");
-    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
-    element.append(bdi);
-    return element;
-  }
+  var isolated = BurnboxRows.isolated; // /static/rows.js
 
   function row(mail) {
     var item = document.createElement("li");
@@ -49,7 +41,7 @@
     time.textContent = age(mail.receivedAt);
     time.title = localTime(mail.receivedAt); // as page.js does for the rows the page came with
     link.append(time);
-    var verdict = BurnboxSpam.listed(mail.spam); // /static/spam.js
+    var verdict = BurnboxRows.listed(mail.spam);
     if (verdict) link.append(" ", verdict);
     item.append(link);
     return item;

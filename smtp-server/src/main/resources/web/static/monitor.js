@@ -12,16 +12,7 @@
   var shown = {};
   var timer = null;
 
-  // text from mail as the inbox page shows it (inbox.js, Html.isolated): without bidi controls,
-  // in a <bdi>
-  function isolated(className, text) {
-    var element = document.createElement("span");
-    element.className = className;
-    var bdi = document.createElement("bdi");
-    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
-    element.append(bdi);
-    return element;
-  }
+  var isolated = BurnboxRows.isolated; // /static/rows.js, as on the inbox page
 
   // a row as the inbox page's (inbox.js row(mail)), the inbox's name in a column before the sender
   function entry(mail) {
@@ -33,7 +24,7 @@
     link.append(isolated("inbox", mail.to), " ",
                 isolated("from", mail.from || mail.envelopeSender || "(unknown sender)"), " ",
                 isolated("subject", mail.subject || "(no subject)"));
-    var verdict = BurnboxSpam.listed(mail.spam); // /static/spam.js, as on the inbox page
+    var verdict = BurnboxRows.listed(mail.spam);
     if (verdict) link.append(" ", verdict);
     item.append(link);
     return item;

@@ -457,7 +457,7 @@ final class MessagePages {
       body.append("</nav>\n");
     }
     body.append("</section>\n");
-    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "spam.js", "inbox.js", "page.js"));
+    ctx.html(Html.page("Inbox " + name.value(), body.toString(), "rows.js", "inbox.js", "page.js"));
   }
 
   /**

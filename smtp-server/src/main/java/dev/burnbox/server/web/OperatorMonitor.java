@@ -24,7 +24,7 @@ import java.util.Objects;
  *       storage, never in a URL or cookie) and lists new mail as it arrives, asking the API every 2
  *       s, each row laid out as the inbox page's (its inbox's name in a column before the sender)
  *       with its spam verdict as the inbox page shows it (badge and, for spam, its terms: {@code
- *       /static/spam.js}); 404 (an HTML page saying so) when no token is configured.
+ *       /static/rows.js}); 404 (an HTML page saying so) when no token is configured.
  * </ul>
  *
  * <p>Inboxes are shared by every domain (Mailinator's model), so there is no per-domain filter: the
@@ -94,6 +94,6 @@ final class OperatorMonitor {
         <ol id="messages" class="messages"></ol>
         </section>
         """;
-    ctx.html(Html.page("Monitor", body, "spam.js", "monitor.js"));
+    ctx.html(Html.page("Monitor", body, "rows.js", "monitor.js"));
   }
 }

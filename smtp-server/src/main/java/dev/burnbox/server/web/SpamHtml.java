@@ -51,7 +51,7 @@ final class SpamHtml {
    * The inbox badge, with a leading space: "spam 97%" for spam, a quieter "12%" otherwise, which a
    * screen reader reads as "spam, probability 97%" or "not spam, spam probability 12%" (the words
    * the eye does not need are visually hidden); the stored top terms and the score on hover; "" for
-   * mail that was never scanned. {@code /static/spam.js} builds the same badge for live mail.
+   * mail that was never scanned. {@code /static/rows.js} builds the same badge for live mail.
    */
   static String badge(SpamVerdict verdict) {
     if (verdict.equals(SpamVerdict.CLEAN)) {
@@ -72,7 +72,7 @@ final class SpamHtml {
    * A listing row's verdict: the {@link #badge} in a {@code spam-line}, and for spam the verdict's
    * terms (at most {@value SpamScanner#VERDICT_TERMS}) shown as small text beside it, read out
    * after the badge as "for the words viagra, casino"; with a leading space; "" for mail that was
-   * never scanned. {@code /static/spam.js} builds the same for live mail (the inbox page's and the
+   * never scanned. {@code /static/rows.js} builds the same for live mail (the inbox page's and the
    * operator monitor's).
    */
   static String listed(SpamVerdict verdict) {

@@ -11,10 +11,10 @@ import java.util.Map;
 
 /**
  * The front end's files under {@code /static/} (the style sheet; the scripts of the inbox, the
- * pages and the operator monitor, and the spam verdict the inbox and the monitor share; the icon),
- * and at the root {@code /robots.txt} (inbox and message pages are not to be crawled) and {@code
- * /favicon.ico} (the SVG icon, for clients that ask for it without reading a page's {@code <link
- * rel="icon">}): read from the class path once and served from memory with their type, {@code
+ * pages and the operator monitor, and what the inbox's and the monitor's live rows share; the
+ * icon), and at the root {@code /robots.txt} (inbox and message pages are not to be crawled) and
+ * {@code /favicon.ico} (the SVG icon, for clients that ask for it without reading a page's {@code
+ * <link rel="icon">}): read from the class path once and served from memory with their type, {@code
  * Cache-Control: max-age=0} and a strong {@code ETag} (a matching {@code If-None-Match} answers
  * 304). Any other name is a 404. Javalin's static file handler did the same by mounting the whole
  * jar as a zip file system, which read the directory of its 10,000 entries at each start.
@@ -27,7 +27,7 @@ final class StaticFiles {
           "inbox.js", "text/javascript;charset=utf-8",
           "page.js", "text/javascript;charset=utf-8",
           "monitor.js", "text/javascript;charset=utf-8",
-          "spam.js", "text/javascript;charset=utf-8",
+          "rows.js", "text/javascript;charset=utf-8",
           "favicon.svg", "image/svg+xml",
           "robots.txt", "text/plain;charset=utf-8");
 

@@ -1,13 +1,24 @@
-// A listed mail's spam verdict as the inbox and monitor pages build it for mail they add themselves:
-// the same markup as SpamHtml.listed renders on the server. Loaded before the script that uses it,
-// as BurnboxSpam. Text from mail and models is only ever set with textContent, never parsed as HTML.
-var BurnboxSpam = (function () {
+// What the inbox and monitor pages share to build the rows of mail they add themselves: a row's
+// text from mail (isolated, as Html.isolated on the server) and its spam verdict (listed, the same
+// markup as SpamHtml.listed). Loaded before the script that uses it, as BurnboxRows. Text from mail
+// and models is only ever set with textContent, never parsed as HTML.
+var BurnboxRows = (function () {
   "use strict";
 
   function span(className, text) {
     var element = document.createElement("span");
     element.className = className;
     element.textContent = text;
+    return element;
+  }
+
+  // text from mail as the server shows it (Html.isolated): without bidi controls, in a <bdi>
+  function isolated(className, text) {
+    var element = document.createElement("span");
+    element.className = className;
+    var bdi = document.createElement("bdi");
+    bdi.textContent = text.replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+    element.append(bdi);
     return element;
   }
 
@@ -62,5 +73,5 @@ var BurnboxSpam = (function () {
     return line;
   }
 
-  return { listed: listed };
+  return { isolated: isolated, listed: listed };
 })();

@@ -306,15 +306,14 @@ class ServeCommandTest {
       Path store = keytool(type, "s3cret");
       String file = "--tls-keystore=" + store;
       String wrong = "the password does not open the key store " + store;
+      Exit refused =
+          new Exit(
+              2,
+              "",
+              lines("burnbox: --tls-keystore-password: " + wrong, "Try 'burnbox serve --help'."));
       assertThat(serve(Map.of(), file, "--tls-keystore-password=wrong", "--print-settings"))
           .as(type)
-          .isEqualTo(
-              new Exit(
-                  2,
-                  "",
-                  lines(
-                      "burnbox: --tls-keystore-password: " + wrong,
-                      "Try 'burnbox serve --help'.")));
+          .isEqualTo(refused);
       assertThat(serve(Map.of("BURNBOX_TLS_KEYSTORE_PASSWORD", "wrong"), file, "--print-settings"))
           .as("%s, the password from the environment", type)
           .isEqualTo(
@@ -339,13 +338,7 @@ class ServeCommandTest {
                   "--smtp-port=0",
                   "--http-port=0"))
           .as("%s, serve refuses it in the same words", type)
-          .isEqualTo(
-              new Exit(
-                  2,
-                  "",
-                  lines(
-                      "burnbox: --tls-keystore-password: " + wrong,
-                      "Try 'burnbox serve --help'.")));
+          .isEqualTo(refused);
       assertThat(run(Map.of(), file, "--tls-keystore-password=s3cret", "--print-settings"))
           .as("%s, the right password", type)
           .containsPattern("--tls-keystore-password +\\(hidden\\) +command line");
